@@ -1,0 +1,46 @@
+# Standard nbdev 2 setup.py: everything comes from settings.ini.
+from configparser import ConfigParser
+import setuptools, shlex
+
+config = ConfigParser(delimiters=['='])
+config.read('settings.ini', encoding='utf-8')
+cfg = config['DEFAULT']
+
+cfg_keys = 'version description keywords author author_email'.split()
+expected = cfg_keys + "lib_name user branch license status min_python audience language".split()
+for o in expected: assert o in cfg, "missing expected setting: {}".format(o)
+setup_cfg = {o:cfg[o] for o in cfg_keys}
+
+licenses = {'apache2': ('Apache Software License 2.0','OSI Approved :: Apache Software License')}
+statuses = ['1 - Planning', '2 - Pre-Alpha', '3 - Alpha', '4 - Beta', '5 - Production/Stable', '6 - Mature', '7 - Inactive']
+py_versions = '3.11 3.12'.split()
+
+requirements = shlex.split(cfg.get('requirements', ''))
+dev_requirements = shlex.split(cfg.get('dev_requirements', ''))
+lic = licenses[cfg['license'].lower()]
+min_python = cfg['min_python']
+lic_cls = lic[1]
+
+setuptools.setup(
+    name = cfg['repo'],
+    license = lic[0],
+    classifiers = [
+        'Development Status :: ' + statuses[int(cfg['status'])],
+        'Intended Audience :: ' + cfg['audience'].title(),
+        'License :: ' + lic_cls,
+        'Natural Language :: ' + cfg['language'].title(),
+    ] + ['Programming Language :: Python :: '+o for o in py_versions[py_versions.index(min_python):]],
+    url = cfg['git_url'],
+    packages = setuptools.find_packages(),
+    include_package_data = True,
+    install_requires = requirements,
+    extras_require={'dev': dev_requirements},
+    python_requires = '>=' + cfg['min_python'],
+    long_description = open('README.md', encoding='utf-8').read(),
+    long_description_content_type = 'text/markdown',
+    zip_safe = False,
+    entry_points = {
+        'console_scripts': cfg.get('console_scripts', '').split(),
+        'nbdev': [f'{cfg.get("lib_path")}={cfg.get("lib_path")}._modidx:d']
+    },
+    **setup_cfg)
