@@ -13,19 +13,16 @@ __all__ = ['auroc', 'all_to_all_trials', 'all_to_all_auroc', 'predefined_pair_au
 # %% ../../nbs/lib/10_pairs.ipynb #c006
 def auroc(scores, positive) -> float:
     "Area under the ROC curve of `scores` for the boolean `positive`, ties counted as 1/2."
-    scores, positive = np.asarray(scores, dtype=np.float64).ravel(), np.asarray(positive, dtype=bool).ravel()
+    scores, positive = np.asarray(scores).ravel(), np.asarray(positive, dtype=bool).ravel()
     if scores.shape != positive.shape: raise StebInputError(f"{scores.size} scores but {positive.size} labels")
     n_pos = int(positive.sum()); n_neg = positive.size - n_pos
     if n_pos == 0 or n_neg == 0:
         raise StebInputError(f"AUROC needs positive and negative trials; got {n_pos} positive and {n_neg} negative")
     if not np.isfinite(scores).all(): raise StebInputError("scores contain NaN or infinite values")
-    order = np.argsort(scores, kind="stable")
-    s, y = scores[order], positive[order]
-    starts = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])           # first index of each tie group
-    pos_per_group = np.add.reduceat(y.astype(np.int64), starts)
-    neg_per_group = np.diff(np.r_[starts, s.size]) - pos_per_group
-    neg_below = np.cumsum(neg_per_group) - neg_per_group
-    return float((pos_per_group @ neg_below + 0.5 * (pos_per_group @ neg_per_group)) / (n_pos * n_neg))
+    negatives, pos = np.sort(scores[~positive]), scores[positive]
+    below = np.searchsorted(negatives, pos, side="left")             # negatives strictly lower
+    tied = np.searchsorted(negatives, pos, side="right") - below     # negatives with the same score
+    return float((below.sum() + 0.5 * tied.sum()) / (n_pos * n_neg))
 
 # %% ../../nbs/lib/10_pairs.ipynb #c012
 def all_to_all_trials(embeddings, labels) -> tuple[np.ndarray, np.ndarray]:

@@ -15,11 +15,13 @@ __all__ = ['RETRIEVAL_KS', 'author_vectors', 'relevant_rank_counts', 'expected_r
 # %% ../../nbs/lib/13_retrieval.ipynb #c006
 def author_vectors(embeddings, authors) -> tuple[list, np.ndarray]:
     "Sorted distinct `authors` and, for each, the mean of its text `embeddings`."
-    X = np.asarray(embeddings, dtype=np.float64); authors = np.asarray(authors)
-    if len(X) != len(authors): raise StebInputError(f"{len(X)} embeddings but {len(authors)} author ids")
-    names, codes = np.unique(authors, return_inverse=True)
-    sums = np.zeros((len(names), X.shape[1])); np.add.at(sums, codes, X)
-    return names.tolist(), sums / np.bincount(codes)[:, None]
+    X = np.asarray(embeddings); authors = np.asarray(authors)
+    if X.ndim != 2 or len(X) != len(authors): raise StebInputError(f"{len(X)} embeddings but {len(authors)} author ids")
+    names, codes, counts = np.unique(authors, return_inverse=True, return_counts=True)
+    grouped = X[np.argsort(codes, kind="stable")]
+    if (counts == 1).all(): return names.tolist(), grouped          # one text per author: nothing to average
+    starts = np.r_[0, np.cumsum(counts)[:-1]]
+    return names.tolist(), np.add.reduceat(grouped, starts, axis=0, dtype=np.float64) / counts[:, None]
 
 # %% ../../nbs/lib/13_retrieval.ipynb #c009
 def relevant_rank_counts(queries, targets, relevant, block_elements: int = 8_000_000, dtype=np.float32):
