@@ -99,9 +99,9 @@ def load_results(results_dir) -> list[dict]:
     return sorted(found, key=lambda r: (r["model"], r["dataset"], r["task"]))
 
 def results_table(results_dir):
-    "Main scores as a DataFrame: one row per model, one column per (dataset, task)."
+    "Main scores as a DataFrame: one row per (dataset, task), one column per model."
     import pandas as pd
     rows = load_results(results_dir)
     if not rows: raise StebInputError(f"no results under {results_dir}")
     df = pd.DataFrame([{"model": r["model"], "dataset/task": f"{r['dataset']}/{r['task']}", "score": r["main_score"]} for r in rows])
-    return df.pivot(index="model", columns="dataset/task", values="score")
+    return df.pivot(index="dataset/task", columns="model", values="score")
