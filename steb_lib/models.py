@@ -116,7 +116,8 @@ class SentenceTransformerEncoder:
         local = Path(self.source).is_dir()
         self.model = SentenceTransformer(self.source, device=device, revision=None if local else spec.revision)
         if device == "cuda": self.model.half()
-        self.revision = spec.revision or (directory_fingerprint(self.source) if local else None)
+        self.files_sha256 = directory_fingerprint(self.source) if local else None
+        self.revision = spec.revision or self.files_sha256
         self.max_tokens = self.model.max_seq_length - self.model.tokenizer.num_special_tokens_to_add()
         self.dim = self.model.get_embedding_dimension() if hasattr(self.model, "get_embedding_dimension") else self.model.get_sentence_embedding_dimension()
 

@@ -19,7 +19,7 @@ __all__ = ['TIMING_FIELDS', 'IDENTITY_FIELDS', 'result_path', 'read_result', 'wr
 
 # %% ../nbs/lib/50_runner.ipynb #c006
 TIMING_FIELDS = ("seconds", "created")
-IDENTITY_FIELDS = ("model_revision", "data_sha256", "seed", "protocol")
+IDENTITY_FIELDS = ("model_revision", "model_files_sha256", "data_sha256", "seed", "protocol")
 
 def result_path(results_dir, model: str, dataset: str, task: str) -> Path:
     "`<results_dir>/<model>/<dataset>/<task>.json`, each part made path-safe."
@@ -61,6 +61,7 @@ def _same_inputs(old: dict, new: dict) -> bool:
 def _base_result(encoder, model: str, dataset: str, data: TaskData, seed: int, protocol: str) -> dict:
     return {"model": model, "model_revision": getattr(encoder, "revision", None) or encoder.spec.revision,
             "model_family": encoder.spec.family, "model_source": getattr(encoder, "source_note", "built in"),
+            "model_files_sha256": getattr(encoder, "files_sha256", None),
             "dataset": dataset, "data_sha256": data.sha256, "task": data.task, "protocol": protocol, "seed": seed,
             "n_texts": len(data.texts), "n_records": len(data.records), "steb_lib_version": steb_lib.__version__}
 
