@@ -18,7 +18,8 @@ def author_vectors(embeddings, authors) -> tuple[list, np.ndarray]:
     X = np.asarray(embeddings); authors = np.asarray(authors)
     if X.ndim != 2 or len(X) != len(authors): raise StebInputError(f"{len(X)} embeddings but {len(authors)} author ids")
     names, codes, counts = np.unique(authors, return_inverse=True, return_counts=True)
-    grouped = X[np.argsort(codes, kind="stable")]
+    order = np.argsort(codes, kind="stable")
+    grouped = X if np.array_equal(order, np.arange(len(order))) else X[order]   # no copy when already grouped
     if (counts == 1).all(): return names.tolist(), grouped          # one text per author: nothing to average
     starts = np.r_[0, np.cumsum(counts)[:-1]]
     return names.tolist(), np.add.reduceat(grouped, starts, axis=0, dtype=np.float64) / counts[:, None]
