@@ -5,9 +5,12 @@ cd "$(dirname "$0")"
 bash scripts/install.sh
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 STEB_RAW_DIR=${STEB_RAW_DIR:-$(pwd)/../shared/steb-raw}
 export STEB_CACHE=$(mktemp -d)   # tests never touch the user's cache
+snapshot() { find steb_lib -name '*.py' -print0 | sort -z | xargs -0 sha256sum; }
+before=$(snapshot)
 .venv/bin/nbdev_export
-if [ -d .git ] && [ -n "$(git status --porcelain -- steb_lib)" ]; then
-  echo "steb_lib/ differs from what the notebooks export; run nbdev_export and commit:"; git status --porcelain -- steb_lib; exit 1
+if [ "$before" != "$(snapshot)" ]; then
+  echo "steb_lib/ differed from what the notebooks export (nbdev_export has now rewritten it; never edit steb_lib/ by hand):"
+  diff <(echo "$before") <(snapshot) || true; exit 1
 fi
 .venv/bin/nbdev_test --n_workers 2
 .venv/bin/python -m pytest -q tests

@@ -9,8 +9,9 @@ from pathlib import Path
 import numpy as np
 
 # %% auto #0
-__all__ = ['DEFAULT_SEED', 'StebInputError', 'check_texts', 'canonical_json', 'sha256_text', 'sha256_json', 'atomic_write_bytes',
-           'atomic_write_text', 'l2_normalize', 'cosine_similarity_matrix', 'path_name', 'default_cache_dir']
+__all__ = ['DEFAULT_SEED', 'StebInputError', 'check_texts', 'canonical_json', 'sha256_text', 'sha256_json',
+           'remove_stale_temporaries', 'atomic_write_bytes', 'atomic_write_text', 'l2_normalize',
+           'cosine_similarity_matrix', 'path_name', 'default_cache_dir']
 
 # %% ../nbs/lib/00_core.ipynb #c005
 DEFAULT_SEED = 42
@@ -43,10 +44,27 @@ def sha256_json(obj) -> str:
     return sha256_text(canonical_json(obj))
 
 # %% ../nbs/lib/00_core.ipynb #c013
+def _pid_alive(pid: int) -> bool:
+    try: os.kill(pid, 0)
+    except ProcessLookupError: return False
+    except PermissionError: return True
+    return True
+
+def remove_stale_temporaries(directory) -> list[Path]:
+    "Delete temporary files in `directory` left by writers whose process no longer exists; return them."
+    stale = []
+    for tmp in Path(directory).glob(".*.tmp"):
+        m = re.fullmatch(r"\..+\.(\d+)\.[^.]+\.tmp", tmp.name)
+        if m and int(m[1]) != os.getpid() and not _pid_alive(int(m[1])):
+            tmp.unlink(missing_ok=True); stale.append(tmp)
+    return stale
+
+# %% ../nbs/lib/00_core.ipynb #c014
 def atomic_write_bytes(path, data: bytes) -> Path:
     "Write `data` to `path` atomically (temp file in the same directory, fsync, rename)."
     path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    remove_stale_temporaries(path.parent)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data); f.flush(); os.fsync(f.fileno())
@@ -59,7 +77,7 @@ def atomic_write_text(path, text: str) -> Path:
     "Write `text` (UTF-8) to `path` atomically."
     return atomic_write_bytes(path, text.encode("utf-8"))
 
-# %% ../nbs/lib/00_core.ipynb #c016
+# %% ../nbs/lib/00_core.ipynb #c019
 def l2_normalize(X, dtype=np.float64) -> np.ndarray:
     "Rows of `X` scaled to unit L2 norm (zero rows stay zero), as a 2-d array of `dtype`."
     X = np.asarray(X, dtype=dtype)
@@ -73,7 +91,7 @@ def cosine_similarity_matrix(A, B=None) -> np.ndarray:
     A = l2_normalize(A)
     return A @ (A if B is None else l2_normalize(B)).T
 
-# %% ../nbs/lib/00_core.ipynb #c019
+# %% ../nbs/lib/00_core.ipynb #c022
 def path_name(name: str) -> str:
     "A single, safe path component for a model, dataset or task `name`."
     if not isinstance(name, str) or not name.strip(): raise StebInputError(f"invalid name {name!r}")
@@ -81,7 +99,7 @@ def path_name(name: str) -> str:
     if out.strip(".") == "": raise StebInputError(f"invalid name {name!r}")
     return out
 
-# %% ../nbs/lib/00_core.ipynb #c022
+# %% ../nbs/lib/00_core.ipynb #c025
 def default_cache_dir() -> Path:
     "The embedding/data cache: `$STEB_CACHE` if set, else `~/.cache/steb-lib`."
     return Path(os.environ.get("STEB_CACHE") or Path.home()/".cache"/"steb-lib")
