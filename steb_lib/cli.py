@@ -8,7 +8,7 @@ import argparse, os, sys, time
 from pathlib import Path
 from .core import DEFAULT_SEED, StebInputError
 from .task_data import TASKS
-from .models import MODEL_REGISTRY, PROTOCOLS, locate_model_files
+from .models import DEFAULT_MODELS, MODEL_REGISTRY, PROTOCOLS, offline_availability
 from .runner import builtin_datasets, evaluate, results_table
 
 # %% auto #0
@@ -33,9 +33,10 @@ def build_parser() -> argparse.ArgumentParser:
     src.add_argument("--data-file", help="JSONL file in the task's format")
     src.add_argument("--dataset", help="name of a built-in dataset")
     ev.add_argument("--name", help="dataset name in the results store (default: the file name)")
+    ev.add_argument("--revision", help="hub commit to load (pins models the registry does not pin)")
     _add_run_options(ev)
     ex = sub.add_parser("examples", help="the main job: every built-in model on every built-in dataset, then a table")
-    ex.add_argument("--models", nargs="+", default=list(MODEL_REGISTRY))
+    ex.add_argument("--models", nargs="+", default=list(DEFAULT_MODELS))
     _add_run_options(ex)
     sub.add_parser("list-models", help="registered models and whether they load offline")
     sub.add_parser("list-datasets", help="built-in datasets")
@@ -49,7 +50,7 @@ def _run_kwargs(a):
 
 def run_examples(a) -> None:
     "Evaluate every chosen model on every built-in dataset and task, then print the table."
-    from steb_lib.models import load_encoder
+    from steb_lib.encoders import load_encoder
     start = time.perf_counter()
     for model in a.models:
         encoder = load_encoder(model)
@@ -59,16 +60,18 @@ def run_examples(a) -> None:
     print(f"\n{time.perf_counter() - start:.1f} s; results in {Path(a.results_dir).resolve()}")
 
 def list_models() -> None:
+    "Print the registry: name, family, category, hub id, pinned revision and what loads offline here."
+    print(f"{'name':40s} {'family':22s} {'category':11s} {'hub id':42s} {'revision':10s} offline here")
     for spec in MODEL_REGISTRY.values():
-        where = "built in" if spec.family == "random" else locate_model_files(spec)[1]
-        print(f"{spec.name:45s} {spec.family:22s} {spec.revision or '':42s} {where}")
+        rev = (spec.revision or "unpinned")[:10]
+        print(f"{spec.name:40s} {spec.family:22s} {spec.category:11s} {spec.hub_id or '-':42s} {rev:10s} {offline_availability(spec)}")
 
 def main(argv=None) -> int:
     "Entry point of the `steb` console script."
     a = build_parser().parse_args(argv)
     try:
         if a.command == "evaluate":
-            evaluate(a.model, a.task, data_file=a.data_file, dataset=a.dataset, name=a.name, **_run_kwargs(a))
+            evaluate(a.model, a.task, data_file=a.data_file, dataset=a.dataset, name=a.name, revision=a.revision, **_run_kwargs(a))
         elif a.command == "examples": run_examples(a)
         elif a.command == "list-models": list_models()
         elif a.command == "list-datasets":

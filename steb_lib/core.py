@@ -11,7 +11,7 @@ import numpy as np
 # %% auto #0
 __all__ = ['DEFAULT_SEED', 'StebInputError', 'check_texts', 'canonical_json', 'sha256_text', 'sha256_json',
            'remove_stale_temporaries', 'atomic_write_bytes', 'atomic_write_text', 'l2_normalize',
-           'cosine_similarity_matrix', 'path_name', 'default_cache_dir']
+           'cosine_similarity_matrix', 'path_name', 'default_cache_dir', 'data_dir']
 
 # %% ../nbs/lib/00_core.ipynb #c005
 DEFAULT_SEED = 42
@@ -103,3 +103,8 @@ def path_name(name: str) -> str:
 def default_cache_dir() -> Path:
     "The embedding/data cache: `$STEB_CACHE` if set, else `~/.cache/steb-lib`."
     return Path(os.environ.get("STEB_CACHE") or Path.home()/".cache"/"steb-lib")
+
+def data_dir() -> Path:
+    "The project's `data/` directory: registries, built-in datasets, bundled resources (`$STEB_DATA_DIR` overrides)."
+    import steb_lib
+    return Path(os.environ.get("STEB_DATA_DIR") or Path(steb_lib.__file__).resolve().parent.parent/"data")

@@ -8,13 +8,14 @@ import json, os, time, warnings
 from datetime import datetime, timezone
 from pathlib import Path
 import steb_lib
-from .core import DEFAULT_SEED, StebInputError, atomic_write_text, default_cache_dir, path_name
+from .core import DEFAULT_SEED, StebInputError, atomic_write_text, data_dir, default_cache_dir, path_name
 from .task_data import TaskData, load_task_file, score_task, task_name
-from .models import PROTOCOLS, load_encoder, resolve_model
+from .models import PROTOCOLS, resolve_model
+from .encoders import load_encoder
 from .embeddings import embed_texts
 
 # %% auto #0
-__all__ = ['TIMING_FIELDS', 'IDENTITY_FIELDS', 'result_path', 'read_result', 'write_result', 'data_dir', 'builtin_datasets',
+__all__ = ['TIMING_FIELDS', 'IDENTITY_FIELDS', 'result_path', 'read_result', 'write_result', 'builtin_datasets',
            'builtin_dataset_file', 'evaluate', 'load_results', 'results_table']
 
 # %% ../nbs/lib/50_runner.ipynb #c006
@@ -39,10 +40,6 @@ def write_result(path, result: dict) -> Path:
     return atomic_write_text(path, json.dumps(result, sort_keys=True, indent=1, ensure_ascii=False, allow_nan=False) + "\n")
 
 # %% ../nbs/lib/50_runner.ipynb #c009
-def data_dir() -> Path:
-    "The project's `data/` directory (`$STEB_DATA_DIR` overrides)."
-    return Path(os.environ.get("STEB_DATA_DIR") or Path(steb_lib.__file__).resolve().parent.parent/"data")
-
 def builtin_datasets() -> dict:
     "Name -> description (file, tasks, source, licence) of the built-in example datasets."
     return json.loads((data_dir()/"examples"/"datasets.json").read_text(encoding="utf-8"))
@@ -61,13 +58,14 @@ def _same_inputs(old: dict, new: dict) -> bool:
 def _base_result(encoder, model: str, dataset: str, data: TaskData, seed: int, protocol: str) -> dict:
     return {"model": model, "model_revision": getattr(encoder, "revision", None) or encoder.spec.revision,
             "model_family": encoder.spec.family, "model_source": getattr(encoder, "source_note", "built in"),
-            "model_files_sha256": getattr(encoder, "files_sha256", None),
+            "model_files_sha256": getattr(encoder, "files_sha256", None), "model_hub_id": encoder.spec.hub_id,
+            **(encoder.describe() if hasattr(encoder, "describe") else {}),
             "dataset": dataset, "data_sha256": data.sha256, "task": data.task, "protocol": protocol, "seed": seed,
             "n_texts": len(data.texts), "n_records": len(data.records), "steb_lib_version": steb_lib.__version__}
 
 def evaluate(model, task: str, data_file=None, dataset: str | None = None, name: str | None = None,
              results_dir="results", seed: int = DEFAULT_SEED, protocol: str = "chunk", force: bool = False,
-             cache_dir=None, progress: bool = True, log=print) -> dict:
+             cache_dir=None, progress: bool = True, log=print, revision: str | None = None) -> dict:
     "Evaluate `model` (a name or a loaded encoder) on a data file or built-in dataset; write and return the result."
     task = task_name(task)
     if protocol not in PROTOCOLS: raise StebInputError(f"unknown protocol {protocol!r}; choose one of {PROTOCOLS}")
@@ -75,7 +73,7 @@ def evaluate(model, task: str, data_file=None, dataset: str | None = None, name:
     path = Path(data_file) if data_file is not None else builtin_dataset_file(dataset, task)
     dataset = name or dataset or path.stem
     data = load_task_file(task, path)
-    encoder = load_encoder(model) if isinstance(model, str) else model
+    encoder = load_encoder(model, revision=revision) if isinstance(model, str) else model
     model_name = encoder.spec.name
     out, result = result_path(results_dir, model_name, dataset, task), None
     new = _base_result(encoder, model_name, dataset, data, seed, protocol)
