@@ -104,8 +104,11 @@ def detect_family(path) -> str:
 
 # %% ../nbs/lib/30_models.ipynb #c016
 def models_dir() -> Path:
-    "Where unpacked packaged models live (`$STEB_MODELS_DIR`, default `<steb cache>/models`)."
-    return Path(os.environ.get("STEB_MODELS_DIR") or default_cache_dir()/"models")
+    "Where unpacked packaged models live: `$STEB_MODELS_DIR`, else `<environment>/steb-models` if the install made it, else `<cache>/models`."
+    import sys
+    if os.environ.get("STEB_MODELS_DIR"): return Path(os.environ["STEB_MODELS_DIR"])
+    in_env = Path(sys.prefix)/"steb-models"
+    return in_env if in_env.is_dir() else default_cache_dir()/"models"
 
 def zip_part_files(distributions) -> list[Path] | None:
     "Paths of the zip parts shipped by the installed `distributions` (in order), or None if any is missing."

