@@ -10,7 +10,7 @@ from .core import StebInputError
 
 # %% auto #0
 __all__ = ['PROTOCOLS', 'rule_sentence_spans', 'sentence_spans', 'count_tokens', 'token_cuts', 'chunk_text', 'truncate_text',
-           'protocol_pieces', 'mean_pool_pieces']
+           'token_counts', 'truncate_texts', 'protocol_pieces', 'mean_pool_pieces']
 
 # %% ../nbs/lib/31_chunking.ipynb #c006
 _SENTENCE_END = re.compile(r"(?<=[.!?…。！？])[\"'”’)\]]*\s+|\n\s*")
@@ -78,11 +78,28 @@ def truncate_text(text: str, tokenizer, max_tokens: int) -> str:
 # %% ../nbs/lib/31_chunking.ipynb #c014
 PROTOCOLS = ("chunk", "truncate")
 
+def token_counts(texts, tokenizer, batch_size: int = 1024) -> list[int]:
+    "Token counts (no special tokens) of many texts, tokenized in batches (much faster than one call per text)."
+    out = []
+    for i in range(0, len(texts), batch_size):
+        out += [len(ids) for ids in tokenizer(list(texts[i:i + batch_size]), add_special_tokens=False)["input_ids"]]
+    return out
+
+def truncate_texts(texts, tokenizer, max_tokens: int, batch_size: int = 1024) -> list[str]:
+    "`truncate_text` for many texts, tokenized in batches."
+    out = []
+    for i in range(0, len(texts), batch_size):
+        part = list(texts[i:i + batch_size])
+        offsets = tokenizer(part, add_special_tokens=False, return_offsets_mapping=True)["offset_mapping"]
+        out += [t if len(o) <= max_tokens else t[:o[max_tokens][0]].strip() for t, o in zip(part, offsets)]
+    return out
+
 def protocol_pieces(texts, tokenizer, max_tokens: int, protocol: str = "chunk", language: str = "en") -> tuple[list[str], list[int]]:
-    "(pieces to embed, number of pieces per text) under `protocol`."
+    "(pieces to embed, number of pieces per text) under `protocol`; texts that fit are passed through untouched."
     if protocol not in PROTOCOLS: raise StebInputError(f"unknown protocol {protocol!r}; choose one of {PROTOCOLS}")
-    if protocol == "truncate": return [truncate_text(t, tokenizer, max_tokens) for t in texts], [1] * len(texts)
-    per_text = [chunk_text(t, tokenizer, max_tokens, language) for t in texts]
+    if protocol == "truncate": return truncate_texts(texts, tokenizer, max_tokens), [1] * len(texts)
+    fits = [n <= max_tokens for n in token_counts(texts, tokenizer)]
+    per_text = [[t] if ok else chunk_text(t, tokenizer, max_tokens, language) for t, ok in zip(texts, fits)]
     return [c for cs in per_text for c in cs], [len(cs) for cs in per_text]
 
 def mean_pool_pieces(vectors, counts) -> np.ndarray:
