@@ -63,7 +63,7 @@ def list_models() -> None:
     "Print the registry: name, family, category, hub id, pinned revision and what loads offline here."
     print(f"{'name':40s} {'family':22s} {'category':11s} {'hub id':42s} {'revision':10s} offline here")
     for spec in MODEL_REGISTRY.values():
-        rev = (spec.revision or "unpinned")[:10]
+        rev = (spec.revision or ("unpinned" if spec.hub_id else "-"))[:10]
         print(f"{spec.name:40s} {spec.family:22s} {spec.category:11s} {spec.hub_id or '-':42s} {rev:10s} {offline_availability(spec)}")
 
 def main(argv=None) -> int:
