@@ -147,6 +147,11 @@ class SentenceTransformerEncoder(PieceEncoder):
         self.dim = self.model.get_embedding_dimension() if hasattr(self.model, "get_embedding_dimension") else self.model.get_sentence_embedding_dimension()
         self.pooling = spec.pooling or "model's own"
 
+    def encode(self, texts, protocol: str = "chunk", batch_size: int = 32, progress: bool = False) -> np.ndarray:
+        "As `PieceEncoder.encode`; under `truncate` the model's own truncation (the same first `max_tokens` tokens) does the cut."
+        if protocol == "truncate": return self.embed_pieces(check_texts(texts), batch_size, progress)
+        return super().encode(texts, protocol, batch_size, progress)
+
     def embed_pieces(self, pieces, batch_size=32, progress=False):
         kw = {"prompt": self.spec.prompt} if self.spec.prompt else {}
         return self.model.encode(list(pieces), batch_size=batch_size, show_progress_bar=progress, convert_to_numpy=True,
