@@ -70,6 +70,13 @@ class PieceEncoder:
     family, pooling, language = "", "", "en"
     def embed_batch(self, pieces: list[str]) -> np.ndarray: raise NotImplementedError
 
+    def _locate(self, spec: ModelSpec, device: str | None):
+        "Record the spec, its local files and revision (`materialize`), the device and the precision used on it."
+        self.spec, files = spec, materialize(spec)
+        self.source, self.source_note = files["path"], files["source_note"]
+        self.revision, self.files_sha256 = files["revision"], files["files_sha256"]
+        self.device = device or default_device(); self.dtype = "float16" if self.device.startswith("cuda") else "float32"
+
     def embed_pieces(self, pieces, batch_size=32, progress=False) -> np.ndarray:
         lengths = [len(p) for p in pieces]
         out = np.zeros((len(pieces), self.dim), np.float32)
@@ -106,10 +113,7 @@ class TransformerEncoder(PieceEncoder):
     def __init__(self, spec: ModelSpec, device: str | None = None, padding_side: str | None = None):
         import torch
         from transformers import AutoModel, AutoTokenizer
-        self.spec, self.family = spec, spec.family
-        files = materialize(spec); self.source, self.source_note = files["path"], files["source_note"]
-        self.revision, self.files_sha256 = files["revision"], files["files_sha256"]
-        self.device = device or default_device(); self.dtype = "float16" if self.device.startswith("cuda") else "float32"
+        self.family = spec.family; self._locate(spec, device)
         self.tokenizer = AutoTokenizer.from_pretrained(self.source, trust_remote_code=spec.trust_remote_code)
         if self.tokenizer.pad_token is None: self.tokenizer.pad_token = self.tokenizer.eos_token
         if padding_side: self.tokenizer.padding_side = padding_side
@@ -135,10 +139,7 @@ class SentenceTransformerEncoder(PieceEncoder):
     family = "sentence-transformers"
     def __init__(self, spec: ModelSpec, device: str | None = None):
         from sentence_transformers import SentenceTransformer
-        self.spec = spec
-        files = materialize(spec); self.source, self.source_note = files["path"], files["source_note"]
-        self.revision, self.files_sha256 = files["revision"], files["files_sha256"]
-        self.device = device or default_device(); self.dtype = "float16" if self.device.startswith("cuda") else "float32"
+        self._locate(spec, device)
         self.model = SentenceTransformer(self.source, device=self.device, trust_remote_code=spec.trust_remote_code)
         if self.dtype == "float16": self.model.half()
         self.tokenizer = self.model.tokenizer
@@ -164,10 +165,7 @@ class LuarEncoder(PieceEncoder):
     def __init__(self, spec: ModelSpec, device: str | None = None):
         import torch
         from transformers import AutoModel, AutoTokenizer
-        self.spec = spec
-        files = materialize(spec); self.source, self.source_note = files["path"], files["source_note"]
-        self.revision, self.files_sha256 = files["revision"], files["files_sha256"]
-        self.device = device or default_device(); self.dtype = "float16" if self.device.startswith("cuda") else "float32"
+        self._locate(spec, device)
         self.tokenizer = AutoTokenizer.from_pretrained(self.source)
         self.model = AutoModel.from_pretrained(self.source, trust_remote_code=True, dtype=getattr(torch, self.dtype)).to(self.device).eval()
         self.max_tokens = min(self.tokenizer.model_max_length, spec.max_length or 10**9) - self.tokenizer.num_special_tokens_to_add()
