@@ -14,7 +14,7 @@ __all__ = ['LOADERS', 'loader', 'LoadContext', 'read_text', 'read_csv_dicts', 'r
            'style_tuples', 'stel_styles', 'load_stel', 'load_styleptb', 'load_onestop', 'load_asset', 'load_ewave',
            'load_sms_spam', 'load_davidson', 'load_stormfront', 'load_politeness', 'load_cds', 'load_xgenre',
            'load_detectrl_multi_llm', 'load_detectrl_attack', 'load_parallel_shakespeare', 'read_bible_chapter',
-           'load_bible_versions']
+           'load_bible_versions', 'load_probing_jsonl', 'load_graded_formality']
 
 # %% ../nbs/lib/22_loaders.ipynb #c006
 LOADERS: dict = {}
@@ -224,7 +224,9 @@ def load_politeness(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
 # %% ../nbs/lib/22_loaders.ipynb #c032
 @loader("cds_samples")
 def load_cds(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
-    "Corpus of Diverse Styles sample files: label = file name."
+    "Corpus of Diverse Styles sample files: label = file name (no paraphrase side, so no order alignment)."
+    if ctx.task == "order_alignment":
+        raise ctx.error("order alignment needs the corpus' paraphrases; the data_samples files hold only the style side")
     out = []
     for style in args["styles"]:
         path = root/"data_samples"/f"{style}.txt"
@@ -307,3 +309,22 @@ def load_bible_versions(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
     chosen = sorted(ctx.rng("references").sample(refs, n))
     if n < ctx.target.get("per_class", 0): ctx.notes.append(f"{len(refs)} usable references, fewer than {ctx.target['per_class']}")
     return [{"text": verses[r][v], "label": v} for v in versions for r in chosen]
+
+# %% ../nbs/lib/22_loaders.ipynb #c044
+@loader("probing_jsonl")
+def load_probing_jsonl(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
+    "Texts for probing, one `{\"text\"}` per line (features are computed when the sample is prepared)."
+    path = root/args["file"]
+    recs = read_jsonl(path, ctx)
+    if any("text" not in r for r in recs): raise ctx.error("every line needs a 'text' field", path)
+    return [{"text": r["text"].strip()} for r in recs if isinstance(r["text"], str) and r["text"].strip()]
+
+@loader("graded_formality_jsonl")
+def load_graded_formality(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
+    "Five-level formality tuples, category = the utterance's source (tweet or sms)."
+    path, out = root/args["file"], []
+    for i, r in enumerate(read_jsonl(path, ctx)):
+        if not isinstance(r.get("levels"), list) or len(r["levels"]) != 5 or "source" not in r:
+            raise ctx.error(f"line {i + 1}: needs 'source' and 5 'levels'", path)
+        out += style_tuples([r["levels"]], r["source"])
+    return out
