@@ -16,7 +16,7 @@ from .embeddings import embed_texts
 
 # %% auto #0
 __all__ = ['TIMING_FIELDS', 'IDENTITY_FIELDS', 'result_path', 'read_result', 'write_result', 'builtin_datasets',
-           'builtin_dataset_file', 'evaluate', 'load_results', 'results_table']
+           'builtin_dataset_file', 'task_input', 'evaluate', 'evaluate_suite', 'load_results', 'results_table']
 
 # %% ../nbs/lib/50_runner.ipynb #c006
 TIMING_FIELDS = ("seconds", "created")
@@ -51,7 +51,19 @@ def builtin_dataset_file(name: str, task: str) -> Path:
     if task_name(task) not in ds[name]["tasks"]: raise StebInputError(f"dataset {name!r} feeds {ds[name]['tasks']}, not {task!r}")
     return data_dir()/"examples"/ds[name]["file"]
 
-# %% ../nbs/lib/50_runner.ipynb #c012
+# %% ../nbs/lib/50_runner.ipynb #c011
+def task_input(task: str, data_file=None, dataset: str | None = None, name: str | None = None, seed: int = DEFAULT_SEED):
+    "(prepared sample, dataset name in the store, provenance fields) for a data file, example or registered dataset."
+    if (data_file is None) == (dataset is None): raise StebInputError("give exactly one of a data file or a dataset name")
+    if data_file is not None or dataset in builtin_datasets():
+        path = Path(data_file) if data_file is not None else builtin_dataset_file(dataset, task)
+        return load_task_file(task, path), name or dataset or path.stem, {}
+    from steb_lib.datasets import prepare_dataset
+    p = prepare_dataset(dataset, task, seed)
+    return p.data, name or p.meta["dataset"], {"data_source": p.meta["source"], "data_raw_sha256": p.meta["raw_sha256"],
+                                              "data_found_in": p.meta["found_in"], "data_shortfall": p.meta["shortfall"]}
+
+# %% ../nbs/lib/50_runner.ipynb #c013
 def _same_inputs(old: dict, new: dict) -> bool:
     return all(old.get(k) == new.get(k) for k in IDENTITY_FIELDS)
 
@@ -69,14 +81,11 @@ def evaluate(model, task: str, data_file=None, dataset: str | None = None, name:
     "Evaluate `model` (a name or a loaded encoder) on a data file or built-in dataset; write and return the result."
     task = task_name(task)
     if protocol not in PROTOCOLS: raise StebInputError(f"unknown protocol {protocol!r}; choose one of {PROTOCOLS}")
-    if (data_file is None) == (dataset is None): raise StebInputError("give exactly one of a data file or a dataset name")
-    path = Path(data_file) if data_file is not None else builtin_dataset_file(dataset, task)
-    dataset = name or dataset or path.stem
-    data = load_task_file(task, path)
+    data, dataset, provenance = task_input(task, data_file, dataset, name, seed)
     encoder = load_encoder(model, revision=revision) if isinstance(model, str) else model
     model_name = encoder.spec.name
     out, result = result_path(results_dir, model_name, dataset, task), None
-    new = _base_result(encoder, model_name, dataset, data, seed, protocol)
+    new = _base_result(encoder, model_name, dataset, data, seed, protocol) | provenance
     old = read_result(out)
     if old is not None and not force:
         if _same_inputs(old, new):
@@ -91,7 +100,20 @@ def evaluate(model, task: str, data_file=None, dataset: str | None = None, name:
     log(f"done   {model_name} / {dataset} / {task}: {result['main_score']:.4f} ({n_new} texts embedded, {len(data.texts) - n_new} cached)")
     return result
 
-# %% ../nbs/lib/50_runner.ipynb #c018
+# %% ../nbs/lib/50_runner.ipynb #c019
+def evaluate_suite(model, suite: str = "mini", task: str | None = None, log=print, **kw) -> dict:
+    "Evaluate `model` on every (dataset, task) of `suite`; {'done': [...], 'failed': [(dataset, task, reason)]}."
+    from steb_lib.datasets import dataset_tasks, suite_datasets
+    encoder = load_encoder(model, revision=kw.pop("revision", None)) if isinstance(model, str) else model
+    done, failed = [], []
+    for entry in suite_datasets(suite, task):
+        for t in dataset_tasks(entry, task):
+            try: done.append(evaluate(encoder, t, dataset=entry["name"], log=log, **kw))
+            except StebInputError as e:
+                failed.append((entry["name"], t, str(e))); log(f"failed {encoder.spec.name} / {entry['name']} / {t}: {e}")
+    return {"done": done, "failed": failed}
+
+# %% ../nbs/lib/50_runner.ipynb #c021
 def load_results(results_dir) -> list[dict]:
     "Every result JSON under `results_dir`, sorted by model, dataset and task."
     found = [json.loads(p.read_text(encoding="utf-8")) for p in Path(results_dir).glob("*/*/*.json")]
