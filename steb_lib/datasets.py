@@ -12,6 +12,7 @@ from .core import DEFAULT_SEED, StebInputError, atomic_write_text, canonical_jso
 from .task_data import TASKS, TaskData, prepare_records, task_name
 from .sources import DatasetError, dataset_error, locate_source, matching_files, source_availability
 from .loaders import LOADERS, LoadContext
+import steb_lib.mini  # registers the mini suite's loaders
 
 # %% auto #0
 __all__ = ['ATTRIBUTES', 'DEFINITIONAL', 'APPLICATIONS', 'SUITES', 'DATASET_REGISTRY', 'load_dataset_registry', 'dataset_entry',

