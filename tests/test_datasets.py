@@ -1,0 +1,91 @@
+"""Datasets end to end: the shared raw mirror prepares deterministically; broken raw files fail clearly, per dataset."""
+import hashlib, json, os, shutil, subprocess, sys
+from pathlib import Path
+import pytest
+
+RAW = Path(os.environ.get("STEB_RAW_DIR", "../shared/steb-raw"))
+pytestmark = pytest.mark.skipif(not (RAW/"nlpsoc"/"STEL").exists(), reason="needs STEB_RAW_DIR with the shared raw files")
+SHARED = ["STEL_feature", "STEL_register", "StylePTB", "OneStopEnglishCorpus", "ASSET", "eWAVE", "wikipedia_politeness",
+          "stackexchange_politeness", "hate_speech", "hate_speech_and_offensive_language", "sms_spam", "corpus-of-diverse-styles",
+          "x_genre", "machine_text_detection_DetectRL_arxiv", "machine_text_detection_DetectRL_direct_prompt",
+          "machine_text_detection_DetectRL_writing_prompt", "machine_text_detection_DetectRL_xsum", "machine_text_detection_DetectRL_yelp_review",
+          "machine_text_detection_DetectRL_paraphrase_attacks", "machine_text_detection_DetectRL_perturbation_attacks",
+          "machine_text_detection_DetectRL_prompt_attacks"]
+
+def steb(*args, env=None):
+    return subprocess.run([str(Path(sys.executable).parent/"steb"), *args], capture_output=True, text=True, env={**os.environ, **(env or {})})
+
+def prepared_shas(cache, out, monkeypatch):
+    "sha256 of every shared dataset's prepared file, built in a fresh cache (in-process: the CLI is checked below)."
+    from steb_lib.datasets import dataset_entry, prepare_dataset, write_prepared
+    monkeypatch.setenv("STEB_CACHE", str(cache)); monkeypatch.setenv("STEB_RAW_DIR", str(RAW.resolve()))
+    shas = {}
+    for name in SHARED:
+        for task in dataset_entry(name)["tasks"]:
+            if name == "corpus-of-diverse-styles" and task == "order_alignment": continue
+            shas[(name, task)] = write_prepared(prepare_dataset(name, task), out)[1]
+    return shas
+
+def test_shared_sources_prepare_deterministically(tmp_path, monkeypatch):
+    "Every dataset of the 12 shared sources: two fresh caches, same sha256; `steb prepare` prints the file's hash."
+    a, b = prepared_shas(tmp_path/"c1", tmp_path/"o1", monkeypatch), prepared_shas(tmp_path/"c2", tmp_path/"o2", monkeypatch)
+    assert a == b and len(a) == 29
+    r = steb("prepare", "sms_spam", "--task", "clustering", "--out", str(tmp_path/"o3"), env={"STEB_CACHE": str(tmp_path/"c3"), "STEB_RAW_DIR": str(RAW.resolve())})
+    assert r.returncode == 0 and r.stdout.split("sha256 ")[1].split()[0] == a[("sms_spam", "clustering")], r.stderr
+    p = tmp_path/"o3"/"sms_spam.clustering.jsonl"
+    assert hashlib.sha256(p.read_bytes()).hexdigest() == a[("sms_spam", "clustering")]
+    meta = json.loads(p.with_suffix(".meta.json").read_text())
+    assert len(meta["source"]["commit"]) == 40 and meta["found_in"] == "mirror" and meta["shortfall"] == []
+
+def broken_mirror(tmp_path, rel, content: bytes):
+    "A copy of the mirror's sources used below, with file `rel` replaced by `content`."
+    mirror = tmp_path/"raw"
+    for src in ("hamzaaacodes/sms-spam-collection", "t-davidson/hate-speech-and-offensive-language", "NLP2CT/DetectRL", "nlpsoc/STEL"):
+        shutil.copytree(RAW/src, mirror/src)
+    (mirror/rel).write_bytes(content)
+    return mirror
+
+@pytest.mark.parametrize("rel,content,dataset,expect", [
+    ("hamzaaacodes/sms-spam-collection/SMSSpamCollection", b"Label\tSMS\nham\thello\nspam\tcaf\xe9\n", "sms_spam", "not valid utf-8 at byte"),
+    ("t-davidson/hate-speech-and-offensive-language/data/labeled_data.csv", b",count,hate_speech,offensive_language,neither,class\n0,3,0,0,3,2\n",
+     "hate_speech_and_offensive_language", "missing column(s) ['tweet']"),
+    ("NLP2CT/DetectRL/Benchmark/Benchmark_Data/Prompt_Attacks/prompt_attacks_llm_test.json", b'[\n    {\n        "text": "abc",\n        "lab',
+     "machine_text_detection_DetectRL_prompt_attacks", "truncated or corrupt"),
+    ("hamzaaacodes/sms-spam-collection/SMSSpamCollection", b"Label\tSMS\nham\thello there\nham\tsee you\nspam\tWIN NOW\n", "sms_spam", "label 'spam' has 1 text"),
+])
+def test_broken_raw_file_names_dataset_and_file_and_others_complete(tmp_path, rel, content, dataset, expect):
+    mirror = broken_mirror(tmp_path, rel, content)
+    from steb_lib.datasets import dataset_entry
+    task = next(iter(dataset_entry(dataset)["tasks"]))
+    env = {"STEB_RAW_DIR": str(mirror), "STEB_CACHE": str(tmp_path/"cache"), "HF_HUB_OFFLINE": "1"}
+    r = steb("prepare", dataset, "--task", task, "--out", str(tmp_path/"o"), env=env)
+    assert r.returncode == 2 and f"dataset {dataset}:" in r.stderr and expect in r.stderr, r.stderr
+    if "has 1 text" not in expect: assert rel.split("/")[-1] in r.stderr
+    # the same broken file inside a run of several datasets: the others still complete
+    from steb_lib.runner import evaluate_suite
+    old = {k: os.environ.get(k) for k in env}; os.environ.update(env)
+    try:
+        import steb_lib.datasets as D
+        picked = {n: D.DATASET_REGISTRY[n] for n in (dataset, "STEL_register")}
+        real = D.suite_datasets
+        D.suite_datasets = lambda suite=None, task=None: list(picked.values())
+        out = evaluate_suite("random", "full", results_dir=tmp_path/"res", cache_dir=tmp_path/"emb", progress=False, log=lambda *a: None)
+    finally:
+        D.suite_datasets = real
+        for k, v in old.items():
+            if v is None: os.environ.pop(k, None)
+            else: os.environ[k] = v
+    assert [r["dataset"] for r in out["done"]] == ["STEL_register"]
+    assert out["failed"] and all(f[0] == dataset for f in out["failed"])
+
+def test_offline_with_nothing_local_says_where_to_put_files(tmp_path):
+    r = steb("prepare", "parallel_shakespeare", env={"STEB_RAW_DIR": str(tmp_path/"empty"), "STEB_CACHE": str(tmp_path/"c"), "HF_HUB_OFFLINE": "1"})
+    assert r.returncode == 2 and "downloads are off" in r.stderr and "cocoxu/Shakespeare" in r.stderr, r.stderr
+
+def test_fixture_sources_prepare_through_the_registry(tmp_path):
+    "parallel_shakespeare and bible_versions (no real copy here) load from fixtures in the real layout."
+    from steb_lib.sources import fixtures_dir
+    env = {"STEB_RAW_DIR": str(fixtures_dir()), "STEB_CACHE": str(tmp_path/"c")}
+    for name in ("parallel_shakespeare", "bible_versions"):
+        r = steb("prepare", name, "--task", "order_alignment" if name == "parallel_shakespeare" else "clustering", "--out", str(tmp_path), env=env)
+        assert r.returncode == 0 and "shortfall" in r.stdout, r.stderr  # fixtures are far smaller than Tab. 15
