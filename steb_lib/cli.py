@@ -89,20 +89,22 @@ def prepare(a) -> None:
         print(f"{path}  sha256 {sha}  ({p.meta['n_records']} records, {p.meta['n_texts']} texts"
               + (f"; shortfall: {'; '.join(p.meta['shortfall'])}" if p.meta["shortfall"] else "") + ")")
 
+def _dataset_tasks(name: str, task: str | None) -> list[str]:
+    "The tasks to run for a built-in example or registered dataset: `task`, or all it feeds."
+    if name in builtin_datasets(): return [task] if task else builtin_datasets()[name]["tasks"]
+    from steb_lib.datasets import dataset_entry, dataset_tasks
+    return dataset_tasks(dataset_entry(name), task)
+
 def run_evaluate(a) -> int:
     "`steb evaluate`: one data file, one dataset (all its tasks unless --task) or a whole suite."
     kw = dict(revision=a.revision, **_run_kwargs(a))
     if a.data_file:
         if not a.task: raise StebInputError("--task is required with --data-file")
         evaluate(a.model, a.task, data_file=a.data_file, name=a.name, **kw); return 0
-    if a.dataset and a.dataset in builtin_datasets():
-        for t in ([a.task] if a.task else builtin_datasets()[a.dataset]["tasks"]): evaluate(a.model, t, dataset=a.dataset, name=a.name, **kw)
-        return 0
     if a.dataset:
-        from steb_lib.datasets import dataset_entry, dataset_tasks
         from steb_lib.encoders import load_encoder
         enc = load_encoder(a.model, revision=kw.pop("revision"))
-        for t in dataset_tasks(dataset_entry(a.dataset), a.task): evaluate(enc, t, dataset=a.dataset, name=a.name, **kw)
+        for t in _dataset_tasks(a.dataset, a.task): evaluate(enc, t, dataset=a.dataset, name=a.name, **kw)
         return 0
     start = time.perf_counter()
     out = evaluate_suite(a.model, a.suite, a.task, **kw)
