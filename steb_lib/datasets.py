@@ -12,7 +12,7 @@ from .core import DEFAULT_SEED, StebInputError, atomic_write_text, canonical_jso
 from .task_data import TASKS, TaskData, prepare_records, task_name
 from .sources import DatasetError, dataset_error, locate_source, matching_files, source_availability
 from .loaders import LOADERS, LoadContext
-import steb_lib.mini  # registers the mini suite's loaders
+import steb_lib.mini, steb_lib.loaders_authorship, steb_lib.loaders_corpora  # register their loaders
 
 # %% auto #0
 __all__ = ['ATTRIBUTES', 'DEFINITIONAL', 'APPLICATIONS', 'SUITES', 'DATASET_REGISTRY', 'load_dataset_registry', 'dataset_entry',
@@ -211,4 +211,6 @@ def dataset_availability(entry: dict) -> str:
     if src["kind"] == "url" and not src.get("url"):
         return "fixture only" if entry.get("fixture") else "no public source"
     here = source_availability(src)
-    return "fixture only" if here == "needs download" and entry.get("fixture") else here
+    if entry.get("fixture") and here == "needs download": return "fixture only"
+    if entry.get("fixture") and here == "needs manual download": return "fixture only (manual download)"
+    return here

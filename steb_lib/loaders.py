@@ -4,13 +4,14 @@
 
 # %% ../nbs/lib/22_loaders.ipynb #c003
 from __future__ import annotations
-import csv, html, json, random, re, sys
+import csv, fnmatch, gzip, html, io, json, random, re, sys, zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from .sources import DatasetError, dataset_error, matching_files, raw_mirror_dir
 
 # %% auto #0
-__all__ = ['LOADERS', 'loader', 'LoadContext', 'read_text', 'read_csv_dicts', 'read_json', 'read_jsonl', 'files_of', 'normalized',
+__all__ = ['LOADERS', 'loader', 'LoadContext', 'read_bytes', 'read_text', 'read_csv_dicts', 'read_json', 'read_jsonl',
+           'read_parquet', 'read_table', 'files_of', 'normalized', 'open_tree', 'tree_files', 'natural_key',
            'style_tuples', 'stel_styles', 'load_stel', 'load_styleptb', 'load_onestop', 'load_asset', 'load_ewave',
            'load_sms_spam', 'load_davidson', 'load_stormfront', 'load_politeness', 'load_cds', 'load_xgenre',
            'load_detectrl_multi_llm', 'load_detectrl_attack', 'load_parallel_shakespeare', 'read_bible_chapter',
@@ -38,13 +39,22 @@ class LoadContext:
     def error(self, message: str, path=None) -> DatasetError: return dataset_error(self.dataset, message, path)
 
 # %% ../nbs/lib/22_loaders.ipynb #c008
-def read_text(path: Path, ctx: LoadContext, encoding: str = "utf-8", errors: str = "strict") -> str:
-    "The text of `path`; undecodable bytes raise `DatasetError` naming the file and the byte offset."
-    try: data = Path(path).read_bytes()
-    except OSError as e: raise ctx.error(f"cannot read ({e.strerror})", path) from None
-    try: return data.decode(encoding, errors)
+def read_bytes(path, ctx: LoadContext) -> bytes:
+    "The bytes of a file (a `Path` or a member of a zip archive); `.gz` files are decompressed."
+    node = path if hasattr(path, "read_bytes") else Path(path)
+    try: data = node.read_bytes()
+    except (OSError, KeyError, zipfile.BadZipFile) as e: raise ctx.error(f"cannot read ({getattr(e, 'strerror', None) or e})", path) from None
+    if not str(path).endswith(".gz"): return data
+    try: return gzip.decompress(data)
+    except (OSError, EOFError) as e: raise ctx.error(f"not a complete gzip file ({e}); truncated or corrupt?", path) from None
+
+def read_text(path, ctx: LoadContext, encoding: str = "utf-8", errors: str = "strict") -> str:
+    "The text of `path`; undecodable bytes raise `DatasetError` naming the file and the byte offset. A UTF-8 BOM is dropped."
+    data = read_bytes(path, ctx)
+    try: text = data.decode(encoding, errors)
     except UnicodeDecodeError as e:
         raise ctx.error(f"not valid {encoding} at byte {e.start} ({data[e.start:e.start + 4]!r})", path) from None
+    return text[1:] if text.startswith("\ufeff") else text
 
 def read_csv_dicts(path: Path, ctx: LoadContext, required=(), delimiter=",", quoting=csv.QUOTE_MINIMAL, **kw) -> list[dict]:
     "Rows of a CSV/TSV file with a header, checking that the `required` columns exist."
@@ -70,6 +80,25 @@ def read_jsonl(path: Path, ctx: LoadContext) -> list[dict]:
         except json.JSONDecodeError as e: raise ctx.error(f"line {n} is not valid JSON ({e.msg}); truncated or corrupt?", path) from None
     return out
 
+def read_parquet(path, ctx: LoadContext) -> list[dict]:
+    "The rows of a Parquet file (the format of Hugging Face dataset repositories) as dicts."
+    import pyarrow, pyarrow.parquet as pq
+    try: return pq.read_table(io.BytesIO(read_bytes(path, ctx))).to_pylist()
+    except (pyarrow.ArrowException, OSError) as e: raise ctx.error(f"not a readable Parquet file ({e}); truncated or corrupt?", path) from None
+
+def read_table(path, ctx: LoadContext, required=()) -> list[dict]:
+    "Rows of a CSV, TSV, JSON Lines, JSON (a list of objects) or Parquet file, by extension (`.gz` allowed); checks `required` columns."
+    name = str(path)[:-3] if str(path).endswith(".gz") else str(path)
+    ext = name.rsplit(".", 1)[-1].lower()
+    if ext in ("csv", "tsv"): return read_csv_dicts(path, ctx, required, delimiter="\t" if ext == "tsv" else ",")
+    readers = {"jsonl": read_jsonl, "json": read_json, "parquet": read_parquet}
+    if ext not in readers: raise ctx.error(f"unknown table format .{ext} (csv, tsv, jsonl, json, parquet)", path)
+    rows = readers[ext](path, ctx)
+    if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows): raise ctx.error("expected a list of objects", path)
+    missing = sorted({c for c in required for r in rows if c not in r})
+    if missing: raise ctx.error(f"missing column(s) {missing} in some rows", path)
+    return rows
+
 def files_of(root: Path, pattern: str, ctx: LoadContext) -> list[Path]:
     "The files under `root` matching `pattern`; none is an error naming the pattern."
     hits = matching_files(root, [pattern])[pattern]
@@ -79,6 +108,29 @@ def files_of(root: Path, pattern: str, ctx: LoadContext) -> list[Path]:
 def normalized(text: str) -> str:
     "Lower-cased, whitespace-collapsed text: the comparison the paper uses to drop identical versions."
     return " ".join(text.lower().split())
+
+def open_tree(path: Path, ctx: LoadContext):
+    "A directory, or a zip archive read in place (`zipfile.Path`): nodes with `/`, `name`, `parent`, `read_bytes`."
+    path = Path(path)
+    if path.is_dir(): return path
+    try: return zipfile.Path(zipfile.ZipFile(path))
+    except (OSError, zipfile.BadZipFile) as e: raise ctx.error(f"not a directory or a readable zip archive ({e})", path) from None
+
+def _relative_files(tree) -> list[tuple[str, object]]:
+    if isinstance(tree, Path): return [(p.relative_to(tree).as_posix(), p) for p in tree.rglob("*") if p.is_file()]
+    at = tree.at
+    return [(n[len(at):], zipfile.Path(tree.root, n)) for n in tree.root.namelist() if n.startswith(at) and not n.endswith("/")]
+
+def tree_files(tree, pattern: str, ctx: LoadContext, required: bool = True) -> list:
+    "Files under `tree` (directory or zip) whose relative path matches `pattern` (`*` spans `/`; `**/x` also matches `x`), by path."
+    alt = pattern[3:] if pattern.startswith("**/") else None
+    hits = sorted((rel, node) for rel, node in _relative_files(tree) if fnmatch.fnmatchcase(rel, pattern) or (alt and fnmatch.fnmatchcase(rel, alt)))
+    if required and not hits: raise ctx.error(f"no file matches {pattern}", tree)
+    return [node for _, node in hits]
+
+def natural_key(name: str) -> tuple:
+    "Sort key that orders `problem-2` before `problem-10`."
+    return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", str(name)))
 
 # %% ../nbs/lib/22_loaders.ipynb #c011
 def style_tuples(tuples, category: str, same=normalized) -> list[dict]:

