@@ -126,4 +126,6 @@ def main(argv=None) -> int:
             t = results_table(a.results_dir); print(t.to_csv() if a.csv else t.round(4).to_string())
     except (StebInputError, FileNotFoundError) as e:
         print(f"steb: error: {e}", file=sys.stderr); return 2
+    except BrokenPipeError:   # `steb list-datasets | head`: the reader left; not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno()); return 0
     return 0

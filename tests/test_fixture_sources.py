@@ -1,0 +1,67 @@
+"""Every registry entry without a shared raw copy prepares from its fixture (the source's own layout), deterministically;
+manual sources say where to get the files; broken archives and tables name the dataset and the file."""
+import json, os, shutil, subprocess, sys, zipfile
+from pathlib import Path
+import pytest
+
+from steb_lib.sources import fixtures_dir
+
+
+def steb(*args, env=None):
+    return subprocess.run([str(Path(sys.executable).parent/"steb"), *args], capture_output=True, text=True, env={**os.environ, **(env or {})})
+
+
+def fixture_entries():
+    from steb_lib.datasets import DATASET_REGISTRY
+    return [e for e in DATASET_REGISTRY.values() if e.get("fixture")]
+
+
+def prepared_shas(monkeypatch, cache):
+    from steb_lib.datasets import prepare_dataset
+    monkeypatch.setenv("STEB_RAW_DIR", str(fixtures_dir())); monkeypatch.setenv("STEB_CACHE", str(cache))
+    return {(e["name"], t): prepare_dataset(e["name"], t).data.sha256 for e in fixture_entries() for t in e["tasks"]}
+
+
+def test_every_fixture_entry_prepares_deterministically(tmp_path, monkeypatch):
+    first, second = prepared_shas(monkeypatch, tmp_path/"c1"), prepared_shas(monkeypatch, tmp_path/"c2")
+    assert len(first) >= 100 and first == second
+
+
+def test_every_entry_has_a_loader_and_honest_availability(tmp_path):
+    r = steb("list-datasets", env={"STEB_RAW_DIR": str(tmp_path/"empty"), "STEB_CACHE": str(tmp_path/"c"), "HF_HUB_OFFLINE": "1"})
+    assert r.returncode == 0, r.stderr
+    rows = r.stdout.strip().split("\n")[1:]
+    assert len(rows) == 120 and not any("no loader yet" in x for x in rows)
+    avail = {x.split()[0]: x[118:].strip() for x in rows}   # fixed-width columns: name 52, suite 12, tasks 44, lang 6
+    assert avail["pan20_authorship_verification_test"] == "fixture only (manual download)"
+    assert avail["core"] == "fixture only" and avail["STEL_register"] == "needs download" and avail["mini_probing"] == "package"
+
+
+def test_manual_source_says_where_to_get_files(tmp_path):
+    r = steb("prepare", "pan15_authorship_verification_english_test", env={"STEB_RAW_DIR": str(tmp_path/"raw"), "STEB_CACHE": str(tmp_path/"c")})
+    assert r.returncode == 2 and "by hand" in r.stderr and "pan.webis.de" in r.stderr and "pan/pan15-authorship-verification-test" in r.stderr, r.stderr
+
+
+def test_cli_prepare_from_a_fixture_prints_path_and_sha(tmp_path):
+    env = {"STEB_RAW_DIR": str(fixtures_dir()), "STEB_CACHE": str(tmp_path/"c")}
+    r = steb("prepare", "pan23_style_change_hard", "--out", str(tmp_path), env=env)
+    assert r.returncode == 0, r.stderr
+    import hashlib
+    out = tmp_path/"pan23_style_change_hard.predefined.jsonl"
+    assert hashlib.sha256(out.read_bytes()).hexdigest() in r.stdout
+
+
+@pytest.mark.parametrize("dataset,rel,damage,expect", [
+    ("enron_authorship_corpus", "url/prod-dcd-datasets-public-files-eu-west-1.s3.eu-west-1.amazonaws.com/enron_authorship_corpus.zip", "truncate", "readable zip archive"),
+    ("blog_gender", "huggingface/barilan/blog_authorship_corpus/data/validation-00000-of-00001.parquet", "truncate", "not a readable Parquet file"),
+    ("core", "TurkuNLP/CORE-corpus/dev.tsv.gz", "truncate", "not a complete gzip file"),
+    ("pan20_authorship_verification_test", "pan/pan20-authorship-verification-test/truth.jsonl", "truncate", "not valid JSON"),
+    ("machine_text_detection_PAN25_collaborative", "pan/pan25-human-ai-collaborative-text-classification/dev.jsonl", "rename label_text", "missing column(s) ['label_text']"),
+])
+def test_broken_fixture_copy_names_dataset_and_file(tmp_path, dataset, rel, damage, expect):
+    raw = tmp_path/"raw"; shutil.copytree(fixtures_dir(), raw)
+    f = raw/rel
+    if damage == "truncate": f.write_bytes(f.read_bytes()[: len(f.read_bytes()) // 2])
+    else: f.write_text(f.read_text().replace('"label_text"', '"category"'))
+    r = steb("prepare", dataset, *(["--task", "clustering"] if dataset in ("blog_gender", "core") else []), env={"STEB_RAW_DIR": str(raw), "STEB_CACHE": str(tmp_path/"c")})
+    assert r.returncode == 2 and f"dataset {dataset}:" in r.stderr and expect in r.stderr and f.name in r.stderr, r.stderr
