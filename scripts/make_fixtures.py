@@ -264,6 +264,9 @@ def spam_dialect_register() -> None:
     pairs = "aae\tsae\n" + "".join(f"{a}\t{b}\n" for a, b in (("he be workin all day", "He works all day."), ("she finna go to the store", "She is about to go to the store."),
                                                              ("they aint never seen nothin like it", "They have never seen anything like it."), ("we was there yesterday", "We were there yesterday.")))
     write(OUT/"url"/"aclanthology.org"/"2020.emnlp-main.473.OptionalSupplementaryMaterial.zip", zip_of({"supplementary/aae_sae_pairs.tsv": pairs}))
+    styles = ("bible", "joyce", "shakespeare", "switchboard")
+    rows = [{"style": st, "text": t, "paraphrase": " ".join(w.strip(".,;:!?") for w in t.lower().split())} for st, t in labelled_passages(styles, 3)]
+    write(OUT/"huggingface"/"billrly110"/"corpus-of-diverse-styles"/"data"/"train-00000-of-00001.parquet", parquet(rows))
 
 
 if __name__ == "__main__":

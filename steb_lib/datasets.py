@@ -17,8 +17,8 @@ import steb_lib.mini, steb_lib.loaders_authorship, steb_lib.loaders_corpora  # r
 # %% auto #0
 __all__ = ['ATTRIBUTES', 'DEFINITIONAL', 'APPLICATIONS', 'SUITES', 'DATASET_REGISTRY', 'load_dataset_registry', 'dataset_entry',
            'suite_datasets', 'sample_labelled', 'sample_trials', 'sample_authors', 'sample_records', 'Prepared',
-           'source_files_sha256', 'dataset_tasks', 'sample_text_count', 'prepare_dataset', 'build_prepared',
-           'write_prepared', 'dataset_availability']
+           'source_files_sha256', 'dataset_tasks', 'task_entry', 'sample_text_count', 'prepare_dataset',
+           'build_prepared', 'write_prepared', 'dataset_availability']
 
 # %% ../nbs/lib/23_datasets.ipynb #c006
 ATTRIBUTES = ("feature", "dialect", "register", "genre", "time", "demographics", "authorship")
@@ -138,6 +138,10 @@ def dataset_tasks(entry: dict, task: str | None = None) -> list[str]:
     if task not in entry["tasks"]: raise StebInputError(f"dataset {entry['name']} feeds {list(entry['tasks'])}, not {task}")
     return [task]
 
+def task_entry(entry: dict, task: str) -> dict:
+    "`entry` as it applies to `task`: its `task_overrides[task]` (another source, loader, fixture...) merged in."
+    return {**entry, **entry.get("task_overrides", {}).get(task, {})}
+
 def sample_text_count(task: str, records: list[dict]) -> int:
     "Texts in the sample as Tab. 15 counts them (repeats included: a predefined trial is 2, a tuple its length)."
     if task == "order_alignment": return sum(len(r["texts"]) for r in records)
@@ -170,7 +174,7 @@ def prepare_dataset(name: str, task: str | None = None, seed: int = DEFAULT_SEED
     entry = dataset_entry(name); name = entry["name"]
     tasks = dataset_tasks(entry, task)
     if len(tasks) > 1: raise StebInputError(f"dataset {name} feeds {tasks}: say which task")
-    task = tasks[0]
+    task = tasks[0]; entry = task_entry(entry, task)
     if entry["loader"] is None: raise dataset_error(name, f"no loader yet for this source ({entry['source']['kind']}); see its registry entry's notes")
     root, where = locate_source(entry["source"], name, download)
     raw = source_files_sha256(root, entry["source"])

@@ -11,15 +11,16 @@ def steb(*args, env=None):
     return subprocess.run([str(Path(sys.executable).parent/"steb"), *args], capture_output=True, text=True, env={**os.environ, **(env or {})})
 
 
-def fixture_entries():
-    from steb_lib.datasets import DATASET_REGISTRY
-    return [e for e in DATASET_REGISTRY.values() if e.get("fixture")]
+def fixture_tasks():
+    "(dataset, task) pairs whose source is represented by a fixture."
+    from steb_lib.datasets import DATASET_REGISTRY, task_entry
+    return [(n, t) for n, e in DATASET_REGISTRY.items() for t in e["tasks"] if task_entry(e, t).get("fixture")]
 
 
 def prepared_shas(monkeypatch, cache):
     from steb_lib.datasets import prepare_dataset
     monkeypatch.setenv("STEB_RAW_DIR", str(fixtures_dir())); monkeypatch.setenv("STEB_CACHE", str(cache))
-    return {(e["name"], t): prepare_dataset(e["name"], t).data.sha256 for e in fixture_entries() for t in e["tasks"]}
+    return {(n, t): prepare_dataset(n, t).data.sha256 for n, t in fixture_tasks()}
 
 
 def test_every_fixture_entry_prepares_deterministically(tmp_path, monkeypatch):
