@@ -166,7 +166,7 @@ class LuarEncoder(PieceEncoder):
         import torch
         from transformers import AutoModel, AutoTokenizer
         self._locate(spec, device)
-        self.tokenizer = AutoTokenizer.from_pretrained(self.source)
+        self.tokenizer = AutoTokenizer.from_pretrained(self.source, trust_remote_code=True)
         self.model = AutoModel.from_pretrained(self.source, trust_remote_code=True, dtype=getattr(torch, self.dtype)).to(self.device).eval()
         self.max_tokens = min(self.tokenizer.model_max_length, spec.max_length or 10**9) - self.tokenizer.num_special_tokens_to_add()
         self.dim = self.model.config.embedding_size

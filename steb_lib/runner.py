@@ -13,10 +13,12 @@ from .task_data import TaskData, load_task_file, score_task, task_name
 from .models import PROTOCOLS, resolve_model
 from .encoders import load_encoder
 from .embeddings import embed_texts
+import numpy as np
 
 # %% auto #0
 __all__ = ['TIMING_FIELDS', 'IDENTITY_FIELDS', 'result_path', 'read_result', 'write_result', 'builtin_datasets',
-           'builtin_dataset_file', 'task_input', 'evaluate', 'evaluate_suite', 'load_results', 'results_table']
+           'builtin_dataset_file', 'task_input', 'author_groups', 'joint_author_scores', 'evaluate', 'evaluate_suite',
+           'load_results', 'results_table']
 
 # %% ../nbs/lib/50_runner.ipynb #c006
 TIMING_FIELDS = ("seconds", "created")
@@ -75,6 +77,25 @@ def _base_result(encoder, model: str, dataset: str, data: TaskData, seed: int, p
             "dataset": dataset, "data_sha256": data.sha256, "task": data.task, "protocol": protocol, "seed": seed,
             "n_texts": len(data.texts), "n_records": len(data.records), "steb_lib_version": steb_lib.__version__}
 
+def author_groups(records: list[dict], side: str) -> dict[str, list[str]]:
+    "Author -> their texts on `side` of a retrieval sample, authors in first-seen order."
+    out: dict[str, list[str]] = {}
+    for r in records:
+        if r["side"] == side: out.setdefault(r["author"], []).append(r["text"])
+    return out
+
+def joint_author_scores(encoder, data: TaskData, protocol: str, authors_per_batch: int = 8) -> dict:
+    "Retrieval scored with one vector per author episode, its documents encoded jointly (`encoder.encode_authors`)."
+    from steb_lib.tasks.retrieval import retrieval_metrics
+    def vectors(groups): return np.concatenate([encoder.encode_authors(groups[i:i + authors_per_batch], protocol) for i in range(0, len(groups), authors_per_batch)])
+    q, t = author_groups(data.records, "query"), author_groups(data.records, "target")
+    metrics = retrieval_metrics(vectors(list(q.values())), list(q), vectors(list(t.values())), list(t))
+    return {"main_score": metrics["mrr"], "metrics": metrics}
+
+def _author_pooling(encoder, task: str) -> dict:
+    if task != "retrieval": return {}
+    return {"author_pooling": "joint episodes (encode_authors)" if hasattr(encoder, "encode_authors") else "mean of text vectors"}
+
 def evaluate(model, task: str, data_file=None, dataset: str | None = None, name: str | None = None,
              results_dir="results", seed: int = DEFAULT_SEED, protocol: str = "chunk", force: bool = False,
              cache_dir=None, progress: bool = True, log=print, revision: str | None = None) -> dict:
@@ -85,7 +106,7 @@ def evaluate(model, task: str, data_file=None, dataset: str | None = None, name:
     encoder = load_encoder(model, revision=revision) if isinstance(model, str) else model
     model_name = encoder.spec.name
     out, result = result_path(results_dir, model_name, dataset, task), None
-    new = _base_result(encoder, model_name, dataset, data, seed, protocol) | provenance
+    new = _base_result(encoder, model_name, dataset, data, seed, protocol) | provenance | _author_pooling(encoder, task)
     old = read_result(out)
     if old is not None and not force:
         if _same_inputs(old, new):
@@ -93,14 +114,17 @@ def evaluate(model, task: str, data_file=None, dataset: str | None = None, name:
         raise StebInputError(f"{out} holds a result for other inputs ({', '.join(k for k in IDENTITY_FIELDS if old.get(k) != new.get(k))} differ); "
                              "use force=True / --force to replace it, or another results directory")
     start = time.perf_counter()
-    E, n_new = embed_texts(encoder, data.texts, protocol, cache_dir or default_cache_dir(), model_name, progress=progress)
-    result = new | score_task(data, E, seed=seed, progress=progress)
+    if task == "retrieval" and hasattr(encoder, "encode_authors"):   # LUAR: authors encoded as episodes, as trained (SPEC §9)
+        result, n_new = new | joint_author_scores(encoder, data, protocol), len(data.texts)
+    else:
+        E, n_new = embed_texts(encoder, data.texts, protocol, cache_dir or default_cache_dir(), model_name, progress=progress)
+        result = new | score_task(data, E, seed=seed, progress=progress)
     result |= {"seconds": round(time.perf_counter() - start, 3), "created": datetime.now(timezone.utc).isoformat(timespec="seconds")}
     write_result(out, result)
     log(f"done   {model_name} / {dataset} / {task}: {result['main_score']:.4f} ({n_new} texts embedded, {len(data.texts) - n_new} cached)")
     return result
 
-# %% ../nbs/lib/50_runner.ipynb #c019
+# %% ../nbs/lib/50_runner.ipynb #c021
 def evaluate_suite(model, suite: str = "mini", task: str | None = None, log=print, **kw) -> dict:
     "Evaluate `model` on every (dataset, task) of `suite`; {'done': [...], 'failed': [(dataset, task, reason)]}."
     from steb_lib.datasets import dataset_tasks, suite_datasets
@@ -114,7 +138,7 @@ def evaluate_suite(model, suite: str = "mini", task: str | None = None, log=prin
                 failed.append((entry["name"], t, why)); log(f"failed {encoder.spec.name} / {entry['name']} / {t}: {why}")
     return {"done": done, "failed": failed}
 
-# %% ../nbs/lib/50_runner.ipynb #c021
+# %% ../nbs/lib/50_runner.ipynb #c023
 def load_results(results_dir) -> list[dict]:
     "Every result JSON under `results_dir`, sorted by model, dataset and task."
     found = [json.loads(p.read_text(encoding="utf-8")) for p in Path(results_dir).glob("*/*/*.json")]
