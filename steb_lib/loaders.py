@@ -11,11 +11,11 @@ from .sources import DatasetError, dataset_error, matching_files, raw_mirror_dir
 
 # %% auto #0
 __all__ = ['LOADERS', 'loader', 'LoadContext', 'read_bytes', 'read_text', 'read_csv_dicts', 'read_json', 'read_jsonl',
-           'read_parquet', 'read_table', 'files_of', 'normalized', 'open_tree', 'tree_files', 'natural_key',
-           'style_tuples', 'stel_styles', 'load_stel', 'load_styleptb', 'load_onestop', 'load_asset', 'load_ewave',
-           'load_sms_spam', 'load_davidson', 'load_stormfront', 'load_politeness', 'load_cds', 'load_xgenre',
-           'load_detectrl_multi_llm', 'load_detectrl_attack', 'load_parallel_shakespeare', 'read_bible_chapter',
-           'load_bible_versions', 'load_probing_jsonl', 'load_graded_formality']
+           'read_parquet', 'read_table', 'files_of', 'normalized', 'open_tree', 'source_tree', 'paragraphs',
+           'tree_files', 'natural_key', 'style_tuples', 'stel_styles', 'load_stel', 'load_styleptb', 'load_onestop',
+           'load_asset', 'load_ewave', 'load_sms_spam', 'load_davidson', 'load_stormfront', 'load_politeness',
+           'load_cds', 'load_xgenre', 'load_detectrl_multi_llm', 'load_detectrl_attack', 'load_parallel_shakespeare',
+           'read_bible_chapter', 'load_bible_versions', 'load_probing_jsonl', 'load_graded_formality']
 
 # %% ../nbs/lib/22_loaders.ipynb #c006
 LOADERS: dict = {}
@@ -115,6 +115,14 @@ def open_tree(path: Path, ctx: LoadContext):
     if path.is_dir(): return path
     try: return zipfile.Path(zipfile.ZipFile(path))
     except (OSError, zipfile.BadZipFile) as e: raise ctx.error(f"not a directory or a readable zip archive ({e})", path) from None
+
+def source_tree(root: Path, args: dict, ctx: LoadContext):
+    "The tree a loader reads: the zip `args['archive']` under `root` when the entry names one, else `root` itself."
+    return open_tree(root/args["archive"], ctx) if args.get("archive") else root
+
+def paragraphs(text: str) -> list[str]:
+    "The blank-line separated blocks of `text`, whitespace collapsed, empty ones dropped."
+    return [p for p in (" ".join(b.split()) for b in re.split(r"\n\s*\n", text)) if p]
 
 def _relative_files(tree) -> list[tuple[str, object]]:
     if isinstance(tree, Path): return [(p.relative_to(tree).as_posix(), p) for p in tree.rglob("*") if p.is_file()]

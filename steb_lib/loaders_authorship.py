@@ -6,7 +6,7 @@
 from __future__ import annotations
 import re
 from pathlib import Path
-from .loaders import LoadContext, loader, natural_key, open_tree, read_json, read_jsonl, read_text, tree_files
+from .loaders import LoadContext, loader, natural_key, source_tree, read_json, read_jsonl, read_text, tree_files
 
 # %% auto #0
 __all__ = ['read_pan_truth', 'pan_problem_trial', 'load_pan_av_problems', 'load_pan_av_jsonl', 'balanced_document_trials',
@@ -34,7 +34,7 @@ def pan_problem_trial(problem, same: bool, ctx: LoadContext) -> dict:
 @loader("pan_av_problems")
 def load_pan_av_problems(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
     "PAN13–15 (and Enron) problems under `root` (or the zip `args['archive']`) whose ID starts with `args['prefix']`."
-    tree = open_tree(root/args["archive"], ctx) if args.get("archive") else root
+    tree = source_tree(root, args, ctx)
     out = []
     for truth in tree_files(tree, "**/truth.txt", ctx):
         for pid, same in sorted(read_pan_truth(truth, ctx).items()):

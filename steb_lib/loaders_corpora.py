@@ -7,7 +7,7 @@ from __future__ import annotations
 import csv, html, io, re
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from .loaders import (LoadContext, loader, natural_key, open_tree, read_json, read_jsonl, read_table, read_text,
+from .loaders import (LoadContext, loader, natural_key, open_tree, paragraphs, source_tree, read_json, read_jsonl, read_table, read_text,
                               style_tuples, tree_files)
 
 # %% auto #0
@@ -50,7 +50,7 @@ def load_labelled_table(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
 @loader("parallel_table")
 def load_parallel_table(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
     "Rows of parallel texts in `args['columns']` -> labelled texts (clustering) or style-ordered tuples (order alignment)."
-    tree = open_tree(root/args["archive"], ctx) if args.get("archive") else root
+    tree = source_tree(root, args, ctx)
     cols = args["columns"]
     rows = [r for r in table_rows(tree, args, ctx, cols + ([args["category_column"]] if "category_column" in args else [])) if row_allowed(r, args)]
     if ctx.task == "order_alignment":
@@ -115,11 +115,10 @@ def load_core(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
 @loader("masc_genres")
 def load_masc(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
     "MASC paragraphs of at least `min_words` words, labelled by genre folder, from the release zip (or an unpacked copy)."
-    tree = open_tree(root/args["archive"], ctx) if args.get("archive") else root
+    tree = source_tree(root, args, ctx)
     out = []
     for path in tree_files(tree, "**/data/*/*/*.txt", ctx):
-        paras = (" ".join(p.split()) for p in re.split(r"\n\s*\n", read_text(path, ctx)))
-        out += [{"text": p, "label": path.parent.name} for p in paras if len(p.split()) >= args.get("min_words", 20)]
+        out += [{"text": p, "label": path.parent.name} for p in paragraphs(read_text(path, ctx)) if len(p.split()) >= args.get("min_words", 20)]
     return out
 
 # %% ../nbs/lib/26_corpus_loaders.ipynb #c018
@@ -161,8 +160,7 @@ def load_ceeces(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
         try: label = period_label(int(row["year"]))
         except ValueError: raise ctx.error(f"letter {row['letter_id']}: year {row['year']!r} is not a number", root/args.get("metadata", "metadata.csv")) from None
         if label is None: continue
-        paras = (" ".join(p.split()) for p in re.split(r"\n\s*\n", read_text(root/"letters"/f"{row['letter_id']}.txt", ctx)))
-        out += [{"text": p, "label": label} for p in paras if p]
+        out += [{"text": p, "label": label} for p in paragraphs(read_text(root/"letters"/f"{row['letter_id']}.txt", ctx))]
     return out
 
 @loader("pastel_json")
