@@ -12,8 +12,11 @@ from scipy.stats import spearmanr
 from .core import StebInputError
 
 # %% auto #0
-__all__ = ['TASK_COLUMNS', 'ranking_correlation', 'dataset_groups', 'grouped_macro_average', 'complete_datasets',
-           'operational_scores', 'results_frame']
+__all__ = ['TASK_COLUMNS', 'OBJECTS_OF_STUDY', 'APPLICATION_COLUMNS', 'SCORES', 'ranking_correlation', 'dataset_linkage',
+           'dataset_groups', 'plot_dataset_dendrogram', 'grouped_macro_average', 'complete_datasets',
+           'operational_scores', 'results_frame', 'is_multilingual', 'english_results', 'cluster_score',
+           'definitional_datasets', 'definitional_scores', 'application_datasets', 'application_scores',
+           'multilingual_scores', 'protocol_column', 'steb_scores']
 
 # %% ../nbs/lib/70_scores.ipynb #c006
 def ranking_correlation(scores: pd.DataFrame) -> pd.DataFrame:
@@ -27,19 +30,34 @@ def ranking_correlation(scores: pd.DataFrame) -> pd.DataFrame:
     rho = np.nan_to_num(rho, nan=0.0); np.fill_diagonal(rho, 1.0)
     return pd.DataFrame(rho, index=scores.columns, columns=scores.columns)
 
+def dataset_linkage(scores: pd.DataFrame) -> np.ndarray:
+    "Ward linkage matrix (scipy's format) of the datasets (columns), on the distance 1 − ρ."
+    dist = np.clip(1.0 - ranking_correlation(scores).to_numpy(), 0.0, None)
+    return linkage(dist[np.triu_indices(len(dist), k=1)], method="ward")
+
 def dataset_groups(scores: pd.DataFrame, threshold: float = 0.5) -> pd.Series:
     "Group number (1, 2, ...) of each dataset: Ward linkage on 1 − ρ, cut at distance `threshold`."
     if scores.shape[1] == 1: return pd.Series([1], index=scores.columns, name="group")
-    dist = np.clip(1.0 - ranking_correlation(scores).to_numpy(), 0.0, None)
-    condensed = dist[np.triu_indices(len(dist), k=1)]
-    return pd.Series(fcluster(linkage(condensed, method="ward"), t=threshold, criterion="distance"), index=scores.columns, name="group")
+    return pd.Series(fcluster(dataset_linkage(scores), t=threshold, criterion="distance"), index=scores.columns, name="group")
 
 # %% ../nbs/lib/70_scores.ipynb #c010
+def plot_dataset_dendrogram(scores: pd.DataFrame, ax=None, threshold: float = 0.5, title: str = ""):
+    "Dendrogram of the datasets' Ward linkage on 1 − ρ, with the grouping threshold as a dashed line."
+    import matplotlib.pyplot as plt
+    from scipy.cluster.hierarchy import dendrogram
+    ax = ax or plt.subplots(figsize=(6, 0.35 * scores.shape[1] + 1.2))[1]
+    if scores.shape[1] > 1:
+        dendrogram(dataset_linkage(scores), labels=list(scores.columns), orientation="right", ax=ax, color_threshold=threshold)
+    else: ax.text(0.5, 0.5, f"one dataset: {scores.columns[0]}", ha="center", va="center", transform=ax.transAxes)
+    ax.axvline(threshold, ls="--", color="grey"); ax.set_xlabel("Ward distance on 1 − Spearman ρ"); ax.set_title(title)
+    return ax
+
+# %% ../nbs/lib/70_scores.ipynb #c013
 def grouped_macro_average(scores: pd.DataFrame, groups: pd.Series) -> pd.Series:
     "Each model's mean over groups of its mean score within the group."
     return scores.T.groupby(groups).mean().mean(axis=0)
 
-# %% ../nbs/lib/70_scores.ipynb #c013
+# %% ../nbs/lib/70_scores.ipynb #c016
 TASK_COLUMNS = ("clustering", "all_to_all", "predefined", "order_alignment", "retrieval", "probing")
 
 def complete_datasets(results: pd.DataFrame, task: str) -> tuple[pd.DataFrame, list[str]]:
@@ -61,10 +79,103 @@ def operational_scores(results: pd.DataFrame, threshold: float = 0.5) -> tuple[p
     out = pd.DataFrame(cols); out["STEB (operational)"] = out.mean(axis=1)
     return out, info
 
-# %% ../nbs/lib/70_scores.ipynb #c017
+# %% ../nbs/lib/70_scores.ipynb #c020
 def results_frame(results_dir) -> pd.DataFrame:
     "The long table (model, dataset, task, main_score) of every result under `results_dir`."
     from steb_lib.runner import load_results
     rows = load_results(results_dir)
     if not rows: raise StebInputError(f"no results under {results_dir}")
-    return pd.DataFrame([{k: r[k] for k in ("model", "dataset", "task", "main_score")} for r in rows])
+    return pd.DataFrame([{**{k: r[k] for k in ("model", "dataset", "task", "main_score")}, "protocol": r.get("protocol"),
+                          **{m: r["metrics"].get(m, np.nan) for m in ("accuracy", "distractor_accuracy")}} for r in rows])
+
+# %% ../nbs/lib/70_scores.ipynb #c023
+def is_multilingual(dataset: str) -> bool:
+    "True for a registered dataset with a non-English language."
+    from steb_lib.datasets import DATASET_REGISTRY
+    entry = DATASET_REGISTRY.get(dataset)
+    return bool(entry) and any(lang != "en" for lang in entry["languages"])
+
+def english_results(results: pd.DataFrame) -> pd.DataFrame:
+    "The rows of English (or unregistered) datasets."
+    return results[~results["dataset"].map(is_multilingual)]
+
+# %% ../nbs/lib/70_scores.ipynb #c026
+def cluster_score(results: pd.DataFrame, datasets, order_alignment_metric: str = "accuracy", tasks=None) -> tuple[pd.Series, dict]:
+    "(each model's mean over `datasets` of its mean over their tasks, {'datasets': used, 'left_out': ['dataset/task']})."
+    rows = results[results["dataset"].isin(list(datasets)) & (results["task"].isin(tasks) if tasks else True)].copy()
+    if rows.empty: return pd.Series(dtype=float), {"datasets": [], "left_out": []}
+    rows["score"] = np.where(rows["task"] == "order_alignment", rows[order_alignment_metric], rows["main_score"])
+    table = rows.pivot_table(index="model", columns=["dataset", "task"], values="score", aggfunc="first")
+    incomplete = [c for c in table.columns if table[c].isna().any()]
+    per_dataset = table.drop(columns=incomplete).T.groupby(level="dataset").mean().T
+    return per_dataset.mean(axis=1), {"datasets": list(per_dataset.columns), "left_out": ["/".join(c) for c in incomplete]}
+
+# %% ../nbs/lib/70_scores.ipynb #c029
+OBJECTS_OF_STUDY = ("genre", "register", "time", "demographics", "dialect", "idiolect")
+
+def definitional_datasets(attribute: str) -> list[str]:
+    "English registry datasets of a Tab. 13 column (an attribute, `linguistic_features` or `content_independence`)."
+    from steb_lib.datasets import DATASET_REGISTRY
+    pick = (lambda e: e["content_independence"]) if attribute == "content_independence" else (lambda e: e["definitional"] == attribute)
+    return sorted(n for n, e in DATASET_REGISTRY.items() if pick(e) and not is_multilingual(n))
+
+def definitional_scores(results: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
+    "(models × Tab. 9 columns, {column: cluster_score info}) over the English results."
+    results, cols, info = english_results(results), {}, {}
+    for attr in (*OBJECTS_OF_STUDY, "linguistic_features"):
+        cols[attr], info[attr] = cluster_score(results, definitional_datasets(attr))
+    cols["content_independence"], info["content_independence"] = cluster_score(
+        results, definitional_datasets("content_independence"), "distractor_accuracy", tasks=["order_alignment"])
+    out = pd.DataFrame(cols).reindex(columns=list(cols))
+    out.insert(6, "object_of_study", out[list(OBJECTS_OF_STUDY)].mean(axis=1))
+    out["STEB (definitional)"] = out[["object_of_study", "linguistic_features", "content_independence"]].mean(axis=1)
+    return out, info
+
+# %% ../nbs/lib/70_scores.ipynb #c033
+APPLICATION_COLUMNS = ("ATD", "ATD_adv", "AV", "AV_easy", "AV_medium", "AV_hard", "AR")
+
+def application_datasets(column: str) -> list[str]:
+    "English registry datasets of a Tab. 4/7 column (AV_easy etc.: the style-change splits of that difficulty)."
+    from steb_lib.datasets import DATASET_REGISTRY
+    app, _, level = column.partition("_") if column.startswith("AV_") else (column, "", "")
+    return sorted(n for n, e in DATASET_REGISTRY.items()
+                  if e["application"] == app and not is_multilingual(n) and (not level or n.endswith("_" + level)))
+
+def application_scores(results: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
+    "(models × Tab. 7 columns + Avg., {column: cluster_score info}) over the English results."
+    results, cols, info = english_results(results), {}, {}
+    for col in APPLICATION_COLUMNS: cols[col], info[col] = cluster_score(results, application_datasets(col))
+    out = pd.DataFrame(cols).reindex(columns=list(cols))
+    out["Avg."] = out[["ATD", "ATD_adv", "AV", "AR"]].mean(axis=1)
+    return out, info
+
+# %% ../nbs/lib/70_scores.ipynb #c036
+def multilingual_scores(results: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
+    "(models × [pair_classification, retrieval, Avg.], {column: cluster_score info}) over the non-English results."
+    multi = results[results["dataset"].map(is_multilingual)]
+    names = sorted(multi["dataset"].unique())
+    cols, info = {}, {}
+    for col, task in (("pair_classification", "predefined"), ("retrieval", "retrieval")):
+        cols[col], info[col] = cluster_score(multi, names, tasks=[task])
+    out = pd.DataFrame(cols).reindex(columns=list(cols)); out["Avg."] = out.mean(axis=1)
+    return out, info
+
+def protocol_column(results: pd.DataFrame, protocol: str) -> pd.DataFrame:
+    "Tab. 14's column for `protocol`: each model's mean multilingual AV AUC and its rank (1 = best)."
+    from steb_lib.models import PROTOCOLS
+    if protocol not in PROTOCOLS: raise StebInputError(f"protocol must be one of {PROTOCOLS}, not {protocol!r}")
+    if (other := set(results["protocol"].dropna()) - {protocol}): raise StebInputError(f"these results were run with protocol {sorted(other)}, not {protocol!r}")
+    auc = multilingual_scores(results)[0]["pair_classification"].dropna()
+    return pd.DataFrame({"AUC": auc, "Rank": auc.rank(ascending=False, method="min").astype(int)}).sort_values("Rank")
+
+# %% ../nbs/lib/70_scores.ipynb #c039
+SCORES = {"operational": lambda r: operational_scores(english_results(r)), "definitional": definitional_scores,
+          "application": application_scores, "multilingual": multilingual_scores}
+
+def steb_scores(results: pd.DataFrame, score: str = "operational") -> tuple[pd.DataFrame, dict]:
+    "(models × columns ×100, sorted by the overall column, info) for `score` in SCORES."
+    if score not in SCORES: raise StebInputError(f"score must be one of {list(SCORES)}, not {score!r}")
+    table, info = SCORES[score](results)
+    if table.empty: raise StebInputError(f"no results for the {score} score")
+    table = (100 * table).sort_values(table.columns[-1], ascending=False, kind="stable")
+    return table.rename_axis("model"), info
