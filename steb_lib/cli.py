@@ -12,7 +12,8 @@ from .models import DEFAULT_MODELS, MODEL_REGISTRY, PROTOCOLS, offline_availabil
 from .runner import builtin_datasets, evaluate, evaluate_suite, results_table
 
 # %% auto #0
-__all__ = ['build_parser', 'run_examples', 'list_models', 'list_datasets', 'prepare', 'run_evaluate', 'main']
+__all__ = ['EXAMPLE_MODELS', 'SCORE_CHOICES', 'build_parser', 'run_examples', 'list_models', 'list_datasets', 'prepare',
+           'run_evaluate', 'print_tables', 'run_paper', 'main']
 
 # %% ../nbs/lib/60_cli.ipynb #c004
 def _add_run_options(p):
@@ -36,22 +37,34 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--name", help="dataset name in the results store (default: the file name)")
     ev.add_argument("--revision", help="hub commit to load (pins models the registry does not pin)")
     _add_run_options(ev)
-    ex = sub.add_parser("examples", help="the main job: every built-in model on every built-in dataset, then a table")
-    ex.add_argument("--models", nargs="+", default=list(DEFAULT_MODELS))
+    ex = sub.add_parser("examples", help="a quick check: models (default: random, all-MiniLM-L6-v2) on the built-in example datasets")
+    ex.add_argument("--models", nargs="+", default=list(EXAMPLE_MODELS))
     _add_run_options(ex)
+    pp = sub.add_parser("paper", help="the main job: the mini suite for the default models, then every paper notebook (papermill)")
+    pp.add_argument("--models", nargs="+", default=list(DEFAULT_MODELS))
+    pp.add_argument("--results-dir", default="results/mini", help="chunk results (truncate ones go to RESULTS_DIR-truncate)")
+    pp.add_argument("--tables-dir", default="tables"); pp.add_argument("--figures-dir", default="figures")
+    pp.add_argument("--runs-dir", default="_runs", help="executed notebooks"); pp.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    pp.add_argument("--cache-dir", default=None, help="embedding cache (default: $STEB_CACHE or ~/.cache/steb-lib)")
+    pp.add_argument("--notebooks-only", action="store_true", help="skip the evaluation, only run the notebooks on RESULTS_DIR")
     sub.add_parser("list-models", help="registered models and whether they load offline")
     ld = sub.add_parser("list-datasets", help="registered datasets: tasks, language, counts, availability here")
     ld.add_argument("--task"); ld.add_argument("--suite", choices=("mini", "full", "multilingual"))
     pr = sub.add_parser("prepare", help="write a dataset's prepared sample (JSONL) and print its path and sha256")
     pr.add_argument("name"); pr.add_argument("--task"); pr.add_argument("--seed", type=int, default=DEFAULT_SEED)
     pr.add_argument("--out", default="prepared", help="output directory (default: prepared/)")
-    tb = sub.add_parser("table", help="main scores of a results directory")
-    tb.add_argument("--results-dir", default="results"); tb.add_argument("--csv", action="store_true")
+    tb = sub.add_parser("table", help="STEB scores of a results directory (default: operational and definitional)")
+    tb.add_argument("--results-dir", default="results"); tb.add_argument("--csv", action="store_true", help="CSV instead of markdown")
+    tb.add_argument("--score", nargs="+", choices=SCORE_CHOICES, default=["operational", "definitional"],
+                    help="which tables ('main': every dataset × task main score)")
     return ap
 
 # %% ../nbs/lib/60_cli.ipynb #c005
 def _run_kwargs(a):
     return dict(results_dir=a.results_dir, seed=a.seed, protocol=a.protocol, force=a.force, cache_dir=a.cache_dir)
+
+EXAMPLE_MODELS = ("random", "sentence-transformers/all-MiniLM-L6-v2")
+SCORE_CHOICES = ("operational", "definitional", "application", "multilingual", "main")
 
 def run_examples(a) -> None:
     "Evaluate every chosen model on every built-in dataset and task, then print the table."
@@ -113,6 +126,29 @@ def run_evaluate(a) -> int:
     for d, t, why in out["failed"]: print(f"  failed {d} / {t}: {why}", file=sys.stderr)
     return 1 if out["failed"] else 0
 
+def print_tables(results_dir, scores=("operational", "definitional"), as_csv=False) -> None:
+    "Print each score's table (×100) for a results directory, as markdown or CSV, with what was left out."
+    from steb_lib.scores import results_frame, steb_scores
+    results = results_frame(results_dir)
+    for score in scores:
+        print(f"# {score}" if as_csv else f"## STEB ({score})\n")
+        try: table, info = (100 * results_table(results_dir), {}) if score == "main" else steb_scores(results, score)
+        except StebInputError as e: print(f"({e})\n"); continue
+        print(table.to_csv(float_format="%.2f") if as_csv else table.to_markdown(floatfmt=".2f"))
+        left = info.get("left_out") or {k: v["left_out"] for k, v in info.items() if isinstance(v, dict) and v.get("left_out")}
+        if left: print(f"\nleft out (missing for some model): {left}")
+        print()
+
+def run_paper(a) -> None:
+    "`steb paper`: the mini suite for the default models (unless --notebooks-only), then the paper notebooks."
+    from steb_lib.paper import main_job, run_paper_notebooks
+    start, dirs = time.perf_counter(), dict(tables_dir=a.tables_dir, figures_dir=a.figures_dir, runs_dir=a.runs_dir)
+    if a.notebooks_only: run_paper_notebooks(a.results_dir, **dirs)
+    else: main_job(a.models, a.results_dir, seed=a.seed, cache_dir=a.cache_dir, **dirs)
+    print(f"\ndone in {time.perf_counter() - start:.0f} s")
+    for what, d in (("results", a.results_dir), ("tables", a.tables_dir), ("figures", a.figures_dir), ("executed notebooks", a.runs_dir)):
+        print(f"{what:19s} {Path(d).resolve()}")
+
 def main(argv=None) -> int:
     "Entry point of the `steb` console script."
     a = build_parser().parse_args(argv)
@@ -122,8 +158,8 @@ def main(argv=None) -> int:
         elif a.command == "list-models": list_models()
         elif a.command == "list-datasets": list_datasets(a.task, a.suite)
         elif a.command == "prepare": prepare(a)
-        elif a.command == "table":
-            t = results_table(a.results_dir); print(t.to_csv() if a.csv else t.round(4).to_string())
+        elif a.command == "table": print_tables(a.results_dir, a.score, a.csv)
+        elif a.command == "paper": run_paper(a)
     except (StebInputError, FileNotFoundError) as e:
         print(f"steb: error: {e}", file=sys.stderr); return 2
     except BrokenPipeError:   # `steb list-datasets | head`: the reader left; not an error

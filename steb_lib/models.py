@@ -60,7 +60,8 @@ def load_model_registry(path=None) -> dict[str, ModelSpec]:
     return {s.name: s for s in specs}
 
 MODEL_REGISTRY = load_model_registry()
-DEFAULT_MODELS = ("random", "sentence-transformers/all-MiniLM-L6-v2")   # what `steb examples` runs by default
+DEFAULT_MODELS = ("random", "function-words", "tfidf-bundled-1-2", "tfidf-bundled-1-3", "stylometric", "biber",
+                  "sentence-transformers/all-MiniLM-L6-v2", "sentence-transformers/all-mpnet-base-v2")   # the main job's models: all load offline
 
 # %% ../nbs/lib/30_models.ipynb #c010
 def registry_lookup(name: str) -> ModelSpec | None:

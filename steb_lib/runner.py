@@ -125,12 +125,13 @@ def evaluate(model, task: str, data_file=None, dataset: str | None = None, name:
     return result
 
 # %% ../nbs/lib/50_runner.ipynb #c021
-def evaluate_suite(model, suite: str = "mini", task: str | None = None, log=print, **kw) -> dict:
-    "Evaluate `model` on every (dataset, task) of `suite`; {'done': [...], 'failed': [(dataset, task, reason)]}."
+def evaluate_suite(model, suite: str = "mini", task: str | None = None, log=print, datasets=None, **kw) -> dict:
+    "Evaluate `model` on every (dataset, task) of `suite` (or its `datasets`); {'done': [...], 'failed': [(dataset, task, reason)]}."
     from steb_lib.datasets import dataset_tasks, suite_datasets
     encoder = load_encoder(model, revision=kw.pop("revision", None)) if isinstance(model, str) else model
     done, failed = [], []
     for entry in suite_datasets(suite, task):
+        if datasets is not None and entry["name"] not in datasets: continue
         for t in dataset_tasks(entry, task):
             try: done.append(evaluate(encoder, t, dataset=entry["name"], log=log, **kw))
             except Exception as e:  # one broken dataset must not cost the others their results
@@ -138,7 +139,7 @@ def evaluate_suite(model, suite: str = "mini", task: str | None = None, log=prin
                 failed.append((entry["name"], t, why)); log(f"failed {encoder.spec.name} / {entry['name']} / {t}: {why}")
     return {"done": done, "failed": failed}
 
-# %% ../nbs/lib/50_runner.ipynb #c023
+# %% ../nbs/lib/50_runner.ipynb #c024
 def load_results(results_dir) -> list[dict]:
     "Every result JSON under `results_dir`, sorted by model, dataset and task."
     found = [json.loads(p.read_text(encoding="utf-8")) for p in Path(results_dir).glob("*/*/*.json")]
