@@ -11,9 +11,10 @@ from .core import StebInputError, data_dir
 from .models import registry_lookup
 
 # %% auto #0
-__all__ = ['CATEGORY_LABELS', 'PAPER_NOTEBOOKS', 'paper_table', 'paper_dataset_counts', 'category_colors', 'model_category',
-           'display_name', 'side_by_side', 'save_table', 'plot_scores_by_category', 'protocol_results_dir', 'repo_root',
-           'run_paper_notebooks', 'main_job']
+__all__ = ['CATEGORY_LABELS', 'PAPER_NOTEBOOKS', 'paper_table', 'paper_dataset_counts', 'select_models', 'category_colors',
+           'model_category', 'display_name', 'side_by_side', 'save_table', 'save_figure', 'plot_score_heatmap',
+           'plot_scores_by_category', 'sample_counts', 'protocol_results_dir', 'repo_root', 'run_paper_notebooks',
+           'main_job']
 
 # %% ../nbs/lib/80_paper.ipynb #c006
 def _read_paper_csv(name: str) -> pd.DataFrame:
@@ -33,6 +34,13 @@ def paper_dataset_counts(name: str) -> pd.Series:
     return df[df["model"] == "Num. Datasets"].drop(columns=[c for c in ("model", "category") if c in df]).iloc[0]
 
 # %% ../nbs/lib/80_paper.ipynb #c009
+def select_models(results: pd.DataFrame, models=None) -> pd.DataFrame:
+    "The rows of `models` (registry names, aliases or paper names; None or empty: every model)."
+    if not models: return results
+    names = [registry_lookup(m).name if registry_lookup(m) else m for m in models]
+    return results[results["model"].isin(names)]
+
+# %% ../nbs/lib/80_paper.ipynb #c012
 CATEGORY_LABELS = {"style": "Style embeddings", "semantic": "Semantic embedders", "masked-lm": "Masked LMs",
                    "causal-lm": "Causal LMs", "non-neural": "Non-neural", "baseline": "Random baseline", "custom": "Other"}
 
@@ -52,7 +60,7 @@ def display_name(model: str) -> str:
     spec = registry_lookup(model)
     return (spec.paper_name or spec.name.split("/")[-1]) if spec else model.split("/")[-1]
 
-# %% ../nbs/lib/80_paper.ipynb #c012
+# %% ../nbs/lib/80_paper.ipynb #c015
 def side_by_side(this_run: pd.DataFrame, paper: pd.DataFrame, columns=None) -> pd.DataFrame:
     "Columns (column, 'this run' | 'paper') for this run's models; rows named as in the paper."
     columns = list(columns or this_run.columns)
@@ -72,7 +80,22 @@ def save_table(table: pd.DataFrame, tables_dir, name: str) -> list[Path]:
     md = atomic_write_text(d/f"{name}.md", flat.to_markdown(floatfmt=".2f") + "\n")
     return [csv, md]
 
-# %% ../nbs/lib/80_paper.ipynb #c015
+# %% ../nbs/lib/80_paper.ipynb #c018
+def save_figure(fig, figures_dir, name: str, dpi: int = 130) -> Path:
+    "Save `fig` as `figures_dir/name.png` (no metadata: same results, same bytes)."
+    d = Path(figures_dir); d.mkdir(parents=True, exist_ok=True)
+    fig.savefig(d/f"{name}.png", dpi=dpi, bbox_inches="tight", metadata={"Software": None})
+    return d/f"{name}.png"
+
+def plot_score_heatmap(table: pd.DataFrame, ax=None, title: str = ""):
+    "Seaborn heatmap of a models × columns score table (×100), rows named as in the paper."
+    import matplotlib.pyplot as plt, seaborn as sns
+    ax = ax or plt.subplots(figsize=(1.0 * table.shape[1] + 2.5, 0.4 * len(table) + 1.5))[1]
+    sns.heatmap(table.set_axis([display_name(m) for m in table.index]), annot=True, fmt=".1f", cmap="Blues", cbar=False, ax=ax)
+    ax.set_title(title); ax.set_ylabel(""); ax.tick_params(axis="x", rotation=30)
+    return ax
+
+# %% ../nbs/lib/80_paper.ipynb #c021
 def plot_scores_by_category(scores: pd.Series, ax=None, title: str = "", xlabel: str = "STEB score (operational, ×100)"):
     "Bars of `scores` (model -> score), coloured by category, dashed line at each category's best."
     import matplotlib.pyplot as plt
@@ -86,7 +109,19 @@ def plot_scores_by_category(scores: pd.Series, ax=None, title: str = "", xlabel:
     ax.set_xlabel(xlabel); ax.set_title(title); ax.tick_params(axis="y", labelsize=8)
     return ax
 
-# %% ../nbs/lib/80_paper.ipynb #c018
+# %% ../nbs/lib/80_paper.ipynb #c024
+def sample_counts(task: str, records: list[dict]) -> dict:
+    "Tab. 15's counts (classes, samples_per_class, total) of a prepared sample's records."
+    from steb_lib.datasets import sample_text_count
+    total = sample_text_count(task, records)
+    key = {"clustering": "label", "all_to_all": "label", "order_alignment": "category", "retrieval": "author"}.get(task)
+    if key: classes = len({r[key] for r in records})
+    elif task == "predefined": classes = len(records)
+    else: classes = len({f for r in records for f in r.get("features") or {}}) or None   # probing: features given, else computed later
+    per_class = total if task == "probing" else total // classes if classes else None   # probing: every text serves every feature
+    return {"classes": classes, "samples_per_class": per_class, "total": total}
+
+# %% ../nbs/lib/80_paper.ipynb #c027
 def protocol_results_dir(results_dir, protocol: str) -> Path:
     "Where the results of `protocol` are: `results_dir` for chunk, `results_dir`-truncate for truncate."
     from steb_lib.models import PROTOCOLS
@@ -94,7 +129,7 @@ def protocol_results_dir(results_dir, protocol: str) -> Path:
     d = Path(results_dir)
     return d if protocol == "chunk" else d.with_name(d.name + "-truncate")
 
-# %% ../nbs/lib/80_paper.ipynb #c021
+# %% ../nbs/lib/80_paper.ipynb #c030
 PAPER_NOTEBOOKS = ("02_operational", "03_definitional", "04_applications", "05_multilingual", "15_sample_counts",
                    "f2_order_alignment", "f4_chunk_and_pool")
 
@@ -117,7 +152,7 @@ def run_paper_notebooks(results_dir, tables_dir, figures_dir, runs_dir, notebook
         log(f"notebook {name}: {time.perf_counter() - start:.1f} s"); out.append(dst)
     return out
 
-# %% ../nbs/lib/80_paper.ipynb #c022
+# %% ../nbs/lib/80_paper.ipynb #c031
 def main_job(models=None, results_dir="results/mini", tables_dir="tables", figures_dir="figures", runs_dir="_runs",
              log=print, **kw) -> dict:
     "Mini suite (chunk) + its multilingual datasets (truncate) for `models`, then the paper notebooks; what failed."
