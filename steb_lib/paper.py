@@ -4,7 +4,8 @@
 
 # %% ../nbs/lib/80_paper.ipynb #c003
 from __future__ import annotations
-import time
+import os, sys, time
+from contextlib import contextmanager
 from pathlib import Path
 import pandas as pd
 from .core import StebInputError, data_dir
@@ -14,7 +15,7 @@ from .models import registry_lookup
 __all__ = ['CATEGORY_LABELS', 'PAPER_NOTEBOOKS', 'paper_table', 'paper_dataset_counts', 'select_models', 'category_colors',
            'model_category', 'display_name', 'side_by_side', 'save_table', 'save_figure', 'plot_score_heatmap',
            'plot_scores_by_category', 'sample_counts', 'protocol_results_dir', 'repo_root', 'run_paper_notebooks',
-           'main_job']
+           'kernel_stderr_to', 'main_job']
 
 # %% ../nbs/lib/80_paper.ipynb #c006
 def _read_paper_csv(name: str) -> pd.DataFrame:
@@ -148,9 +149,19 @@ def run_paper_notebooks(results_dir, tables_dir, figures_dir, runs_dir, notebook
     Path(runs_dir).mkdir(parents=True, exist_ok=True)
     for name in notebooks:
         start, dst = time.perf_counter(), Path(runs_dir).resolve()/f"{name}.ipynb"
-        pm.execute_notebook(nbs/f"{name}.ipynb", dst, parameters=params, cwd=str(nbs), progress_bar=False, kernel_name="python3")
-        log(f"notebook {name}: {time.perf_counter() - start:.1f} s"); out.append(dst)
+        with kernel_stderr_to(Path(runs_dir)/"kernels.log"):   # the kernels' own chatter; cell errors still raise here
+            pm.execute_notebook(nbs/f"{name}.ipynb", dst, parameters=params, cwd=str(nbs), progress_bar=False, kernel_name="python3")
+        log(f"notebook {name}: {time.perf_counter() - start:.1f} s -> {dst}"); out.append(dst)
     return out
+
+@contextmanager
+def kernel_stderr_to(path):
+    "Send this process's stderr (inherited by the kernels it starts) to `path` while the block runs."
+    sys.stderr.flush()
+    with open(path, "ab") as f:
+        saved = os.dup(2); os.dup2(f.fileno(), 2)
+        try: yield
+        finally: sys.stderr.flush(); os.dup2(saved, 2); os.close(saved)
 
 # %% ../nbs/lib/80_paper.ipynb #c031
 def main_job(models=None, results_dir="results/mini", tables_dir="tables", figures_dir="figures", runs_dir="_runs",

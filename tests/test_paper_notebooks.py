@@ -8,6 +8,7 @@ ROOT = Path(__file__).resolve().parents[1]
 NBS, CACHED = ROOT / "nbs", ROOT / "data" / "results" / "mini"
 
 def run(name, tmp, tag, **params):
+    (tmp / tag).mkdir(parents=True, exist_ok=True)
     out = {"tables_dir": str(tmp / tag / "tables"), "figures_dir": str(tmp / tag / "figures"), "results_dir": str(CACHED), **params}
     papermill.execute_notebook(str(NBS / f"{name}.ipynb"), str(tmp / tag / f"{name}.ipynb"), parameters=out, cwd=str(NBS),
                                progress_bar=False, kernel_name="python3")
