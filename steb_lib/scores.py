@@ -49,7 +49,8 @@ def plot_dataset_dendrogram(scores: pd.DataFrame, ax=None, threshold: float = 0.
     if scores.shape[1] > 1:
         dendrogram(dataset_linkage(scores), labels=list(scores.columns), orientation="right", ax=ax, color_threshold=threshold)
     else: ax.text(0.5, 0.5, f"one dataset: {scores.columns[0]}", ha="center", va="center", transform=ax.transAxes)
-    ax.axvline(threshold, ls="--", color="grey"); ax.set_xlabel("Ward distance on 1 − Spearman ρ"); ax.set_title(title)
+    ax.axvline(threshold, ls="--", color="grey"); ax.set_xlim(0, max(1.1 * threshold, ax.get_xlim()[1]))
+    ax.set_xlabel("Ward distance on 1 − Spearman ρ (dashed: the 0.5 cut)" if threshold == 0.5 else "Ward distance on 1 − Spearman ρ"); ax.set_title(title)
     return ax
 
 # %% ../nbs/lib/70_scores.ipynb #c013
