@@ -131,7 +131,7 @@ def protocol_results_dir(results_dir, protocol: str) -> Path:
     return d if protocol == "chunk" else d.with_name(d.name + "-truncate")
 
 # %% ../nbs/lib/80_paper.ipynb #c030
-PAPER_NOTEBOOKS = ("02_operational", "03_definitional", "04_applications", "05_multilingual", "15_sample_counts",
+PAPER_NOTEBOOKS = ("01_prompting", "02_operational", "03_definitional", "04_applications", "05_multilingual", "15_sample_counts",
                    "f2_order_alignment", "f4_chunk_and_pool")
 
 def repo_root() -> Path:
