@@ -180,6 +180,7 @@ class LocalChatServer:
     "A Chat Completions endpoint on 127.0.0.1 answering with `responder(request, n)`; use as a context manager."
     def __init__(self, responder):
         self.responder, self.received, self.answered, self.lock = responder, Counter(), Counter(), threading.Lock()
+        self.authorizations = Counter()      # sha256 of each Authorization header seen, never the header itself
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.httpd.daemon_threads = True
 
@@ -208,6 +209,7 @@ class LocalChatServer:
             def do_POST(self):
                 if not self.path.endswith("/chat/completions"): return self.send_error(404)
                 request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                with server.lock: server.authorizations[hashlib.sha256(str(self.headers.get("Authorization")).encode()).hexdigest()] += 1
                 status, headers, body = server.respond(request)
                 data = json.dumps(body).encode()
                 try:
