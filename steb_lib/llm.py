@@ -262,11 +262,15 @@ def run_chat_requests(requests: list[dict], client, cache: ResponseCache, concur
     if todo and replay_only: raise StebInputError(f"{len(todo)} of {len(entries)} answers are not in the cache {cache.root}; run with replay_only=False to request them")
     if todo and log: log(f"requesting {len(todo)} answers ({run.n_cached} cached), {concurrency} at a time")
     got, failed = {}, []
-    with ThreadPoolExecutor(max(1, concurrency)) as pool:
+    pool = ThreadPoolExecutor(max(1, concurrency))
+    try:
         futures = {k: pool.submit(_fetch, client, r, cache, retry_kw) for k, r in todo.items()}
         for k, fut in futures.items():
             try: got[k], retries = fut.result(); run.retries += retries; run.usage_sent += _usage_counts(got[k])
             except LLMRequestError as e: failed.append(str(e))
+    except BaseException:            # Ctrl-C: send nothing new; answers already in flight are still cached on arrival
+        pool.shutdown(wait=False, cancel_futures=True); raise
+    pool.shutdown()
     run.n_sent = len(got)
     if failed: raise LLMRequestError(f"{len(failed)} of {len(todo)} requests failed (the {len(got)} answers received are cached; rerun to retry): {failed[:3]}")
     run.responses = [got.get(cache.key(r)) or entries[cache.key(r)][1]["response"] for r in requests]

@@ -231,6 +231,7 @@ def llm_retrieval(rset: PromptingRetrievalSet, model: str, cache_dir, client=Non
             "usd": usd_cost(u["prompt_tokens"], u["completion_tokens"], price, u["cached_tokens"]),
             "price_model": price["model"], "price_valid_from": price["valid_from"], "active_parameters": active_parameters,
             "tflops": transformer_flops(active_parameters, u["prompt_tokens"] + u["completion_tokens"]) / 1e12,
+            "served_models": sorted({r.get("model", "") for r in run.responses}),   # the snapshot that answered, e.g. gpt-5.2-2025-12-11
             "answers": dict(Counter(p.status for p in parsed)), "repairs": dict(sum((p.issues for p in parsed), Counter())),
             "per_query": [{"correct": c, "status": p.status, "higher": int(h), "tied": int(t)} for p, c, (h, t) in zip(parsed, rset.correct, counts)],
             "steb_lib_version": steb_lib.__version__,
