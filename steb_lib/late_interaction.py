@@ -7,10 +7,13 @@ from __future__ import annotations
 import math, unicodedata
 import numpy as np
 import torch
-from .core import StebInputError
+from .core import StebInputError, check_texts
+from .chunking import count_tokens, protocol_pieces
+from .encoders import length_sorted_batches
 
 # %% auto #0
-__all__ = ['maxsim_scores', 'auto_patch_size', 'patch_vectors', 'pad_vectors', 'is_punctuation', 'token_vectors']
+__all__ = ['TOKEN_VECTOR_FAMILIES', 'maxsim_scores', 'auto_patch_size', 'patch_vectors', 'pad_vectors', 'is_punctuation',
+           'token_backbone', 'kept_positions', 'encoder_token_vectors']
 
 # %% ../nbs/lib/92_late_interaction.ipynb #c006
 def maxsim_scores(Q, q_mask, D, d_mask, reduce: str = "sum", block_elements: int = 2**26) -> torch.Tensor:
@@ -59,13 +62,68 @@ def is_punctuation(token: str) -> bool:
     core = token.replace("##", "").lstrip("Ġ▁")
     return bool(core) and all(unicodedata.category(c).startswith("P") for c in core)
 
-def token_vectors(model, texts, skip_punctuation: bool = False, keep_special: bool = False):
-    "[(kept token vectors, their word ids)] per text from a `SentenceTransformer` `model`."
-    tok, out = model.tokenizer, []
-    embs = model.encode(list(texts), output_value="token_embeddings", convert_to_numpy=False)
-    for text, E in zip(texts, embs):
-        enc = tok(text, truncation=True, max_length=model.max_seq_length, return_special_tokens_mask=True)
-        tokens, special, words = tok.convert_ids_to_tokens(enc["input_ids"]), enc["special_tokens_mask"], enc.word_ids()
-        keep = [i for i in range(len(tokens)) if (keep_special or not special[i]) and not (skip_punctuation and is_punctuation(tokens[i]))]
-        out.append((E[keep].float().cpu(), [words[i] for i in keep]))
+TOKEN_VECTOR_FAMILIES = ("sentence-transformers", "masked-lm", "causal-lm")
+
+def token_backbone(encoder):
+    "The `transformers` model whose last hidden states are `encoder`'s token vectors."
+    family = encoder.spec.family
+    if family == "sentence-transformers": return encoder.model[0].auto_model
+    if family in ("masked-lm", "causal-lm"): return encoder.model
+    raise StebInputError(f"{encoder.spec.name} ({family}) has no token vectors; multi-vector scoring needs a transformer encoder ({', '.join(TOKEN_VECTOR_FAMILIES)})")
+
+# %% ../nbs/lib/92_late_interaction.ipynb #c019
+def kept_positions(tokens, special, offsets, real=None, prompt_chars: int = 0, skip_punctuation: bool = False,
+                   keep_special: bool = False) -> list[int]:
+    "Positions of one encoded piece to keep: real (not padding), not special (unless `keep_special`), not the prompt, not punctuation if asked."
+    keep, real = [], real if real is not None else [1] * len(tokens)
+    for i, (t, s, r, (a, b)) in enumerate(zip(tokens, special, real, offsets)):
+        if not r or (s and not keep_special) or (not s and a < prompt_chars): continue
+        if skip_punctuation and not s and is_punctuation(t): continue
+        keep.append(i)
+    return keep
+
+# %% ../nbs/lib/92_late_interaction.ipynb #c021
+def _encode_pieces(encoder, pieces: list[str], skip_punctuation: bool, keep_special: bool):
+    "[(kept token vectors float32, word ids)] for pieces that fit the model (one batch)."
+    prompt = (encoder.spec.prompt or "") if encoder.spec.family == "sentence-transformers" else ""
+    tok, model = encoder.tokenizer, token_backbone(encoder)
+    limit = encoder.model.max_seq_length if encoder.spec.family == "sentence-transformers" else encoder.max_tokens + tok.num_special_tokens_to_add()
+    enc = tok([prompt + p for p in pieces], padding=True, truncation=True, max_length=limit, return_tensors="pt",
+              return_special_tokens_mask=True, return_offsets_mapping=True)
+    inputs = {k: v.to(model.device) for k, v in enc.items() if k in ("input_ids", "attention_mask", "token_type_ids")}
+    if encoder.spec.family == "causal-lm": inputs["position_ids"] = (inputs["attention_mask"].long().cumsum(-1) - 1).clamp(min=0)
+    with torch.inference_mode(): hidden = model(**inputs).last_hidden_state.float().cpu()
+    out = []
+    for i in range(len(pieces)):
+        keep = kept_positions(tok.convert_ids_to_tokens(enc["input_ids"][i].tolist()), enc["special_tokens_mask"][i].tolist(),
+                              enc["offset_mapping"][i].tolist(), enc["attention_mask"][i].tolist(), len(prompt), skip_punctuation, keep_special)
+        words = enc.word_ids(i)
+        out.append((hidden[i, keep], [words[k] for k in keep]))
+    return out
+
+def _word_runs(word_lists) -> list[int]:
+    "One number per token, counting runs of equal word ids through consecutive pieces (a new piece starts a new run)."
+    runs, n = [], -1
+    for words in word_lists:
+        last = object()
+        for w in words:
+            if w is None or w != last: n += 1; last = w
+            runs.append(n)
+    return runs
+
+# %% ../nbs/lib/92_late_interaction.ipynb #c023
+def encoder_token_vectors(encoder, texts, protocol: str = "chunk", skip_punctuation: bool = False, keep_special: bool = False,
+                          batch_size: int = 32) -> list[tuple[torch.Tensor, list[int]]]:
+    "[(token vectors, word numbers)] per text: every kept token of every protocol piece (chunk) or of the first piece (truncate)."
+    texts = check_texts(texts)
+    pieces, counts = protocol_pieces(texts, encoder.tokenizer, encoder.max_tokens, protocol, getattr(encoder, "language", "en"))
+    encoded = [None] * len(pieces)
+    for idx in length_sorted_batches([len(p) for p in pieces], batch_size):
+        for i, r in zip(idx, _encode_pieces(encoder, [pieces[i] for i in idx], skip_punctuation, keep_special)): encoded[i] = r
+    out, start = [], 0
+    for text, c in zip(texts, counts):
+        part = encoded[start:start + c]; start += c
+        vectors = torch.cat([v for v, _ in part])
+        if not len(vectors): raise StebInputError(f"no token vectors left for the text {text[:40]!r} after skipping special and punctuation tokens")
+        out.append((vectors, _word_runs([w for _, w in part])))
     return out
