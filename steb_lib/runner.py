@@ -13,16 +13,27 @@ from .task_data import TaskData, load_task_file, score_task, task_name
 from .models import PROTOCOLS, resolve_model
 from .encoders import load_encoder
 from .embeddings import embed_texts
+from .token_store import cached_token_vectors, parse_scoring
+from .multivector_tasks import MULTI_VECTOR_TASKS, score_task_multivector
+from .late_interaction import token_backbone
 import numpy as np
 
 # %% auto #0
-__all__ = ['TIMING_FIELDS', 'IDENTITY_FIELDS', 'result_path', 'read_result', 'write_result', 'builtin_datasets',
-           'builtin_dataset_file', 'task_input', 'author_groups', 'joint_author_scores', 'evaluate', 'evaluate_suite',
-           'load_results', 'results_table']
+__all__ = ['TIMING_FIELDS', 'IDENTITY_FIELDS', 'system_name', 'result_system', 'result_path', 'read_result', 'write_result',
+           'builtin_datasets', 'builtin_dataset_file', 'task_input', 'author_groups', 'joint_author_scores', 'evaluate',
+           'evaluate_suite', 'load_results', 'results_table']
 
 # %% ../nbs/lib/50_runner.ipynb #c006
 TIMING_FIELDS = ("seconds", "created")
-IDENTITY_FIELDS = ("model_revision", "model_files_sha256", "data_sha256", "seed", "protocol")
+IDENTITY_FIELDS = ("model_revision", "model_files_sha256", "data_sha256", "seed", "protocol", "token_filter")
+
+def system_name(model: str, scoring: str = "mean") -> str:
+    "How a model scored with `scoring` is named in the store and in tables: the model, `@scoring` unless it is mean."
+    return model if scoring == "mean" else f"{model}@{scoring}"
+
+def result_system(result: dict) -> str:
+    "The system name of a stored result (results written before scoring modes existed are `mean`)."
+    return system_name(result["model"], result.get("scoring", "mean"))
 
 def result_path(results_dir, model: str, dataset: str, task: str) -> Path:
     "`<results_dir>/<model>/<dataset>/<task>.json`, each part made path-safe."
@@ -96,59 +107,78 @@ def _author_pooling(encoder, task: str) -> dict:
     if task != "retrieval": return {}
     return {"author_pooling": "joint episodes (encode_authors)" if hasattr(encoder, "encode_authors") else "mean of text vectors"}
 
+def _scored(encoder, data, model_name, seed, protocol, scoring, skip_punctuation, cache_dir, progress) -> tuple[dict, int]:
+    "(task scores, texts newly embedded) under `scoring`: pooled vectors, LUAR episodes, or token vectors and MaxSim."
+    cache = cache_dir or default_cache_dir()
+    if scoring.multi_vector:
+        store, n_new = cached_token_vectors(encoder, data.texts, protocol, cache, model_name, skip_punctuation, progress=progress)
+        return score_task_multivector(data, store, scoring, progress=progress), n_new
+    if data.task == "retrieval" and hasattr(encoder, "encode_authors"):   # LUAR: authors encoded as episodes, as trained (SPEC §9)
+        return joint_author_scores(encoder, data, protocol), len(data.texts)
+    E, n_new = embed_texts(encoder, data.texts, protocol, cache, model_name, progress=progress)
+    return score_task(data, E, seed=seed, progress=progress), n_new
+
+def _check_scoring(encoder, task: str, scoring) -> None:
+    "Refuse a multi-vector scoring for a task that needs one vector per text, or for a model without token vectors."
+    if not scoring.multi_vector: return
+    if task not in MULTI_VECTOR_TASKS: raise StebInputError(f"scoring {scoring.name!r} applies to {', '.join(MULTI_VECTOR_TASKS)}; {task} needs one vector per text (use scoring 'mean')")
+    token_backbone(encoder)
+
 def evaluate(model, task: str, data_file=None, dataset: str | None = None, name: str | None = None,
              results_dir="results", seed: int = DEFAULT_SEED, protocol: str = "chunk", force: bool = False,
-             cache_dir=None, progress: bool = True, log=print, revision: str | None = None) -> dict:
+             cache_dir=None, progress: bool = True, log=print, revision: str | None = None, scoring: str = "mean",
+             skip_punctuation: bool = False) -> dict:
     "Evaluate `model` (a name or a loaded encoder) on a data file or built-in dataset; write and return the result."
-    task = task_name(task)
+    task, scoring = task_name(task), parse_scoring(scoring)
     if protocol not in PROTOCOLS: raise StebInputError(f"unknown protocol {protocol!r}; choose one of {PROTOCOLS}")
-    data, dataset, provenance = task_input(task, data_file, dataset, name, seed)
     encoder = load_encoder(model, revision=revision) if isinstance(model, str) else model
-    model_name = encoder.spec.name
-    out, result = result_path(results_dir, model_name, dataset, task), None
-    new = _base_result(encoder, model_name, dataset, data, seed, protocol) | provenance | _author_pooling(encoder, task)
+    _check_scoring(encoder, task, scoring)
+    data, dataset, provenance = task_input(task, data_file, dataset, name, seed)
+    model_name = encoder.spec.name; system = system_name(model_name, scoring.name)
+    out = result_path(results_dir, system, dataset, task)
+    new = (_base_result(encoder, model_name, dataset, data, seed, protocol) | provenance | {"scoring": scoring.name}
+           | (_author_pooling(encoder, task) if not scoring.multi_vector else {"token_filter": "no punctuation" if skip_punctuation else "all tokens"}))
     old = read_result(out)
     if old is not None and not force:
         if _same_inputs(old, new):
-            log(f"skip   {model_name} / {dataset} / {task}: finished ({out})"); return old
+            log(f"skip   {system} / {dataset} / {task}: finished ({out})"); return old
         raise StebInputError(f"{out} holds a result for other inputs ({', '.join(k for k in IDENTITY_FIELDS if old.get(k) != new.get(k))} differ); "
                              "use force=True / --force to replace it, or another results directory")
     start = time.perf_counter()
-    if task == "retrieval" and hasattr(encoder, "encode_authors"):   # LUAR: authors encoded as episodes, as trained (SPEC §9)
-        result, n_new = new | joint_author_scores(encoder, data, protocol), len(data.texts)
-    else:
-        E, n_new = embed_texts(encoder, data.texts, protocol, cache_dir or default_cache_dir(), model_name, progress=progress)
-        result = new | score_task(data, E, seed=seed, progress=progress)
-    result |= {"seconds": round(time.perf_counter() - start, 3), "created": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+    scores, n_new = _scored(encoder, data, model_name, seed, protocol, scoring, skip_punctuation, cache_dir, progress)
+    result = new | scores | {"seconds": round(time.perf_counter() - start, 3), "created": datetime.now(timezone.utc).isoformat(timespec="seconds")}
     write_result(out, result)
-    log(f"done   {model_name} / {dataset} / {task}: {result['main_score']:.4f} ({n_new} texts embedded, {len(data.texts) - n_new} cached)")
+    log(f"done   {system} / {dataset} / {task}: {result['main_score']:.4f} ({n_new} texts embedded, {len(data.texts) - n_new} cached)")
     return result
 
-# %% ../nbs/lib/50_runner.ipynb #c021
+# %% ../nbs/lib/50_runner.ipynb #c023
 def evaluate_suite(model, suite: str = "mini", task: str | None = None, log=print, datasets=None, **kw) -> dict:
-    "Evaluate `model` on every (dataset, task) of `suite` (or its `datasets`); {'done': [...], 'failed': [(dataset, task, reason)]}."
+    "Evaluate `model` on every (dataset, task) of `suite` (or its `datasets`); {'done', 'failed': [(dataset, task, reason)], 'skipped'}."
     from steb_lib.datasets import dataset_tasks, suite_datasets
     encoder = load_encoder(model, revision=kw.pop("revision", None)) if isinstance(model, str) else model
-    done, failed = [], []
+    scoring = parse_scoring(kw.get("scoring", "mean"))
+    done, failed, skipped = [], [], []
     for entry in suite_datasets(suite, task):
         if datasets is not None and entry["name"] not in datasets: continue
         for t in dataset_tasks(entry, task):
+            if scoring.multi_vector and t not in MULTI_VECTOR_TASKS:   # needs one vector per text: not scored by MaxSim
+                skipped.append((entry["name"], t)); log(f"skip   {entry['name']} / {t}: scoring {scoring.name} applies to {', '.join(MULTI_VECTOR_TASKS)}"); continue
             try: done.append(evaluate(encoder, t, dataset=entry["name"], log=log, **kw))
             except Exception as e:  # one broken dataset must not cost the others their results
                 why = str(e) if isinstance(e, StebInputError) else f"{type(e).__name__}: {e}"
                 failed.append((entry["name"], t, why)); log(f"failed {encoder.spec.name} / {entry['name']} / {t}: {why}")
-    return {"done": done, "failed": failed}
+    return {"done": done, "failed": failed, "skipped": skipped}
 
-# %% ../nbs/lib/50_runner.ipynb #c024
+# %% ../nbs/lib/50_runner.ipynb #c026
 def load_results(results_dir) -> list[dict]:
     "Every result JSON under `results_dir`, sorted by model, dataset and task."
     found = [json.loads(p.read_text(encoding="utf-8")) for p in Path(results_dir).glob("*/*/*.json")]
-    return sorted(found, key=lambda r: (r["model"], r["dataset"], r["task"]))
+    return sorted(found, key=lambda r: (result_system(r), r["dataset"], r["task"]))
 
 def results_table(results_dir):
-    "Main scores as a DataFrame: one row per (dataset, task), one column per model."
+    "Main scores as a DataFrame: one row per (dataset, task), one column per system (model, or model@scoring)."
     import pandas as pd
     rows = load_results(results_dir)
     if not rows: raise StebInputError(f"no results under {results_dir}")
-    df = pd.DataFrame([{"model": r["model"], "dataset/task": f"{r['dataset']}/{r['task']}", "score": r["main_score"]} for r in rows])
+    df = pd.DataFrame([{"model": result_system(r), "dataset/task": f"{r['dataset']}/{r['task']}", "score": r["main_score"]} for r in rows])
     return df.pivot(index="dataset/task", columns="model", values="score")

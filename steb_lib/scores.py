@@ -77,16 +77,17 @@ def operational_scores(results: pd.DataFrame, threshold: float = 0.5) -> tuple[p
         groups = dataset_groups(table, threshold) if len(table) > 1 else pd.Series(1, index=table.columns, name="group")
         info["groups"][task] = groups; cols[task] = grouped_macro_average(table, groups)
     if not cols: raise StebInputError("no complete results to aggregate")
-    out = pd.DataFrame(cols); out["STEB (operational)"] = out.mean(axis=1)
+    out = pd.DataFrame(cols); out["STEB (operational)"] = out.mean(axis=1, skipna=False)   # a system without some task has no overall score
     return out, info
 
 # %% ../nbs/lib/70_scores.ipynb #c020
-def results_frame(results_dir) -> pd.DataFrame:
-    "The long table (model, dataset, task, main_score) of every result under `results_dir`."
-    from steb_lib.runner import load_results
+def results_frame(results_dir, include_all: bool = False) -> pd.DataFrame:
+    "The long table (model, dataset, task, main_score) of the single-vector STEB results under `results_dir` (`include_all`: every result)."
+    from steb_lib.runner import load_results, result_system
     rows = load_results(results_dir)
+    if not include_all: rows = [r for r in rows if r.get("scoring", "mean") == "mean" and r["task"] in TASK_COLUMNS]
     if not rows: raise StebInputError(f"no results under {results_dir}")
-    return pd.DataFrame([{**{k: r[k] for k in ("model", "dataset", "task", "main_score")}, "protocol": r.get("protocol"),
+    return pd.DataFrame([{"model": result_system(r), **{k: r[k] for k in ("dataset", "task", "main_score")}, "protocol": r.get("protocol"),
                           **{m: r["metrics"].get(m, np.nan) for m in ("accuracy", "distractor_accuracy")}} for r in rows])
 
 # %% ../nbs/lib/70_scores.ipynb #c023
