@@ -32,8 +32,8 @@ def system_name(model: str, scoring: str = "mean") -> str:
     return model if scoring == "mean" else f"{model}@{scoring}"
 
 def result_system(result: dict) -> str:
-    "The system name of a stored result (results written before scoring modes existed are `mean`)."
-    return system_name(result["model"], result.get("scoring", "mean"))
+    "The system name of a stored result: its `system` (two-stage runs), else model@scoring (none recorded: `mean`)."
+    return result.get("system") or system_name(result["model"], result.get("scoring", "mean"))
 
 def result_path(results_dir, model: str, dataset: str, task: str) -> Path:
     "`<results_dir>/<model>/<dataset>/<task>.json`, each part made path-safe."

@@ -9,7 +9,8 @@ from pathlib import Path
 from .core import data_dir
 
 # %% auto #0
-__all__ = ['TINY_KINDS', 'LUAR_CONFIG_PY', 'LUAR_MODEL_PY', 'example_corpus', 'train_tokenizer', 'make_tiny_model']
+__all__ = ['TINY_KINDS', 'LUAR_CONFIG_PY', 'LUAR_MODEL_PY', 'example_corpus', 'train_tokenizer', 'make_tiny_model',
+           'make_cross_encoder']
 
 # %% ../nbs/lib/32_tiny_models.ipynb #c005
 def example_corpus() -> list[str]:
@@ -118,3 +119,19 @@ def _write_luar(dest, vocab, max_len):
     model = AutoModel.from_config(AutoConfig.from_pretrained(str(dest), trust_remote_code=True), trust_remote_code=True)
     model.save_pretrained(dest)
     (dest/"configuration_luar.py").write_text(LUAR_CONFIG_PY); (dest/"modeling_luar.py").write_text(LUAR_MODEL_PY)
+
+# %% ../nbs/lib/32_tiny_models.ipynb #c013
+def make_cross_encoder(dest, base: str = "all-MiniLM-L6-v2", seed: int = 0) -> Path:
+    "Write a `CrossEncoder` directory: `base`'s encoder weights with a seeded, untrained one-logit head; return `dest`."
+    import torch
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer, logging as hf_logging
+    from steb_lib.encoders import materialize
+    from steb_lib.models import resolve_model
+    source = materialize(resolve_model(base))["path"]
+    dest = Path(dest); dest.mkdir(parents=True, exist_ok=True)
+    torch.manual_seed(seed)
+    verbosity = hf_logging.get_verbosity(); hf_logging.set_verbosity_error()   # the head is missing from `base` by design
+    try: model = AutoModelForSequenceClassification.from_pretrained(source, num_labels=1)
+    finally: hf_logging.set_verbosity(verbosity)
+    model.save_pretrained(dest); AutoTokenizer.from_pretrained(source).save_pretrained(dest)
+    return dest
