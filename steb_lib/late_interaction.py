@@ -16,19 +16,25 @@ __all__ = ['TOKEN_VECTOR_FAMILIES', 'maxsim_scores', 'auto_patch_size', 'patch_v
            'token_backbone', 'kept_positions', 'encoder_token_vectors']
 
 # %% ../nbs/lib/92_late_interaction.ipynb #c006
-def maxsim_scores(Q, q_mask, D, d_mask, reduce: str = "sum", block_elements: int = 2**26) -> torch.Tensor:
+def _with_padding_bias(D, d_mask, q_dim: bool = False):
+    "Vectors with one more coordinate: 1 for queries; for documents 0 on real positions and −3 on padding (zeroed)."
+    if q_dim: return torch.cat([D, torch.ones_like(D[..., :1])], -1)
+    D = D * d_mask[..., None]
+    return torch.cat([D, torch.where(d_mask, 0.0, -3.0)[..., None].to(D.dtype)], -1)
+
+def maxsim_scores(Q, q_mask, D, d_mask, reduce: str = "sum", block_elements: int | None = None) -> torch.Tensor:
     "MaxSim of every query against every document: (queries, documents); padding masked, vectors L2-normalised."
     if reduce not in ("sum", "mean"): raise StebInputError(f"reduce must be 'sum' or 'mean', not {reduce!r}")
     Q, D = torch.nn.functional.normalize(torch.as_tensor(Q).float(), dim=-1), torch.nn.functional.normalize(torch.as_tensor(D).float(), dim=-1)
-    q_mask, d_mask = torch.as_tensor(q_mask, dtype=torch.bool), torch.as_tensor(d_mask, dtype=torch.bool)
+    q_mask, d_mask = torch.as_tensor(q_mask, dtype=torch.bool, device=Q.device), torch.as_tensor(d_mask, dtype=torch.bool, device=D.device)
     if not q_mask.any(1).all() or not d_mask.any(1).all(): raise StebInputError("a query or document has no vectors to match (empty after skipping tokens)")
-    out = torch.empty(len(Q), len(D))
+    Q, D = _with_padding_bias(Q, q_mask, q_dim=True), _with_padding_bias(D, d_mask)   # padding scores −3 < any cosine: never a max
+    out = torch.empty(len(Q), len(D), device=Q.device)
+    block_elements = block_elements or (2**26 if Q.is_cuda else 2**20)   # CPU: blocks that stay in cache are fastest
     step = max(1, block_elements // max(1, Q.shape[0] * Q.shape[1] * D.shape[1]))
     for s in range(0, len(D), step):
-        sim = torch.einsum("qid,njd->qnij", Q, D[s:s + step])
-        sim = sim.masked_fill(~d_mask[None, s:s + step, None, :], float("-inf"))
-        best = sim.max(-1).values.masked_fill(~q_mask[:, None, :], 0.0)
-        out[:, s:s + step] = best.sum(-1)
+        best = torch.einsum("qid,njd->qnij", Q, D[s:s + step]).amax(-1)
+        out[:, s:s + step] = best.masked_fill(~q_mask[:, None, :], 0.0).sum(-1)
     return out / q_mask.sum(1, keepdim=True) if reduce == "mean" else out
 
 # %% ../nbs/lib/92_late_interaction.ipynb #c012
@@ -41,13 +47,12 @@ def patch_vectors(vectors, n: int | None = None, word_ids=None) -> torch.Tensor:
     V = torch.as_tensor(vectors).float()
     if word_ids is None:
         if not n or n < 1: raise StebInputError("patch size n must be a positive integer (or give word_ids)")
-        groups = [list(range(s, min(s + n, len(V)))) for s in range(0, len(V), n)]
+        group = torch.arange(len(V)) // n
     else:
-        groups, last = [], object()
-        for i, w in enumerate(word_ids):
-            if w != last: groups.append([]); last = w
-            groups[-1].append(i)
-    return torch.nn.functional.normalize(torch.stack([V[g].mean(0) for g in groups]), dim=-1)
+        w = torch.as_tensor(np.asarray(word_ids, dtype=np.int64))
+        group = torch.cat([torch.zeros(1, dtype=torch.long), (w[1:] != w[:-1]).long()]).cumsum(0)   # a new patch where the word changes
+    sums = torch.zeros(int(group[-1]) + 1, V.shape[1]).index_add_(0, group, V)
+    return torch.nn.functional.normalize(sums, dim=-1)   # normalising the sum = normalising the mean
 
 def pad_vectors(sequences) -> tuple[torch.Tensor, torch.Tensor]:
     "A list of (length_i × dim) tensors -> (padded batch, boolean mask of real positions)."

@@ -20,14 +20,17 @@ __all__ = ['MULTI_VECTOR_TASKS', 'MultiVectorSet', 'item_lengths', 'length_block
 
 # %% ../nbs/lib/94_multivector_tasks.ipynb #c006
 class MultiVectorSet:
-    "Items (lists of texts) whose `scoring` vectors are formed from a token store on demand."
-    def __init__(self, store, items, scoring: Scoring):
-        self.store, self.scoring = store, scoring
+    "Items (lists of texts) whose `scoring` vectors are formed from a token store on demand (kept while under `keep_floats`)."
+    def __init__(self, store, items, scoring: Scoring, keep_floats: int = 2**26):
+        self.store, self.scoring, self.keep_floats, self.kept = store, scoring, keep_floats, {}
         self.hashes = [[sha256_text(t) for t in texts] for texts in items]
 
     def __len__(self) -> int: return len(self.hashes)
     def __getitem__(self, i) -> torch.Tensor:
-        return torch.cat([text_vectors(*self.store.get(h), self.scoring) for h in self.hashes[i]])
+        if i in self.kept: return self.kept[i]
+        V = torch.cat([text_vectors(*self.store.get(h), self.scoring) for h in self.hashes[i]])
+        if V.numel() <= self.keep_floats: self.kept[i] = V; self.keep_floats -= V.numel()   # small sets stay in memory
+        return V
 
     def lengths(self) -> np.ndarray:
         "Vectors per item, counted from the stored token and word counts (nothing is built)."
@@ -49,12 +52,13 @@ def length_blocks(lengths, budget_vectors: int, max_items: int = 1024) -> list[n
     return blocks + ([np.array(cur)] if cur else [])
 
 # %% ../nbs/lib/94_multivector_tasks.ipynb #c011
-def maxsim_rows(queries, docs, reduce: str = "sum", budget_vectors: int = 2**15, block_elements: int = 2**26,
+def maxsim_rows(queries, docs, reduce: str = "sum", budget_vectors: int | None = None, block_elements: int | None = None,
                 device: str | None = None, progress: bool = False):
     "Yield (query indices, their MaxSim rows against every document), one block of queries at a time."
+    device = device or ("cuda" if torch.cuda.is_available() else "cpu")
+    budget_vectors = budget_vectors or (2**15 if device.startswith("cuda") else 2**12)
     q_blocks = length_blocks(item_lengths(queries), budget_vectors)
     d_blocks = length_blocks(item_lengths(docs), budget_vectors)
-    device = device or ("cuda" if torch.cuda.is_available() else "cpu")
     for qb in tqdm(q_blocks, desc="MaxSim", disable=not progress):
         Q, qm = (t.to(device) for t in pad_vectors([queries[i] for i in qb]))
         rows = np.empty((len(qb), len(docs)), np.float32)
@@ -98,11 +102,12 @@ def paired_maxsim(Q, q_mask, D, d_mask, reduce: str = "mean") -> torch.Tensor:
     best = sim.max(-1).values.masked_fill(~q_mask, 0.0).sum(-1)
     return best / q_mask.sum(1) if reduce == "mean" else best
 
-def symmetric_pair_scores(A, B, budget_vectors: int = 2**15, device: str | None = None) -> np.ndarray:
+def symmetric_pair_scores(A, B, budget_vectors: int | None = None, device: str | None = None) -> np.ndarray:
     "½(mean MaxSim(a→b) + mean MaxSim(b→a)) for each pair (A[k], B[k]), in blocks."
     if len(A) != len(B): raise StebInputError(f"{len(A)} first texts but {len(B)} second texts")
     lengths = np.maximum(item_lengths(A), item_lengths(B))
     out, device = np.empty(len(A), np.float32), device or ("cuda" if torch.cuda.is_available() else "cpu")
+    budget_vectors = budget_vectors or (2**15 if device.startswith("cuda") else 2**12)
     for blk in length_blocks(lengths, budget_vectors):
         (Pa, ma), (Pb, mb) = (tuple(t.to(device) for t in pad_vectors([X[i] for i in blk])) for X in (A, B))
         out[blk] = (0.5 * (paired_maxsim(Pa, ma, Pb, mb) + paired_maxsim(Pb, mb, Pa, ma))).cpu().numpy()
