@@ -40,6 +40,12 @@ class MemmapDocs:
     def lengths(self): return np.full(len(self.V), self.V.shape[1])
 
 
+def peak_rss_mb() -> float:
+    "This process's peak resident set (VmHWM: reset by exec, unlike ru_maxrss, which a child inherits from its parent)."
+    try: return next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM:")) / 1024
+    except (OSError, StopIteration): return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 def measure(root, n_measure, device, out_json):
     "Child process: stream-score n_measure queries against every document; write time, peak RSS, scores of query 0."
     from steb_lib.multivector_tasks import maxsim_rows
@@ -47,12 +53,13 @@ def measure(root, n_measure, device, out_json):
     queries = [torch.from_numpy(np.array(Q[i])) for i in range(n_measure)]
     docs = MemmapDocs(root / "docs.f16.npy")
     if device.startswith("cuda"): torch.cuda.reset_peak_memory_stats()
+    before = peak_rss_mb()   # torch, the queries: before any scoring
     start = time.perf_counter(); first = None
     for qb, rows in maxsim_rows(queries, docs, "sum", device=device):
         if 0 in qb: first = rows[list(qb).index(0)]
     if device.startswith("cuda"): torch.cuda.synchronize()
     seconds = time.perf_counter() - start
-    out = {"seconds": seconds, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    out = {"seconds": seconds, "peak_rss_mb": peak_rss_mb(), "before_mb": before,
            "gpu_peak_mb": torch.cuda.max_memory_allocated() / 2**20 if device.startswith("cuda") else None}
     np.save(root / "first_row.npy", first)
     Path(out_json).write_text(json.dumps(out))
@@ -99,8 +106,9 @@ def main():
               f"{rate:,.0f} pairs/s ({rate * flops / 1e9:,.0f} GFLOP/s)")
         print(f"  projected for all {a.queries:,} x {a.docs:,} = {a.queries * a.docs:,} pairs: {a.queries * a.docs / rate / 60:,.1f} min"
               + ("" if m < a.queries else " (measured, not projected)"))
-        print(f"  peak memory of the scoring process: {r['peak_rss_mb']:,.0f} MB resident (includes the pages of the {gb:.2f} GB "
-              f"memory map it touched, which the OS can drop)" + (f"; GPU {r['gpu_peak_mb']:,.0f} MB" if r["gpu_peak_mb"] else ""))
+        print(f"  peak memory of the scoring process: {r['peak_rss_mb']:,.0f} MB resident, {r['before_mb']:,.0f} MB of it before scoring "
+              f"began (torch, the queries); the rest includes the pages of the {gb:.2f} GB memory map it read, which the OS can drop"
+              + (f"; GPU {r['gpu_peak_mb']:,.0f} MB" if r["gpu_peak_mb"] else ""))
         n_d = min(a.naive_docs, a.docs)
         t_naive, naive = naive_pairs(root, 1, n_d, a.device)
         ours = np.load(root / "first_row.npy")[:n_d]
@@ -108,7 +116,7 @@ def main():
               f"steb-lib is {rate / (n_d / t_naive):.1f}x faster; max |difference| of scores {np.abs(ours - naive[0]).max():.2e}")
         whole = a.queries * a.docs * a.tokens * a.tokens * 4
         print(f"forming the whole {a.queries:,} x {a.docs:,} x {a.tokens} x {a.tokens} similarity tensor at once would need "
-              f"{whole / 1e15:,.1f} PB (float32); the streamed scorer holds one block (≤ 2^26 similarities = 256 MB) at a time")
+              f"{whole / 1e12:,.0f} TB (float32); the streamed scorer holds one block at a time (≤ 2^20 similarities = 4 MB on a CPU, 2^26 = 256 MB on a GPU)")
 
 
 if __name__ == "__main__":
