@@ -87,7 +87,7 @@ def kept_positions(tokens, special, offsets, real=None, prompt_chars: int = 0, s
         keep.append(i)
     return keep
 
-# %% ../nbs/lib/92_late_interaction.ipynb #c021
+# %% ../nbs/lib/92_late_interaction.ipynb #c023
 def _encode_pieces(encoder, pieces: list[str], skip_punctuation: bool, keep_special: bool):
     "[(kept token vectors float32, word ids)] for pieces that fit the model (one batch)."
     prompt = (encoder.spec.prompt or "") if encoder.spec.family == "sentence-transformers" else ""
@@ -116,7 +116,7 @@ def _word_runs(word_lists) -> list[int]:
             runs.append(n)
     return runs
 
-# %% ../nbs/lib/92_late_interaction.ipynb #c023
+# %% ../nbs/lib/92_late_interaction.ipynb #c025
 def encoder_token_vectors(encoder, texts, protocol: str = "chunk", skip_punctuation: bool = False, keep_special: bool = False,
                           batch_size: int = 32) -> list[tuple[torch.Tensor, list[int]]]:
     "[(token vectors, word numbers)] per text: every kept token of every protocol piece (chunk) or of the first piece (truncate)."
