@@ -9,7 +9,7 @@ import numpy as np
 import torch
 from .core import StebInputError, check_texts
 from .chunking import count_tokens, protocol_pieces
-from .encoders import length_sorted_batches
+from .encoders import length_sorted_batches, position_ids_from_mask
 
 # %% auto #0
 __all__ = ['TOKEN_VECTOR_FAMILIES', 'maxsim_scores', 'auto_patch_size', 'patch_vectors', 'pad_vectors', 'is_punctuation',
@@ -96,7 +96,7 @@ def _encode_pieces(encoder, pieces: list[str], skip_punctuation: bool, keep_spec
     enc = tok([prompt + p for p in pieces], padding=True, truncation=True, max_length=limit, return_tensors="pt",
               return_special_tokens_mask=True, return_offsets_mapping=True)
     inputs = {k: v.to(model.device) for k, v in enc.items() if k in ("input_ids", "attention_mask", "token_type_ids")}
-    if encoder.spec.family == "causal-lm": inputs["position_ids"] = (inputs["attention_mask"].long().cumsum(-1) - 1).clamp(min=0)
+    if encoder.spec.family == "causal-lm": inputs["position_ids"] = position_ids_from_mask(inputs["attention_mask"])
     with torch.inference_mode(): hidden = model(**inputs).last_hidden_state.float().cpu()
     out = []
     for i in range(len(pieces)):

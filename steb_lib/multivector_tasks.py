@@ -8,15 +8,16 @@ import numpy as np
 import torch
 from tqdm.auto import tqdm
 from .core import StebInputError, sha256_text
+from .encoders import default_device
 from .late_interaction import maxsim_scores, pad_vectors
 from .token_store import Scoring, parse_scoring, resolve_auto, text_vectors, vectors_per_text
 from .tasks.pairs import auroc
 from .tasks.retrieval import RETRIEVAL_KS, rank_counts_from_scores, rank_metrics
 
 # %% auto #0
-__all__ = ['MULTI_VECTOR_TASKS', 'MultiVectorSet', 'item_lengths', 'length_blocks', 'maxsim_rows', 'maxsim_matrix',
-           'multivector_retrieval_metrics', 'paired_maxsim', 'symmetric_pair_scores', 'multivector_all_to_all_auroc',
-           'multivector_predefined_auroc', 'storage_summary', 'score_task_multivector']
+__all__ = ['MULTI_VECTOR_TASKS', 'MultiVectorSet', 'item_lengths', 'length_blocks', 'block_budget', 'maxsim_rows',
+           'maxsim_matrix', 'multivector_retrieval_metrics', 'paired_maxsim', 'symmetric_pair_scores',
+           'multivector_all_to_all_auroc', 'multivector_predefined_auroc', 'storage_summary', 'score_task_multivector']
 
 # %% ../nbs/lib/94_multivector_tasks.ipynb #c006
 class MultiVectorSet:
@@ -52,11 +53,15 @@ def length_blocks(lengths, budget_vectors: int, max_items: int = 1024) -> list[n
     return blocks + ([np.array(cur)] if cur else [])
 
 # %% ../nbs/lib/94_multivector_tasks.ipynb #c011
+def block_budget(device: str) -> int:
+    "Default padded vectors per block: 2¹⁵ on a GPU, 2¹² on a CPU."
+    return 2**15 if device.startswith("cuda") else 2**12
+
 def maxsim_rows(queries, docs, reduce: str = "sum", budget_vectors: int | None = None, block_elements: int | None = None,
                 device: str | None = None, progress: bool = False):
     "Yield (query indices, their MaxSim rows against every document), one block of queries at a time."
-    device = device or ("cuda" if torch.cuda.is_available() else "cpu")
-    budget_vectors = budget_vectors or (2**15 if device.startswith("cuda") else 2**12)
+    device = device or default_device()
+    budget_vectors = budget_vectors or block_budget(device)
     q_blocks = length_blocks(item_lengths(queries), budget_vectors)
     d_blocks = length_blocks(item_lengths(docs), budget_vectors)
     for qb in tqdm(q_blocks, desc="MaxSim", disable=not progress):
@@ -76,9 +81,8 @@ def maxsim_matrix(queries, docs, reduce: str = "sum", **kw) -> np.ndarray:
 # %% ../nbs/lib/94_multivector_tasks.ipynb #c015
 def _side_items(records, side) -> tuple[list, list]:
     "(sorted authors, each author's texts on `side`)."
-    groups = {}
-    for r in records:
-        if r["side"] == side: groups.setdefault(r["author"], []).append(r["text"])
+    from steb_lib.runner import author_groups   # imported here: the runner imports this module
+    groups = author_groups(records, side)
     names = sorted(groups)
     return names, [groups[a] for a in names]
 
@@ -106,8 +110,8 @@ def symmetric_pair_scores(A, B, budget_vectors: int | None = None, device: str |
     "½(mean MaxSim(a→b) + mean MaxSim(b→a)) for each pair (A[k], B[k]), in blocks."
     if len(A) != len(B): raise StebInputError(f"{len(A)} first texts but {len(B)} second texts")
     lengths = np.maximum(item_lengths(A), item_lengths(B))
-    out, device = np.empty(len(A), np.float32), device or ("cuda" if torch.cuda.is_available() else "cpu")
-    budget_vectors = budget_vectors or (2**15 if device.startswith("cuda") else 2**12)
+    out, device = np.empty(len(A), np.float32), device or default_device()
+    budget_vectors = budget_vectors or block_budget(device)
     for blk in length_blocks(lengths, budget_vectors):
         (Pa, ma), (Pb, mb) = (tuple(t.to(device) for t in pad_vectors([X[i] for i in blk])) for X in (A, B))
         out[blk] = (0.5 * (paired_maxsim(Pa, ma, Pb, mb) + paired_maxsim(Pb, mb, Pa, ma))).cpu().numpy()

@@ -16,8 +16,9 @@ from .multivector_tasks import MultiVectorSet, maxsim_rows
 
 # %% auto #0
 __all__ = ['RERANK_SUCCESS_KS', 'RERANK_MRR_AT', 'RERANK_DEPTH', 'RERANK_IDENTITY_FIELDS', 'document_retrieval_set',
-           'first_stage_rankings', 'needle_hits', 'success_and_mrr', 'rerank_top', 'CrossEncoderReranker',
-           'MultiVectorReranker', 'two_stage_metrics', 'make_reranker', 'reranker_label', 'evaluate_rerank']
+           'first_stage_rankings', 'needle_hits', 'first_needle_ranks', 'success_and_mrr', 'rerank_top',
+           'CrossEncoderReranker', 'MultiVectorReranker', 'two_stage_metrics', 'make_reranker', 'reranker_label',
+           'evaluate_rerank']
 
 # %% ../nbs/lib/95_rerank.ipynb #c006
 RERANK_SUCCESS_KS, RERANK_MRR_AT, RERANK_DEPTH = (1, 8, 100), 20, 100
@@ -43,10 +44,14 @@ def needle_hits(rankings, query_authors, candidate_authors) -> np.ndarray:
     "Boolean (queries × depth): is the candidate at each rank by the query's author?"
     return np.asarray(candidate_authors)[np.asarray(rankings)] == np.asarray(query_authors)[:, None]
 
+def first_needle_ranks(hits) -> np.ndarray:
+    "Rank of each query's first needle (1-based), inf when none is ranked."
+    hits = np.asarray(hits, bool)
+    return np.where(hits.any(1), hits.argmax(1) + 1, np.inf)
+
 def success_and_mrr(hits, ks=RERANK_SUCCESS_KS, mrr_at: int = RERANK_MRR_AT) -> dict:
     "Success@k (a needle in the top k) and MRR@`mrr_at` (1/rank of the first needle, 0 below `mrr_at`)."
-    hits = np.asarray(hits, bool)
-    first = np.where(hits.any(1), hits.argmax(1) + 1, np.inf)
+    first = first_needle_ranks(hits)
     out = {f"success@{k}": float((first <= k).mean()) for k in ks}
     return out | {f"mrr@{mrr_at}": float(np.where(first <= mrr_at, 1 / first, 0).mean())}
 
@@ -110,9 +115,6 @@ class MultiVectorReranker:
                 "reranker_input": f"token vectors ({self.protocol} protocol, {'no punctuation' if self.skip_punctuation else 'all tokens'}), MaxSim summed over the query"}
 
 # %% ../nbs/lib/95_rerank.ipynb #c022
-def _first_needle(hits) -> np.ndarray:
-    return np.where(hits.any(1), hits.argmax(1) + 1, hits.shape[1] + 1)
-
 def two_stage_metrics(sets: dict, query_vectors, candidate_vectors, reranker, k: int = RERANK_DEPTH, progress: bool = False) -> dict:
     "{'first_stage': metrics, 'final': metrics, ...} for a document retrieval set, first-stage vectors and a reranker."
     if k < 1: raise StebInputError(f"the reranking depth K must be at least 1, got {k}")
@@ -121,9 +123,9 @@ def two_stage_metrics(sets: dict, query_vectors, candidate_vectors, reranker, k:
     scores = reranker.score(sets["queries"], [[C[j] for j in row[:k]] for row in first], progress=progress)
     final = rerank_top(first, np.stack(scores), k)
     h0, h1 = (needle_hits(r, sets["query_authors"], sets["candidate_authors"]) for r in (first, final))
-    moved = _first_needle(h1) - _first_needle(h0)
+    f0, f1 = first_needle_ranks(h0), first_needle_ranks(h1)
     return {"first_stage": success_and_mrr(h0), "final": success_and_mrr(h1), "rerank_depth": min(k, len(C)),
-            "queries_improved": int((moved < 0).sum()), "queries_worsened": int((moved > 0).sum()),
+            "queries_improved": int((f1 < f0).sum()), "queries_worsened": int((f1 > f0).sum()),
             "n_queries": len(sets["queries"]), "n_candidates": len(C)}
 
 # %% ../nbs/lib/95_rerank.ipynb #c026
@@ -145,7 +147,7 @@ def evaluate_rerank(retriever, reranker, data_file=None, dataset: str | None = N
                     results_dir="results", seed: int = DEFAULT_SEED, protocol: str = "chunk", force: bool = False,
                     cache_dir=None, progress: bool = True, log=print, revision: str | None = None) -> dict:
     "Two-stage evaluation of `retriever` (an encoder or its name) and `reranker` on a retrieval sample; write and return the result."
-    from steb_lib.runner import IDENTITY_FIELDS, _base_result, read_result, task_input, write_result
+    from steb_lib.runner import IDENTITY_FIELDS, _base_result, finished_result, task_input, write_result
     from steb_lib.encoders import load_encoder
     from steb_lib.embeddings import embed_texts
     encoder = load_encoder(retriever, revision=revision) if isinstance(retriever, str) else retriever
@@ -154,10 +156,7 @@ def evaluate_rerank(retriever, reranker, data_file=None, dataset: str | None = N
     out = Path(results_dir)/path_name(system)/path_name(dataset)/"retrieve_rerank.json"
     new = (_base_result(encoder, encoder.spec.name, dataset, data, seed, protocol) | provenance | reranker.describe()
            | {"task": "retrieve_rerank", "system": system, "level": "document", "rerank_depth": k})
-    fields, old = IDENTITY_FIELDS + RERANK_IDENTITY_FIELDS, read_result(out)
-    if old is not None and not force:
-        if all(old.get(f) == new.get(f) for f in fields): log(f"skip   {system} / {dataset}: finished ({out})"); return old
-        raise StebInputError(f"{out} holds a result for other inputs ({', '.join(f for f in fields if old.get(f) != new.get(f))} differ); use force=True / --force")
+    if (old := finished_result(out, new, force, f"{system} / {dataset}", log, IDENTITY_FIELDS + RERANK_IDENTITY_FIELDS)) is not None: return old
     start, sets = time.perf_counter(), document_retrieval_set(data.records)
     E, _ = embed_texts(encoder, data.texts, protocol, cache_dir or default_cache_dir(), encoder.spec.name, progress=progress)
     row = {t: i for i, t in enumerate(data.texts)}

@@ -20,8 +20,8 @@ import numpy as np
 
 # %% auto #0
 __all__ = ['TIMING_FIELDS', 'IDENTITY_FIELDS', 'system_name', 'result_system', 'result_path', 'read_result', 'write_result',
-           'builtin_datasets', 'builtin_dataset_file', 'task_input', 'author_groups', 'joint_author_scores', 'evaluate',
-           'evaluate_suite', 'load_results', 'results_table']
+           'builtin_datasets', 'builtin_dataset_file', 'task_input', 'finished_result', 'author_groups',
+           'joint_author_scores', 'evaluate', 'evaluate_suite', 'load_results', 'results_table']
 
 # %% ../nbs/lib/50_runner.ipynb #c006
 TIMING_FIELDS = ("seconds", "created")
@@ -77,8 +77,16 @@ def task_input(task: str, data_file=None, dataset: str | None = None, name: str 
                                               "data_found_in": p.meta["found_in"], "data_shortfall": p.meta["shortfall"]}
 
 # %% ../nbs/lib/50_runner.ipynb #c013
-def _same_inputs(old: dict, new: dict) -> bool:
-    return all(old.get(k) == new.get(k) for k in IDENTITY_FIELDS)
+def _same_inputs(old: dict, new: dict, fields=IDENTITY_FIELDS) -> bool:
+    return all(old.get(k) == new.get(k) for k in fields)
+
+def finished_result(out, new: dict, force: bool, label: str, log=print, fields=IDENTITY_FIELDS) -> dict | None:
+    "The finished result at `out` if it has the same inputs (logged as skipped); None to compute; an error for other inputs."
+    old = read_result(out)
+    if old is None or force: return None
+    if _same_inputs(old, new, fields): log(f"skip   {label}: finished ({out})"); return old
+    raise StebInputError(f"{out} holds a result for other inputs ({', '.join(k for k in fields if old.get(k) != new.get(k))} differ); "
+                         "use force=True / --force to replace it, or another results directory")
 
 def _base_result(encoder, model: str, dataset: str, data: TaskData, seed: int, protocol: str) -> dict:
     return {"model": model, "model_revision": getattr(encoder, "revision", None) or encoder.spec.revision,
@@ -138,12 +146,7 @@ def evaluate(model, task: str, data_file=None, dataset: str | None = None, name:
     out = result_path(results_dir, system, dataset, task)
     new = (_base_result(encoder, model_name, dataset, data, seed, protocol) | provenance | {"scoring": scoring.name}
            | (_author_pooling(encoder, task) if not scoring.multi_vector else {"token_filter": "no punctuation" if skip_punctuation else "all tokens"}))
-    old = read_result(out)
-    if old is not None and not force:
-        if _same_inputs(old, new):
-            log(f"skip   {system} / {dataset} / {task}: finished ({out})"); return old
-        raise StebInputError(f"{out} holds a result for other inputs ({', '.join(k for k in IDENTITY_FIELDS if old.get(k) != new.get(k))} differ); "
-                             "use force=True / --force to replace it, or another results directory")
+    if (old := finished_result(out, new, force, f"{system} / {dataset} / {task}", log)) is not None: return old
     start = time.perf_counter()
     scores, n_new = _scored(encoder, data, model_name, seed, protocol, scoring, skip_punctuation, cache_dir, progress)
     result = new | scores | {"seconds": round(time.perf_counter() - start, 3), "created": datetime.now(timezone.utc).isoformat(timespec="seconds")}
