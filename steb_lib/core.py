@@ -4,14 +4,15 @@
 
 # %% ../nbs/lib/00_core.ipynb #c002
 from __future__ import annotations
-import hashlib, json, os, re, tempfile
+import hashlib, json, os, re, socket, tempfile, time, warnings
 from pathlib import Path
 import numpy as np
 
 # %% auto #0
 __all__ = ['DEFAULT_SEED', 'StebInputError', 'check_texts', 'canonical_json', 'sha256_text', 'sha256_json',
-           'remove_stale_temporaries', 'atomic_write_bytes', 'atomic_write_text', 'l2_normalize',
-           'cosine_similarity_matrix', 'path_name', 'default_cache_dir', 'data_dir']
+           'remove_stale_temporaries', 'fsync_directory', 'atomic_write_bytes', 'atomic_write_text', 'l2_normalize',
+           'cosine_similarity_matrix', 'path_name', 'default_cache_dir', 'data_dir', 'set_aside', 'writable_directory',
+           'usable_cache_dir']
 
 # %% ../nbs/lib/00_core.ipynb #c005
 DEFAULT_SEED = 42
@@ -50,34 +51,57 @@ def _pid_alive(pid: int) -> bool:
     except PermissionError: return True
     return True
 
-def remove_stale_temporaries(directory) -> list[Path]:
-    "Delete temporary files in `directory` left by writers whose process no longer exists; return them."
-    stale = []
-    for tmp in Path(directory).glob(".*.tmp"):
-        m = re.fullmatch(r"\..+\.(\d+)\.[^.]+\.tmp", tmp.name)
-        if m and int(m[1]) != os.getpid() and not _pid_alive(int(m[1])):
-            tmp.unlink(missing_ok=True); stale.append(tmp)
+def _host_tag() -> str: return re.sub(r"[^A-Za-z0-9-]", "-", socket.gethostname())[:40] or "host"
+
+_TEMP_NAME = re.compile(r"\..+\.(\d+)(?:@([A-Za-z0-9-]+))?\.[^.]+\.tmp")
+
+def _stale(tmp: Path, max_age: float) -> bool:
+    "Is `tmp` a leftover: of a dead local process, or of another host and older than `max_age` seconds?"
+    m = _TEMP_NAME.fullmatch(tmp.name)
+    if not m: return False
+    if m[2] not in (None, _host_tag()):
+        try: return time.time() - tmp.stat().st_mtime > max_age
+        except FileNotFoundError: return False
+    return int(m[1]) != os.getpid() and not _pid_alive(int(m[1]))
+
+def remove_stale_temporaries(directory, recursive: bool = False, max_age: float = 86400) -> list[Path]:
+    "Delete temporary files in `directory` (and below, if `recursive`) left by writers that no longer run; return them."
+    stale = [t for t in Path(directory).glob("**/.*.tmp" if recursive else ".*.tmp") if _stale(t, max_age)]
+    for t in stale: t.unlink(missing_ok=True)
     return stale
 
 # %% ../nbs/lib/00_core.ipynb #c014
+def fsync_directory(directory) -> None:
+    "Flush `directory`'s entries to disk (after a rename); a no-op where the OS or file system cannot."
+    try: fd = os.open(directory, os.O_RDONLY)
+    except OSError: return
+    try: os.fsync(fd)
+    except OSError: pass
+    finally: os.close(fd)
+
 def atomic_write_bytes(path, data: bytes) -> Path:
-    "Write `data` to `path` atomically (temp file in the same directory, fsync, rename)."
+    "Write `data` to `path` atomically (temp file in the same directory, fsync, rename, fsync of the directory)."
     path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
     remove_stale_temporaries(path.parent)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}@{_host_tag()}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data); f.flush(); os.fsync(f.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True); raise
+    fsync_directory(path.parent)
     return path
+
+def _umask() -> int:
+    old = os.umask(0); os.umask(old); return old
 
 def atomic_write_text(path, text: str) -> Path:
     "Write `text` (UTF-8) to `path` atomically."
     return atomic_write_bytes(path, text.encode("utf-8"))
 
-# %% ../nbs/lib/00_core.ipynb #c019
+# %% ../nbs/lib/00_core.ipynb #c023
 def l2_normalize(X, dtype=np.float64) -> np.ndarray:
     "Rows of `X` scaled to unit L2 norm (zero rows stay zero), as a 2-d array of `dtype`."
     X = np.asarray(X, dtype=dtype)
@@ -91,15 +115,18 @@ def cosine_similarity_matrix(A, B=None) -> np.ndarray:
     A = l2_normalize(A)
     return A @ (A if B is None else l2_normalize(B)).T
 
-# %% ../nbs/lib/00_core.ipynb #c022
-def path_name(name: str) -> str:
-    "A single, safe path component for a model, dataset or task `name`."
-    if not isinstance(name, str) or not name.strip(): raise StebInputError(f"invalid name {name!r}")
-    out = re.sub(r"[^A-Za-z0-9._+=@-]", "_", name.strip().replace("/", "__"))
-    if out.strip(".") == "": raise StebInputError(f"invalid name {name!r}")
-    return out
+# %% ../nbs/lib/00_core.ipynb #c026
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9._+=@/-]+")
 
-# %% ../nbs/lib/00_core.ipynb #c025
+def path_name(name: str) -> str:
+    "A single, safe path component for a model, dataset or task `name`; different names give different components."
+    if not isinstance(name, str) or not name.strip(): raise StebInputError(f"invalid name {name!r}")
+    slug = re.sub(r"[^A-Za-z0-9._+=@-]", "_", name.strip().replace("/", "__"))
+    if slug.strip(".") == "" or name.strip().strip("./") == "": raise StebInputError(f"invalid name {name!r}")
+    if _PLAIN_NAME.fullmatch(name) and "__" not in name: return slug
+    return f"{slug[:80]}~{sha256_text(name)[:12]}"
+
+# %% ../nbs/lib/00_core.ipynb #c029
 def default_cache_dir() -> Path:
     "The embedding/data cache: `$STEB_CACHE` if set, else `~/.cache/steb-lib`."
     return Path(os.environ.get("STEB_CACHE") or Path.home()/".cache"/"steb-lib")
@@ -108,3 +135,37 @@ def data_dir() -> Path:
     "The project's `data/` directory: registries, built-in datasets, bundled resources (`$STEB_DATA_DIR` overrides)."
     import steb_lib
     return Path(os.environ.get("STEB_DATA_DIR") or Path(steb_lib.__file__).resolve().parent.parent/"data")
+
+# %% ../nbs/lib/00_core.ipynb #c032
+def set_aside(path, why: str = "unreadable") -> Path | None:
+    "Rename a damaged `path` to `<name>.corrupt[-N]` with a warning; None if another process moved it first."
+    path = Path(path)
+    for n in range(1, 1000):
+        dest = path.with_name(path.name + (".corrupt" if n == 1 else f".corrupt-{n}"))
+        if dest.exists(): continue
+        try: os.rename(path, dest)
+        except FileNotFoundError: return None
+        warnings.warn(f"{why}: {path}; set aside as {dest.name} and redone", stacklevel=2)
+        return dest
+    raise StebInputError(f"{path}: too many damaged copies beside it; clean them up")
+
+# %% ../nbs/lib/00_core.ipynb #c034
+def writable_directory(path, what: str = "directory") -> Path:
+    "`path` as an existing directory this process can write to (created if absent), else a clear `StebInputError`."
+    path = Path(path)
+    if path.exists() and not path.is_dir(): raise StebInputError(f"{what} {path} exists and is not a directory")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=path, prefix=f".probe.{os.getpid()}@{_host_tag()}.", suffix=".tmp")
+        os.close(fd); os.unlink(probe)
+    except OSError as e:
+        raise StebInputError(f"{what} {path} cannot be written ({e.strerror or e}); nothing was computed") from None
+    return path
+
+def usable_cache_dir(path) -> Path:
+    "`path` if it can be written, else a fresh temporary directory (with a warning): a run without a cache, not a failure."
+    try: return writable_directory(path, "cache")
+    except StebInputError as e:
+        tmp = Path(tempfile.mkdtemp(prefix="steb-cache-"))
+        warnings.warn(f"{e}; using a temporary cache for this run ({tmp}), nothing will be reused later", stacklevel=2)
+        return tmp

@@ -4,11 +4,11 @@
 
 # %% ../nbs/lib/20_task_data.ipynb #c003
 from __future__ import annotations
-import json, math
+import codecs, json, math
 from dataclasses import dataclass, field
 from pathlib import Path
 import numpy as np
-from .core import DEFAULT_SEED, StebInputError, sha256_json
+from .core import DEFAULT_SEED, StebInputError, canonical_json, sha256_json
 from .tasks.pairs import all_to_all_auroc, predefined_pair_auroc
 from .tasks.clustering import clustering_metrics
 from .tasks.order_alignment import order_alignment_metrics
@@ -16,8 +16,8 @@ from .tasks.retrieval import retrieval_metrics
 from .tasks.probing import probing_metrics
 
 # %% auto #0
-__all__ = ['MAIN_METRIC', 'TASKS', 'VALIDATORS', 'task_name', 'read_jsonl', 'TaskData', 'prepare_records', 'load_task_file',
-           'score_task']
+__all__ = ['MAIN_METRIC', 'TASKS', 'VALIDATORS', 'task_name', 'decode_text_file', 'read_jsonl_lines', 'read_jsonl', 'TaskData',
+           'prepare_records', 'load_task_file', 'score_task']
 
 # %% ../nbs/lib/20_task_data.ipynb #c006
 MAIN_METRIC = {"clustering": "v_measure", "all_to_all": "auroc", "predefined": "auroc",
@@ -31,63 +31,81 @@ def task_name(name: str) -> str:
     return canon
 
 # %% ../nbs/lib/20_task_data.ipynb #c009
+_BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+
+def decode_text_file(path, raw: bytes) -> str:
+    "The text of a data file: UTF-8 (a BOM allowed) or UTF-16 with a BOM; other bytes are a clear `StebInputError`."
+    enc = next((e for bom, e in _BOMS if raw.startswith(bom)), "utf-8")
+    if enc == "utf-8" and b"\x00" in raw:
+        line = raw[:raw.index(b"\x00")].count(b"\n") + 1
+        raise StebInputError(f"{path}:{line}: NUL bytes: is this UTF-16 without a byte-order mark? Save the file as UTF-8")
+    try: return raw.decode(enc)
+    except UnicodeDecodeError as e:
+        line = raw[:e.start].count(b"\n") + 1
+        raise StebInputError(f"{path}:{line}: not {enc.upper().replace('-SIG', '')} (byte 0x{raw[e.start]:02x} at offset {e.start}); "
+                             "save the file as UTF-8") from None
+
+def read_jsonl_lines(path) -> list[tuple[int, dict]]:
+    "(line number, JSON object) of each non-blank line of a JSONL file, with errors that name file and line."
+    path = Path(path)
+    if path.is_dir(): raise StebInputError(f"{path} is a directory, not a data file")
+    if not path.is_file(): raise FileNotFoundError(f"data file not found: {path}")
+    out = []
+    for n, line in enumerate(decode_text_file(path, path.read_bytes()).splitlines(), 1):
+        if not line.strip(): continue
+        try: rec = json.loads(line)
+        except json.JSONDecodeError as e: raise StebInputError(f"{path}:{n}: not valid JSON ({e.msg})") from None
+        if not isinstance(rec, dict): raise StebInputError(f"{path}:{n}: expected a JSON object, got {type(rec).__name__}")
+        out.append((n, rec))
+    if not out: raise StebInputError(f"{path}: no records")
+    return out
+
 def read_jsonl(path) -> list[dict]:
     "The JSON objects of a JSONL file, with errors that name file and line."
-    path = Path(path)
-    if not path.is_file(): raise FileNotFoundError(f"data file not found: {path}")
-    records = []
-    with path.open(encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            if not line.strip(): continue
-            try: rec = json.loads(line)
-            except json.JSONDecodeError as e: raise StebInputError(f"{path}:{n}: not valid JSON ({e.msg})") from None
-            if not isinstance(rec, dict): raise StebInputError(f"{path}:{n}: expected a JSON object, got {type(rec).__name__}")
-            records.append(rec)
-    if not records: raise StebInputError(f"{path}: no records")
-    return records
+    return [rec for _, rec in read_jsonl_lines(path)]
 
-# %% ../nbs/lib/20_task_data.ipynb #c012
-def _field(rec: dict, i: int, key: str, kind):
-    "Field `key` of record `i`, checked: 'text' (non-blank str), 'name' (str or int, as str), 'bool'."
-    if key not in rec: raise StebInputError(f"record {i}: missing field {key!r} (has {sorted(rec)})")
+# %% ../nbs/lib/20_task_data.ipynb #c014
+def _field(rec: dict, at: str, key: str, kind):
+    "Field `key` of the record at `at` ('line 7', 'record 3'), checked: 'text' (non-blank str), 'name' (str or int, as str), 'bool'."
+    if key not in rec: raise StebInputError(f"{at}: missing field {key!r} (has {sorted(rec)})")
     v = rec[key]
     if kind == "text" and not (isinstance(v, str) and v.strip()):
-        raise StebInputError(f"record {i}: field {key!r} must be a non-empty, non-whitespace string")
+        raise StebInputError(f"{at}: field {key!r} must be a non-empty, non-whitespace string")
     if kind == "name":
         if isinstance(v, bool) or not isinstance(v, (str, int)) or not str(v).strip():
-            raise StebInputError(f"record {i}: field {key!r} must be a non-empty string")
+            raise StebInputError(f"{at}: field {key!r} must be a non-empty string")
         return str(v)
-    if kind == "bool" and not isinstance(v, bool): raise StebInputError(f"record {i}: field {key!r} must be true or false")
+    if kind == "bool" and not isinstance(v, bool): raise StebInputError(f"{at}: field {key!r} must be true or false")
     return v
 
-def _labelled(rec, i): return {"text": _field(rec, i, "text", "text"), "label": _field(rec, i, "label", "name")}
-def _pair(rec, i): return {"text_a": _field(rec, i, "text_a", "text"), "text_b": _field(rec, i, "text_b", "text"),
-                           "same": _field(rec, i, "same", "bool")}
+def _labelled(rec, at): return {"text": _field(rec, at, "text", "text"), "label": _field(rec, at, "label", "name")}
+def _pair(rec, at): return {"text_a": _field(rec, at, "text_a", "text"), "text_b": _field(rec, at, "text_b", "text"),
+                           "same": _field(rec, at, "same", "bool")}
 
-def _ordered(rec, i):
-    texts = _field(rec, i, "texts", None)
-    if not isinstance(texts, list) or len(texts) < 2: raise StebInputError(f"record {i}: 'texts' must be a list of at least 2 texts")
-    for t in texts: _field({"texts": t}, i, "texts", "text")
-    return {"texts": texts, "category": _field(rec, i, "category", "name")}
+def _ordered(rec, at):
+    texts = _field(rec, at, "texts", None)
+    if not isinstance(texts, list) or len(texts) < 2: raise StebInputError(f"{at}: 'texts' must be a list of at least 2 texts")
+    for t in texts: _field({"texts": t}, at, "texts", "text")
+    return {"texts": texts, "category": _field(rec, at, "category", "name")}
 
-def _authored(rec, i):
-    side = _field(rec, i, "side", None)
-    if side not in ("query", "target"): raise StebInputError(f"record {i}: 'side' must be \"query\" or \"target\", got {side!r}")
-    return {"text": _field(rec, i, "text", "text"), "author": _field(rec, i, "author", "name"), "side": side}
+def _authored(rec, at):
+    side = _field(rec, at, "side", None)
+    if side not in ("query", "target"): raise StebInputError(f"{at}: 'side' must be \"query\" or \"target\", got {side!r}")
+    return {"text": _field(rec, at, "text", "text"), "author": _field(rec, at, "author", "name"), "side": side}
 
-def _probed(rec, i):
-    if "features" not in rec: return {"text": _field(rec, i, "text", "text"), "features": None}
+def _probed(rec, at):
+    if "features" not in rec: return {"text": _field(rec, at, "text", "text"), "features": None}
     feats = rec["features"]
-    if not isinstance(feats, dict) or not feats: raise StebInputError(f"record {i}: 'features' must be a non-empty object")
+    if not isinstance(feats, dict) or not feats: raise StebInputError(f"{at}: 'features' must be a non-empty object")
     for k, v in feats.items():
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-            raise StebInputError(f"record {i}: feature {k!r} must be a finite number, got {v!r}")
-    return {"text": _field(rec, i, "text", "text"), "features": {k: float(v) for k, v in feats.items()}}
+            raise StebInputError(f"{at}: feature {k!r} must be a finite number, got {v!r}")
+    return {"text": _field(rec, at, "text", "text"), "features": {k: float(v) for k, v in feats.items()}}
 
 VALIDATORS = {"clustering": _labelled, "all_to_all": _labelled, "predefined": _pair,
               "order_alignment": _ordered, "retrieval": _authored, "probing": _probed}
 
-# %% ../nbs/lib/20_task_data.ipynb #c014
+# %% ../nbs/lib/20_task_data.ipynb #c016
 def _check_sample(task: str, recs: list[dict]):
     "Raise `StebInputError` if the validated records cannot make a meaningful `task`."
     if task in ("clustering", "all_to_all"):
@@ -113,7 +131,25 @@ def _check_retrieval(recs):
     both = {(r["author"], r["text"]) for r in recs if r["side"] == "query"} & {(r["author"], r["text"]) for r in recs if r["side"] == "target"}
     if both: raise StebInputError(f"{len(both)} texts appear as both query and target of the same author, e.g. author {next(iter(both))[0]!r}")
 
-# %% ../nbs/lib/20_task_data.ipynb #c016
+_NAME_FIELDS = {"clustering": "label", "all_to_all": "label", "order_alignment": "category", "retrieval": "author"}
+
+def _check_name_types(task: str, records: list, where: list[str]):
+    "Refuse a name field given both as a number and as the same string (`1` and `\"1\"`): they would be merged."
+    key, seen = _NAME_FIELDS.get(task), {}
+    if key is None: return
+    for rec, at in zip(records, where):
+        v = rec.get(key) if isinstance(rec, dict) else None
+        if isinstance(v, (str, int)) and not isinstance(v, bool):
+            first = seen.setdefault(str(v), (type(v), at))
+            if first[0] is not type(v):
+                raise StebInputError(f"{at}: {key} {v!r} is a {type(v).__name__}, but {first[1]} gives {str(v)!r} as a "
+                                     f"{first[0].__name__}; write every {key} the same way (they would be merged)")
+
+def _check_unicode(rec: dict, at: str):
+    try: canonical_json(rec).encode("utf-8")
+    except UnicodeEncodeError: raise StebInputError(f"{at}: a string holds an unpaired surrogate (like \\ud800): not valid text") from None
+
+# %% ../nbs/lib/20_task_data.ipynb #c018
 def _texts_of(task: str, recs: list[dict]) -> list[str]:
     "Distinct texts of the records, in order of first appearance."
     if task == "predefined": seq = (t for r in recs for t in (r["text_a"], r["text_b"]))
@@ -126,6 +162,7 @@ class TaskData:
     "A prepared sample: validated records of one task, the texts to embed, and the sha256 of the records."
     task: str
     records: list
+    n_duplicates: int = 0
     texts: list = field(init=False)
     sha256: str = field(init=False)
     def __post_init__(self):
@@ -140,22 +177,34 @@ def _with_probing_features(recs):
     from steb_lib.stylometry import probing_features
     return [{"text": r["text"], "features": f} for r, f in zip(recs, probing_features([r["text"] for r in recs]))]
 
-def prepare_records(task: str, records) -> TaskData:
-    "Validate `records` for `task` and return the prepared sample."
+def _without_duplicates(recs: list[dict]) -> tuple[list[dict], int]:
+    "The records with exact repeats dropped (first copy kept), and how many were dropped."
+    first = {}
+    for r in recs: first.setdefault(canonical_json(r), r)
+    return list(first.values()), len(recs) - len(first)
+
+def prepare_records(task: str, records, where: list[str] | None = None) -> TaskData:
+    "Validate `records` for `task` (errors name `where[i]`, default 'record i+1') and return the prepared sample."
     task = task_name(task); records = list(records)
     if not records: raise StebInputError("no records")
-    recs = [VALIDATORS[task](r if isinstance(r, dict) else {}, i) for i, r in enumerate(records)]
+    where = where or [f"record {i}" for i in range(1, len(records) + 1)]
+    _check_name_types(task, records, where)
+    recs = [VALIDATORS[task](r if isinstance(r, dict) else {}, at) for r, at in zip(records, where)]
+    for r, at in zip(recs, where): _check_unicode(r, at)
+    recs, n_duplicates = _without_duplicates(recs)
     if task == "probing": recs = _with_probing_features(recs)
     _check_sample(task, recs)
-    return TaskData(task, recs)
+    return TaskData(task, recs, n_duplicates)
 
 def load_task_file(task: str, path) -> TaskData:
-    "Read and validate a custom JSONL data file for `task`."
-    try: return prepare_records(task, read_jsonl(path))
+    "Read and validate a custom JSONL data file for `task` (errors name the file and line)."
+    try:
+        lines = read_jsonl_lines(path)
+        return prepare_records(task, [r for _, r in lines], [f"{path}:{n}" for n, _ in lines])
     except StebInputError as e:
         raise StebInputError(str(e) if str(e).startswith(str(path)) else f"{path}: {e}") from None
 
-# %% ../nbs/lib/20_task_data.ipynb #c019
+# %% ../nbs/lib/20_task_data.ipynb #c023
 def _vectors(data: TaskData, embeddings):
     E = np.asarray(embeddings)
     if E.ndim != 2 or len(E) != len(data.texts):
