@@ -4,16 +4,18 @@
 
 # %% ../nbs/lib/31_chunking.ipynb #c003
 from __future__ import annotations
-import functools, re
+import functools, itertools, re
 import numpy as np
 from .core import StebInputError
 
 # %% auto #0
-__all__ = ['PROTOCOLS', 'rule_sentence_spans', 'sentence_spans', 'count_tokens', 'token_cuts', 'chunk_text', 'truncate_text',
-           'token_counts', 'truncate_texts', 'protocol_pieces', 'mean_pool_pieces']
+__all__ = ['PYSBD_MAX_CHARS', 'PROTOCOLS', 'LONG_TEXT_CHARS', 'rule_sentence_spans', 'pysbd_spans', 'sentence_spans',
+           'count_tokens', 'token_counts', 'token_offsets', 'token_cuts', 'fits_context', 'chunk_text', 'truncate_text',
+           'truncate_texts', 'protocol_pieces', 'mean_pool_pieces']
 
 # %% ../nbs/lib/31_chunking.ipynb #c006
 _SENTENCE_END = re.compile(r"(?<=[.!?…。！？])[\"'”’)\]]*\s+|\n\s*")
+PYSBD_MAX_CHARS = 1_000_000
 
 def rule_sentence_spans(text: str) -> list[tuple[int, int]]:
     "Sentence spans by punctuation: end punctuation followed by whitespace, or a line break (any language)."
@@ -27,56 +29,44 @@ def _segmenter(language: str):
     import pysbd
     return pysbd.Segmenter(language=language, clean=False, char_span=True)
 
+def _overlaps_itself(s: str) -> bool:
+    "Does a proper prefix of `s` equal a suffix (so occurrences can overlap)? (KMP failure function)"
+    fail, k = [0] * len(s), 0
+    for i in range(1, len(s)):
+        while k and s[i] != s[k]: k = fail[k - 1]
+        if s[i] == s[k]: k += 1
+        fail[i] = k
+    return bool(s) and fail[-1] > 0
+
+def pysbd_spans(text: str, language: str = "en") -> list[tuple[int, int]]:
+    "pysbd's sentence spans (trailing whitespace included), exactly as `Segmenter(char_span=True)`, in linear time."
+    spans, prior = [], 0
+    for sent in _segmenter(language).processor(text).process():
+        pattern = re.compile(re.escape(sent) + r"\s*")
+        if _overlaps_itself(sent) or sent[:1].isspace():
+            m = next((m for m in pattern.finditer(text) if m.end() > prior), None)   # pysbd's own search
+        else:
+            q = prior
+            while q > 0 and text[q - 1].isspace(): q -= 1
+            m = pattern.search(text, max(0, q - len(sent)))
+            while m is not None and m.end() <= prior: m = pattern.search(text, m.start() + 1)
+        if m is not None: spans.append(m.span()); prior = m.end()
+    return spans
+
 def sentence_spans(text: str, language: str = "en") -> list[tuple[int, int]]:
     "Character spans (start, end) of the sentences of `text`, surrounding whitespace excluded."
     from pysbd.languages import LANGUAGE_CODES
     spans = rule_sentence_spans(text)
-    if language in LANGUAGE_CODES:
-        found = [(s.start, s.end) for s in _segmenter(language).segment(text)]
+    if language in LANGUAGE_CODES and len(text) <= PYSBD_MAX_CHARS:
+        found = pysbd_spans(text, language)
         if all(text[a:b].strip() for a, b in found) and "".join(text[a:b] for a, b in found).split() == text.split(): spans = found
     trimmed = [(a + len(text[a:b]) - len(text[a:b].lstrip()), a + len(text[a:b].rstrip())) for a, b in spans]
     return [(a, b) for a, b in trimmed if b > a]
 
-# %% ../nbs/lib/31_chunking.ipynb #c009
+# %% ../nbs/lib/31_chunking.ipynb #c013
 def count_tokens(text: str, tokenizer) -> int:
     "Number of tokens of `text` without special tokens."
     return len(tokenizer(text, add_special_tokens=False)["input_ids"])
-
-def token_cuts(text: str, tokenizer, max_tokens: int) -> list[str]:
-    "Cut `text` into pieces of at most `max_tokens` tokens at token boundaries (character offsets; whitespace trimmed)."
-    offsets = tokenizer(text, add_special_tokens=False, return_offsets_mapping=True)["offset_mapping"]
-    starts = [offsets[i][0] for i in range(0, len(offsets), max_tokens)] or [0]
-    pieces = [text[a:b].strip() for a, b in zip(starts, starts[1:] + [len(text)])]
-    return [p for p in pieces if p]
-
-# %% ../nbs/lib/31_chunking.ipynb #c010
-def _pieces(text, tokenizer, max_tokens, language):
-    "Sentence spans, with sentences longer than the context replaced by token-boundary cuts."
-    for a, b in sentence_spans(text, language):
-        if count_tokens(text[a:b], tokenizer) <= max_tokens: yield a, b
-        else:
-            start = a
-            for cut in token_cuts(text[a:b], tokenizer, max_tokens):
-                s = text.index(cut, start); yield s, s + len(cut); start = s + len(cut)
-
-def chunk_text(text: str, tokenizer, max_tokens: int, language: str = "en") -> list[str]:
-    "Sentence-boundary-aware chunks of `text`, each of at most `max_tokens` tokens (the text itself if it fits)."
-    if max_tokens < 1: raise StebInputError(f"max_tokens must be positive, got {max_tokens}")
-    if count_tokens(text, tokenizer) <= max_tokens: return [text]
-    chunks, start, end = [], None, None
-    for a, b in _pieces(text, tokenizer, max_tokens, language):
-        if start is not None and count_tokens(text[start:b], tokenizer) > max_tokens:
-            chunks.append(text[start:end]); start = None
-        start, end = (a if start is None else start), b
-    return chunks + [text[start:end]]
-
-def truncate_text(text: str, tokenizer, max_tokens: int) -> str:
-    "The first `max_tokens` tokens of `text` (the text itself if it fits): what protocol `truncate` embeds."
-    if count_tokens(text, tokenizer) <= max_tokens: return text
-    return token_cuts(text, tokenizer, max_tokens)[0]
-
-# %% ../nbs/lib/31_chunking.ipynb #c014
-PROTOCOLS = ("chunk", "truncate")
 
 def token_counts(texts, tokenizer, batch_size: int = 1024) -> list[int]:
     "Token counts (no special tokens) of many texts, tokenized in batches (much faster than one call per text)."
@@ -85,20 +75,101 @@ def token_counts(texts, tokenizer, batch_size: int = 1024) -> list[int]:
         out += [len(ids) for ids in tokenizer(list(texts[i:i + batch_size]), add_special_tokens=False)["input_ids"]]
     return out
 
-def truncate_texts(texts, tokenizer, max_tokens: int, batch_size: int = 1024) -> list[str]:
-    "`truncate_text` for many texts, tokenized in batches."
-    out = []
-    for i in range(0, len(texts), batch_size):
-        part = list(texts[i:i + batch_size])
-        offsets = tokenizer(part, add_special_tokens=False, return_offsets_mapping=True)["offset_mapping"]
-        out += [t if len(o) <= max_tokens else t[:o[max_tokens][0]].strip() for t, o in zip(part, offsets)]
+_WINDOW_CHARS = 1 << 15
+
+def _window_end(text: str, start: int, size: int) -> int:
+    "End of a window from `start` of about `size` characters: just before a whitespace character in its second half."
+    end = start + size
+    if end >= len(text): return len(text)
+    cut = max(text.rfind(c, start + size // 2, end) for c in " \n\t\r")
+    return cut if cut > start else end
+
+def token_offsets(text: str, tokenizer, first_window: int = 2048):
+    "Character offsets (start, end) of the tokens of `text`, yielded window by window (bounded memory, any length)."
+    start, size = 0, first_window
+    while start < len(text):
+        end = _window_end(text, start, size)
+        for a, b in tokenizer(text[start:end], add_special_tokens=False, return_offsets_mapping=True)["offset_mapping"]:
+            yield a + start, b + start
+        start, size = end, min(2 * size, _WINDOW_CHARS)
+
+def _first_tokens(text: str, tokenizer, n: int) -> list[tuple[int, int]]:
+    "Offsets of the first `n` tokens of `text` (fewer if it is shorter)."
+    return list(itertools.islice(token_offsets(text, tokenizer, first_window=max(256, 8 * n)), n))
+
+def token_cuts(text: str, tokenizer, max_tokens: int) -> list[str]:
+    "Cut `text` into pieces of at most `max_tokens` tokens at token boundaries (character offsets; whitespace trimmed)."
+    starts = [a for i, (a, _) in enumerate(token_offsets(text, tokenizer)) if i % max_tokens == 0] or [0]
+    pieces = [text[a:b].strip() for a, b in zip(starts, starts[1:] + [len(text)])]
+    return [p for p in pieces if p]
+
+# %% ../nbs/lib/31_chunking.ipynb #c014
+def fits_context(text: str, tokenizer, max_tokens: int) -> bool:
+    "Has `text` at most `max_tokens` tokens? (Reads only the first `max_tokens` + 1 tokens.)"
+    return len(_first_tokens(text, tokenizer, max_tokens + 1)) <= max_tokens
+
+def _pieces(text, tokenizer, max_tokens, language) -> tuple[list[tuple[int, int]], list[int]]:
+    "(sentence spans, with sentences longer than the context replaced by token-boundary cuts; token count of each)."
+    spans = sentence_spans(text, language)
+    pieces, counts = [], []
+    for (a, b), n in zip(spans, token_counts([text[a:b] for a, b in spans], tokenizer)):
+        if n <= max_tokens: pieces.append((a, b)); counts.append(n); continue
+        start = a
+        for cut in token_cuts(text[a:b], tokenizer, max_tokens):
+            s = text.index(cut, start); pieces.append((s, s + len(cut))); counts.append(count_tokens(cut, tokenizer))
+            start = s + len(cut)
+    return pieces, counts
+
+def _chunk_end(text, pieces, counts, i, tokenizer, max_tokens) -> int:
+    "The first j > i whose piece no longer fits in one chunk with pieces i..j-1 (len(pieces) if all fit)."
+    fits = lambda j: count_tokens(text[pieces[i][0]:pieces[j][1]], tokenizer) <= max_tokens
+    j, total = i + 1, counts[i]
+    while j < len(pieces) and total + counts[j] <= max_tokens: total += counts[j]; j += 1   # a guess from the pieces' counts
+    while j > i + 1 and not fits(j - 1): j -= 1                                             # then the exact boundary
+    while j < len(pieces) and fits(j): j += 1
+    return j
+
+def chunk_text(text: str, tokenizer, max_tokens: int, language: str = "en") -> list[str]:
+    "Sentence-boundary-aware chunks of `text`, each of at most `max_tokens` tokens (the text itself if it fits)."
+    if max_tokens < 1: raise StebInputError(f"max_tokens must be positive, got {max_tokens}")
+    if fits_context(text, tokenizer, max_tokens): return [text]
+    (pieces, counts), chunks, i = _pieces(text, tokenizer, max_tokens, language), [], 0
+    while i < len(pieces):
+        j = _chunk_end(text, pieces, counts, i, tokenizer, max_tokens)
+        chunks.append(text[pieces[i][0]:pieces[j - 1][1]]); i = j
+    return chunks
+
+def truncate_text(text: str, tokenizer, max_tokens: int) -> str:
+    "The first `max_tokens` tokens of `text` (the text itself if it fits): what protocol `truncate` embeds."
+    first = _first_tokens(text, tokenizer, max_tokens + 1)
+    return text if len(first) <= max_tokens else text[:first[max_tokens][0]].strip()
+
+# %% ../nbs/lib/31_chunking.ipynb #c020
+PROTOCOLS = ("chunk", "truncate")
+LONG_TEXT_CHARS = 20_000
+
+def _short_and_long(texts, short_fn, long_fn, batch_size: int) -> list:
+    "`short_fn` on batches of the texts up to `LONG_TEXT_CHARS` characters, `long_fn` on each longer one, in order."
+    out, short = [None] * len(texts), [i for i, t in enumerate(texts) if len(t) <= LONG_TEXT_CHARS]
+    for k in range(0, len(short), batch_size):
+        idx = short[k:k + batch_size]
+        for i, v in zip(idx, short_fn([texts[i] for i in idx])): out[i] = v
+    for i in set(range(len(texts))) - set(short): out[i] = long_fn(texts[i])
     return out
+
+def truncate_texts(texts, tokenizer, max_tokens: int, batch_size: int = 1024) -> list[str]:
+    "`truncate_text` for many texts, short ones tokenized in batches."
+    def batch(part):
+        offsets = tokenizer(part, add_special_tokens=False, return_offsets_mapping=True)["offset_mapping"]
+        return [t if len(o) <= max_tokens else t[:o[max_tokens][0]].strip() for t, o in zip(part, offsets)]
+    return _short_and_long(list(texts), batch, lambda t: truncate_text(t, tokenizer, max_tokens), batch_size)
 
 def protocol_pieces(texts, tokenizer, max_tokens: int, protocol: str = "chunk", language: str = "en") -> tuple[list[str], list[int]]:
     "(pieces to embed, number of pieces per text) under `protocol`; texts that fit are passed through untouched."
     if protocol not in PROTOCOLS: raise StebInputError(f"unknown protocol {protocol!r}; choose one of {PROTOCOLS}")
     if protocol == "truncate": return truncate_texts(texts, tokenizer, max_tokens), [1] * len(texts)
-    fits = [n <= max_tokens for n in token_counts(texts, tokenizer)]
+    fits = _short_and_long(list(texts), lambda part: [n <= max_tokens for n in token_counts(part, tokenizer)],
+                           lambda t: fits_context(t, tokenizer, max_tokens), 1024)
     per_text = [[t] if ok else chunk_text(t, tokenizer, max_tokens, language) for t, ok in zip(texts, fits)]
     return [c for cs in per_text for c in cs], [len(cs) for cs in per_text]
 
