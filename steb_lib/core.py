@@ -162,10 +162,13 @@ def writable_directory(path, what: str = "directory") -> Path:
         raise StebInputError(f"{what} {path} cannot be written ({e.strerror or e}); nothing was computed") from None
     return path
 
+_CACHE_FALLBACKS: dict[str, Path] = {}
+
 def usable_cache_dir(path) -> Path:
-    "`path` if it can be written, else a fresh temporary directory (with a warning): a run without a cache, not a failure."
+    "`path` if it can be written, else a temporary directory (one per path and process, with a warning): no cache, no failure."
+    if str(path) in _CACHE_FALLBACKS: return _CACHE_FALLBACKS[str(path)]
     try: return writable_directory(path, "cache")
     except StebInputError as e:
-        tmp = Path(tempfile.mkdtemp(prefix="steb-cache-"))
+        tmp = _CACHE_FALLBACKS[str(path)] = Path(tempfile.mkdtemp(prefix="steb-cache-"))
         warnings.warn(f"{e}; using a temporary cache for this run ({tmp}), nothing will be reused later", stacklevel=2)
         return tmp

@@ -4,11 +4,12 @@
 
 # %% ../nbs/lib/23_datasets.ipynb #c003
 from __future__ import annotations
-import hashlib, json, os, random
+import hashlib, json, os, random, warnings
 from dataclasses import dataclass
 from pathlib import Path
 import steb_lib
-from .core import DEFAULT_SEED, StebInputError, atomic_write_text, canonical_json, data_dir, default_cache_dir, sha256_json
+from .core import (DEFAULT_SEED, StebInputError, atomic_write_text, canonical_json, data_dir, default_cache_dir, set_aside,
+                           sha256_json, usable_cache_dir)
 from .task_data import TASKS, TaskData, prepare_records, task_name
 from .sources import DatasetError, dataset_error, locate_source, matching_files, source_availability
 from .loaders import LOADERS, LoadContext
@@ -152,21 +153,30 @@ def _source_summary(source: dict) -> dict:
 
 # %% ../nbs/lib/23_datasets.ipynb #c017
 def _prepared_paths(name: str, task: str, key: str) -> tuple[Path, Path]:
-    d = default_cache_dir()/"prepared"/name
+    d = usable_cache_dir(default_cache_dir())/"prepared"/name
     return d/f"{task}.{key[:16]}.jsonl", d/f"{task}.{key[:16]}.meta.json"
 
 def _read_cached(task: str, jsonl: Path, meta_path: Path) -> Prepared | None:
-    "The cached prepared sample, or None if absent or unreadable (then it is rebuilt)."
+    "The cached prepared sample, validated as a fresh one is; None if absent, else set aside and None if it is damaged."
     if not (jsonl.exists() and meta_path.exists()): return None
     try:
         recs = [json.loads(l) for l in jsonl.read_text(encoding="utf-8").splitlines() if l.strip()]
-        meta = json.loads(meta_path.read_text(encoding="utf-8")); data = TaskData(task, recs)
-    except (json.JSONDecodeError, UnicodeDecodeError, TypeError): return None
-    return Prepared(data, meta) if data.sha256 == meta.get("data_sha256") else None
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        if not isinstance(meta, dict): raise StebInputError(f"meta is a {type(meta).__name__}, not an object")
+        data = prepare_records(task, recs)
+        if data.sha256 != meta.get("data_sha256"): raise StebInputError("records do not match their recorded sha256")
+    except (ValueError, TypeError, AttributeError) as e:   # JSON, Unicode and validation errors are all ValueErrors
+        for f in (jsonl, meta_path): set_aside(f, f"damaged prepared sample ({str(e)[:120]})")
+        return None
+    data.n_duplicates = meta.get("n_duplicates_dropped", 0)
+    return Prepared(data, meta)
 
 def _write_cached(p: Prepared, jsonl: Path, meta_path: Path) -> None:
-    atomic_write_text(jsonl, "".join(canonical_json(r) + "\n" for r in p.data.records))
-    atomic_write_text(meta_path, json.dumps(p.meta, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
+    try:
+        atomic_write_text(jsonl, "".join(canonical_json(r) + "\n" for r in p.data.records))
+        atomic_write_text(meta_path, json.dumps(p.meta, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
+    except OSError as e:
+        warnings.warn(f"cannot cache the prepared sample in {jsonl.parent} ({e.strerror or e}); it will be prepared again next time")
 
 # %% ../nbs/lib/23_datasets.ipynb #c018
 def prepare_dataset(name: str, task: str | None = None, seed: int = DEFAULT_SEED, download: bool | None = None) -> Prepared:
@@ -196,6 +206,7 @@ def build_prepared(entry: dict, task: str, seed: int, root: Path, where: str, ra
             "raw_sha256": sha256_json(raw), "raw_files": len(raw), "data_sha256": data.sha256, "n_records": len(data.records),
             "n_texts": len(data.texts), "n_sample_texts": sample_text_count(task, data.records), "target": target, "shortfall": ctx.notes, "languages": entry["languages"],
             "sampling": entry.get("sampling", ""), "steb_lib_version": steb_lib.__version__}
+    if data.n_duplicates: meta["n_duplicates_dropped"] = data.n_duplicates
     return Prepared(data, meta)
 
 # %% ../nbs/lib/23_datasets.ipynb #c022

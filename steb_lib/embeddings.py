@@ -8,7 +8,7 @@ import io, warnings
 from pathlib import Path
 import numpy as np
 from tqdm.auto import tqdm
-from .core import atomic_write_bytes, check_texts, path_name, sha256_text, sha256_json
+from .core import atomic_write_bytes, check_texts, path_name, set_aside, sha256_text, sha256_json, usable_cache_dir
 
 # %% auto #0
 __all__ = ['cache_key', 'EmbeddingCache', 'embed_texts']
@@ -18,28 +18,39 @@ def cache_key(model_name: str, revision: str | None, protocol: str) -> str:
     "Directory name of the cache for one model revision and protocol."
     return f"{path_name(model_name)}/{path_name(str(revision or 'unversioned'))}/{protocol}"
 
+def _shard_arrays(shard: Path, width: int | None) -> tuple[list, np.ndarray]:
+    "(hashes, vectors) of a shard, or an error if it does not hold one vector of the right width per hash."
+    with np.load(shard, allow_pickle=False) as z: hashes, vectors = z["hashes"].tolist(), z["vectors"]
+    if vectors.ndim != 2 or len(hashes) != len(vectors) or not all(isinstance(h, str) for h in hashes):
+        raise ValueError("hashes and vectors do not match")
+    if width is not None and vectors.shape[1] != width: raise ValueError(f"vectors of width {vectors.shape[1]}, not {width}")
+    return hashes, vectors
+
 class EmbeddingCache:
     "Text-hash -> vector store for one model revision and protocol, as atomic `.npz` shards."
     def __init__(self, root, model_name: str, revision: str | None, protocol: str):
-        self.dir = Path(root)/"embeddings"/cache_key(model_name, revision, protocol)
+        self.dir = usable_cache_dir(root)/"embeddings"/cache_key(model_name, revision, protocol)
+        self.writable = True
 
     def load(self) -> dict:
-        "Every cached vector, by text hash; unreadable shards are moved aside to `*.corrupt`."
-        found = {}
+        "Every cached vector, by text hash; unreadable or malformed shards are set aside (`*.corrupt`)."
+        found, width = {}, None
         for shard in sorted(self.dir.glob("*.npz")):
-            try:
-                with np.load(shard, allow_pickle=False) as z: found.update(zip(z["hashes"].tolist(), z["vectors"]))
-            except Exception as e:
-                warnings.warn(f"unreadable embedding shard {shard} ({type(e).__name__}); moved aside, its texts will be re-embedded")
-                shard.rename(shard.with_suffix(".corrupt"))
+            try: hashes, vectors = _shard_arrays(shard, width)
+            except Exception as e: set_aside(shard, f"unreadable embedding shard ({type(e).__name__}: {e}); its texts will be re-embedded"); continue
+            found.update(zip(hashes, vectors)); width = vectors.shape[1]
         return found
 
-    def write(self, hashes: list[str], vectors: np.ndarray) -> Path:
-        "Store one shard atomically; its name is the hash of its content keys."
+    def write(self, hashes: list[str], vectors: np.ndarray) -> Path | None:
+        "Store one shard atomically (its name is the hash of its keys); None, with one warning, if the cache cannot be written."
+        if not self.writable: return None
         buf = io.BytesIO(); np.savez(buf, hashes=np.array(hashes), vectors=np.asarray(vectors, np.float32))
-        return atomic_write_bytes(self.dir/f"{sha256_json(hashes)[:24]}.npz", buf.getvalue())
+        try: return atomic_write_bytes(self.dir/f"{sha256_json(hashes)[:24]}.npz", buf.getvalue())
+        except OSError as e:
+            self.writable = False
+            warnings.warn(f"cannot write the embedding cache {self.dir} ({e.strerror or e}); going on without caching"); return None
 
-# %% ../nbs/lib/40_embeddings.ipynb #c008
+# %% ../nbs/lib/40_embeddings.ipynb #c010
 def embed_texts(encoder, texts, protocol: str, cache_root, model_name: str, shard_size: int = 256,
                 batch_size: int = 32, progress: bool = True) -> tuple[np.ndarray, int]:
     "(matrix with one vector per text, number of texts newly embedded), using and filling the on-disk cache."

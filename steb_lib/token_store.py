@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import torch
 from tqdm.auto import tqdm
-from .core import StebInputError, atomic_write_bytes, check_texts, sha256_json, sha256_text
+from .core import StebInputError, atomic_write_bytes, check_texts, set_aside, sha256_json, sha256_text, usable_cache_dir
 from .embeddings import cache_key
 from .late_interaction import auto_patch_size, encoder_token_vectors, patch_vectors
 
@@ -22,7 +22,7 @@ __all__ = ['SCORING_CHOICES', 'TokenVectorStore', 'cached_token_vectors', 'Scori
 class TokenVectorStore:
     "Text sha256 -> (token vectors float16, word numbers) of one model revision, protocol and token filter, in shards on disk."
     def __init__(self, root, model_name: str, revision: str | None, protocol: str, skip_punctuation: bool = False):
-        self.dir = Path(root)/"token-vectors"/cache_key(model_name, revision, protocol)/("no-punctuation" if skip_punctuation else "all-tokens")
+        self.dir = usable_cache_dir(root)/"token-vectors"/cache_key(model_name, revision, protocol)/("no-punctuation" if skip_punctuation else "all-tokens")
         self.rows: dict[str, tuple] = {}
 
     def load(self) -> "TokenVectorStore":
@@ -34,9 +34,7 @@ class TokenVectorStore:
                 V = np.load(vec, mmap_mode="r")
                 if V.dtype != np.float16 or len(V) != offsets[-1] or len(words) != offsets[-1]: raise ValueError("index does not match vectors")
             except Exception as e:
-                warnings.warn(f"unreadable token-vector shard {idx} ({type(e).__name__}); moved aside, its texts will be encoded again")
-                for f in (idx, vec):
-                    if f.exists(): f.rename(f.with_name(f.name + ".corrupt"))
+                for f in (idx, vec): set_aside(f, f"unreadable token-vector shard ({type(e).__name__}); its texts will be encoded again")
                 continue
             for h, a, b in zip(hashes, offsets[:-1], offsets[1:]): self.rows[h] = (V, words, int(a), int(b))
         return self
@@ -49,16 +47,19 @@ class TokenVectorStore:
         V, words, a, b = self.rows[text_hash]
         return V[a:b], words[a:b]
 
-    def write(self, hashes: list[str], items) -> Path:
+    def write(self, hashes: list[str], items) -> Path | None:
         "Store one shard of [(vectors, word numbers)] atomically: vectors first, index last."
         offsets = np.concatenate([[0], np.cumsum([len(v) for v, _ in items])]).astype(np.int64)
         V = np.concatenate([np.asarray(v, np.float32) for v, _ in items]).astype(np.float16)
         words = np.concatenate([np.asarray(w, np.int32) for _, w in items])
-        name = sha256_json(hashes)[:24]
-        buf = io.BytesIO(); np.save(buf, V); atomic_write_bytes(self.dir/f"{name}.f16.npy", buf.getvalue())
-        buf = io.BytesIO(); np.savez(buf, hashes=np.array(hashes), offsets=offsets, words=words)
-        path = atomic_write_bytes(self.dir/f"{name}.idx.npz", buf.getvalue())
-        V = np.load(self.dir/f"{name}.f16.npy", mmap_mode="r")
+        name, path = sha256_json(hashes)[:24], None
+        try:
+            buf = io.BytesIO(); np.save(buf, V); atomic_write_bytes(self.dir/f"{name}.f16.npy", buf.getvalue())
+            buf = io.BytesIO(); np.savez(buf, hashes=np.array(hashes), offsets=offsets, words=words)
+            path = atomic_write_bytes(self.dir/f"{name}.idx.npz", buf.getvalue())
+            V = np.load(self.dir/f"{name}.f16.npy", mmap_mode="r")
+        except OSError as e:   # a full or read-only disk: keep this shard in memory, the run goes on
+            warnings.warn(f"cannot write the token-vector store {self.dir} ({e.strerror or e}); this shard stays in memory")
         for h, a, b in zip(hashes, offsets[:-1], offsets[1:]): self.rows[h] = (V, words, int(a), int(b))
         return path
 
