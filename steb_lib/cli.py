@@ -4,7 +4,7 @@
 
 # %% ../nbs/lib/60_cli.ipynb #c002
 from __future__ import annotations
-import argparse, os, sys, time
+import argparse, os, sys, time, warnings
 from pathlib import Path
 from .core import DEFAULT_SEED, StebInputError
 from .task_data import TASKS
@@ -138,7 +138,8 @@ def run_evaluate(a) -> int:
         return 0
     start = time.perf_counter()
     out = evaluate_suite(a.model, a.suite, a.task, **kw)
-    print(results_table(a.results_dir).round(4).to_string()) if out["done"] else None
+    try: print(results_table(a.results_dir).round(4).to_string()) if out["done"] else None
+    except Exception as e: print(f"(no table: {e})", file=sys.stderr)   # the failure summary below must still be printed
     print(f"\nsuite {a.suite}: {len(out['done'])} results, {len(out['failed'])} failed, {len(out['skipped'])} skipped "
           f"(tasks the scoring does not apply to), {time.perf_counter() - start:.1f} s")
     for d, t, why in out["failed"]: print(f"  failed {d} / {t}: {why}", file=sys.stderr)
@@ -175,9 +176,13 @@ def run_paper(a) -> None:
     for what, d in (("results", a.results_dir), ("tables", a.tables_dir), ("figures", a.figures_dir), ("executed notebooks", a.runs_dir)):
         print(f"{what:19s} {Path(d).resolve()}")
 
+def _warning_line(message, category, filename, lineno, line=None) -> str:
+    return f"steb: warning: {message}\n"
+
 def main(argv=None) -> int:
-    "Entry point of the `steb` console script."
+    "Entry point of the `steb` console script: errors are one line (exit 2), Ctrl-C exits 130 quietly."
     a = build_parser().parse_args(argv)
+    warnings.formatwarning = _warning_line
     try:
         if a.command == "evaluate": return run_evaluate(a)
         elif a.command == "rerank": return run_rerank(a)
@@ -189,6 +194,10 @@ def main(argv=None) -> int:
         elif a.command == "paper": run_paper(a)
     except (StebInputError, FileNotFoundError) as e:
         print(f"steb: error: {e}", file=sys.stderr); return 2
+    except KeyboardInterrupt:   # finished results are already written; the rest resumes on the next run
+        print("\nsteb: interrupted; finished results are kept, rerun the same command to go on", file=sys.stderr); return 130
+    except OSError as e:        # a disk or permission problem the checks before the work could not foresee
+        print(f"steb: error: {e.strerror or e}" + (f": {e.filename}" if e.filename else ""), file=sys.stderr); return 1
     except BrokenPipeError:   # `steb list-datasets | head`: the reader left; not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno()); return 0
     return 0

@@ -14,10 +14,11 @@ from pathlib import Path
 from .core import StebInputError, atomic_write_bytes, atomic_write_text, canonical_json, data_dir, sha256_json
 
 # %% auto #0
-__all__ = ['TIKTOKEN_FILES', 'LLM_ACTIVE_PARAMETERS', 'tiktoken_cache_dir', 'seed_tiktoken_cache', 'encoding_for_model',
-           'chat_prompt_tokens', 'price_table', 'model_price', 'usd_cost', 'transformer_flops', 'ResponseCache',
-           'LLMRequestError', 'retry_after_seconds', 'backoff_delay', 'retry_reason', 'call_with_retries', 'Reply',
-           'completion_body', 'LocalChatServer', 'openai_client', 'ChatRun', 'run_chat_requests']
+__all__ = ['TIKTOKEN_FILES', 'LLM_ACTIVE_PARAMETERS', 'OPENAI_API_URL', 'tiktoken_cache_dir', 'seed_tiktoken_cache',
+           'encoding_for_model', 'chat_prompt_tokens', 'price_table', 'model_price', 'usd_cost', 'transformer_flops',
+           'ResponseCache', 'LLMRequestError', 'retry_after_seconds', 'backoff_delay', 'retry_reason',
+           'call_with_retries', 'Reply', 'completion_body', 'LocalChatServer', 'is_openai_api', 'openai_client',
+           'ChatRun', 'run_chat_requests']
 
 # %% ../nbs/lib/90_llm.ipynb #c006
 TIKTOKEN_FILES = {   # encoding -> (the URL tiktoken loads it from, the sha256 tiktoken expects)
@@ -220,13 +221,23 @@ class LocalChatServer:
         return Handler
 
 # %% ../nbs/lib/90_llm.ipynb #c024
-def openai_client(base_url: str | None = None, timeout: float = 600.0):
-    "The official `openai` client for `base_url` (None: OpenAI's API, key from `OPENAI_API_KEY`), its own retries off."
+OPENAI_API_URL = "https://api.openai.com/v1"
+
+def is_openai_api(base_url: str) -> bool:
+    "Is `base_url` OpenAI's own API (https, host api.openai.com)?"
+    from urllib.parse import urlsplit
+    u = urlsplit(base_url)
+    return u.scheme == "https" and (u.hostname or "").lower() == "api.openai.com"
+
+def openai_client(base_url: str | None = None, timeout: float = 600.0, api_key_env: str = "STEB_LLM_API_KEY"):
+    "The official `openai` client for `base_url` (None: OpenAI's API); `OPENAI_API_KEY` only ever goes to OpenAI's API."
     from openai import OpenAI
-    key = os.environ.get("OPENAI_API_KEY")
-    if base_url is None and not key:
-        raise StebInputError("OPENAI_API_KEY is not set: export it to call OpenAI's API (or pass base_url for a local server)")
-    return OpenAI(api_key=key or "no-key-needed-locally", base_url=base_url, max_retries=0, timeout=timeout)
+    url = base_url or os.environ.get("OPENAI_BASE_URL") or OPENAI_API_URL
+    if is_openai_api(url):
+        key = os.environ.get("OPENAI_API_KEY")
+        if not key: raise StebInputError("OPENAI_API_KEY is not set: export it to call OpenAI's API (or pass base_url for a local server)")
+    else: key = os.environ.get(api_key_env) or "no-key-for-this-server"
+    return OpenAI(api_key=key, base_url=url, max_retries=0, timeout=timeout)
 
 # %% ../nbs/lib/90_llm.ipynb #c028
 def _usage_counts(response: dict) -> Counter:

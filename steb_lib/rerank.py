@@ -4,8 +4,6 @@
 
 # %% ../nbs/lib/95_rerank.ipynb #c003
 from __future__ import annotations
-import time
-from datetime import datetime, timezone
 from pathlib import Path
 import numpy as np
 import torch
@@ -147,23 +145,25 @@ def evaluate_rerank(retriever, reranker, data_file=None, dataset: str | None = N
                     results_dir="results", seed: int = DEFAULT_SEED, protocol: str = "chunk", force: bool = False,
                     cache_dir=None, progress: bool = True, log=print, revision: str | None = None) -> dict:
     "Two-stage evaluation of `retriever` (an encoder or its name) and `reranker` on a retrieval sample; write and return the result."
-    from steb_lib.runner import IDENTITY_FIELDS, _base_result, finished_result, task_input, write_result
+    from steb_lib.runner import IDENTITY_FIELDS, _base_result, compute_once, prepare_stores, task_input
     from steb_lib.encoders import load_encoder
     from steb_lib.embeddings import embed_texts
     encoder = load_encoder(retriever, revision=revision) if isinstance(retriever, str) else retriever
     data, dataset, provenance = task_input("retrieval", data_file, dataset, name, seed)
+    prepare_stores(results_dir, cache_dir)
     system = f"{encoder.spec.name}+rerank={reranker_label(reranker)}"
     out = Path(results_dir)/path_name(system)/path_name(dataset)/"retrieve_rerank.json"
     new = (_base_result(encoder, encoder.spec.name, dataset, data, seed, protocol) | provenance | reranker.describe()
            | {"task": "retrieve_rerank", "system": system, "level": "document", "rerank_depth": k})
-    if (old := finished_result(out, new, force, f"{system} / {dataset}", log, IDENTITY_FIELDS + RERANK_IDENTITY_FIELDS)) is not None: return old
-    start, sets = time.perf_counter(), document_retrieval_set(data.records)
-    E, _ = embed_texts(encoder, data.texts, protocol, cache_dir or default_cache_dir(), encoder.spec.name, progress=progress)
-    row = {t: i for i, t in enumerate(data.texts)}
-    metrics = two_stage_metrics(sets, E[[row[t] for t in sets["queries"]]], E[[row[t] for t in sets["candidates"]]], reranker, k, progress)
-    result = new | reranker.describe() | {"main_score": metrics["final"]["success@8"], "metrics": metrics,
-                                          "seconds": round(time.perf_counter() - start, 3), "created": datetime.now(timezone.utc).isoformat(timespec="seconds")}
-    write_result(out, result)
-    log(f"done   {system} / {dataset}: Success@8 {metrics['first_stage']['success@8']:.4f} -> {metrics['final']['success@8']:.4f}, "
-        f"MRR@20 {metrics['first_stage']['mrr@20']:.4f} -> {metrics['final']['mrr@20']:.4f}")
+    def compute():
+        sets = document_retrieval_set(data.records)
+        E, _ = embed_texts(encoder, data.texts, protocol, cache_dir or default_cache_dir(), encoder.spec.name, progress=progress)
+        row = {t: i for i, t in enumerate(data.texts)}
+        metrics = two_stage_metrics(sets, E[[row[t] for t in sets["queries"]]], E[[row[t] for t in sets["candidates"]]], reranker, k, progress)
+        return reranker.describe() | {"main_score": metrics["final"]["success@8"], "metrics": metrics}
+    result, computed = compute_once(out, new, compute, force, f"{system} / {dataset}", log, IDENTITY_FIELDS + RERANK_IDENTITY_FIELDS)
+    if computed:
+        m = result["metrics"]
+        log(f"done   {system} / {dataset}: Success@8 {m['first_stage']['success@8']:.4f} -> {m['final']['success@8']:.4f}, "
+            f"MRR@20 {m['first_stage']['mrr@20']:.4f} -> {m['final']['mrr@20']:.4f}")
     return result

@@ -80,12 +80,14 @@ def test_killed_run_resumes_without_resending(tmp_path):
 
 def test_api_key_is_sent_but_never_written(tmp_path):
     secret = "sk-steb-test-" + hashlib.sha256(str(tmp_path).encode()).hexdigest()[:24]
+    openai_secret = "sk-openai-" + secret
     with LocalChatServer(stand_in_responder) as server:
-        proc = run_client(tmp_path / "cache", server.base_url, tmp_path / "result.json", env={"OPENAI_API_KEY": secret})
+        proc = run_client(tmp_path / "cache", server.base_url, tmp_path / "result.json",
+                          env={"STEB_LLM_API_KEY": secret, "OPENAI_API_KEY": openai_secret})
         assert proc.wait(120) == 0
         seen = set(server.authorizations)
-    assert hashlib.sha256(f"Bearer {secret}".encode()).hexdigest() in seen      # the key was used ...
-    written = [p for p in tmp_path.rglob("*") if p.is_file()]
+    assert seen == {hashlib.sha256(f"Bearer {secret}".encode()).hexdigest()}    # the server's own key was used ...
+    written = [p for p in tmp_path.rglob("*") if p.is_file()]                   # (the OpenAI key never left: issue 16)
     assert len(written) > N_AUTHORS
     assert not [p for p in written if secret.encode() in p.read_bytes()]         # ... and is in no file
 
