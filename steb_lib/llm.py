@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from .core import StebInputError, atomic_write_bytes, atomic_write_text, canonical_json, data_dir, sha256_json
+from .core import StebInputError, atomic_write_bytes, atomic_write_text, canonical_json, data_dir, set_aside, sha256_json
 
 # %% auto #0
 __all__ = ['TIKTOKEN_FILES', 'LLM_ACTIVE_PARAMETERS', 'OPENAI_API_URL', 'tiktoken_cache_dir', 'seed_tiktoken_cache',
@@ -97,7 +97,7 @@ class ResponseCache:
     def __len__(self): return sum(1 for _ in self.root.glob("*/*.json")) if self.root.exists() else 0
 
     def get(self, request: dict) -> dict | None:
-        "The cached entry for `request`, or None (a corrupt file is moved aside to `*.corrupt`)."
+        "The cached entry for `request`, or None (a corrupt file is set aside as `*.corrupt`)."
         p = self.path(request)
         if not p.exists(): return None
         try:
@@ -105,7 +105,7 @@ class ResponseCache:
             if entry["request"] != request or "choices" not in entry["response"]: raise ValueError("entry does not match")
             return entry
         except (ValueError, KeyError, TypeError, UnicodeDecodeError):
-            os.replace(p, p.with_suffix(f".corrupt-{int(time.time())}")); return None
+            set_aside(p, "unreadable cached answer; asking again"); return None
 
     def put(self, request: dict, response: dict, attempts: int = 1) -> Path:
         "Store `response` to `request` atomically."

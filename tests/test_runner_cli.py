@@ -66,7 +66,7 @@ def test_bad_input_is_one_clear_line(tmp_path):
     r = subprocess.run(STEB + ["evaluate", "random", "--task", "clustering", "--data-file", str(bad),
                                "--results-dir", str(tmp_path / "r"), "--cache-dir", str(tmp_path / "c")],
                        env=ENV, capture_output=True, text=True)
-    assert r.returncode == 2 and "record 1: field 'text'" in r.stderr and "Traceback" not in r.stderr
+    assert r.returncode == 2 and "bad.jsonl:2: field 'text'" in r.stderr and "Traceback" not in r.stderr
     assert not (tmp_path / "r").exists()
 
 
