@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The tests: install (first time only), check notebooks and steb_lib/ agree, run every notebook, then pytest.
+# The tests: install (first time only), check notebooks and steb_lib/ agree, static checks (ruff), run every notebook, then pytest.
 set -euo pipefail
 cd "$(dirname "$0")"
 bash scripts/install.sh
@@ -12,5 +12,6 @@ if [ "$before" != "$(snapshot)" ]; then
   echo "steb_lib/ differed from what the notebooks export (nbdev_export has now rewritten it; never edit steb_lib/ by hand):"
   diff <(echo "$before") <(snapshot) || true; exit 1
 fi
+.venv/bin/ruff check --quiet   # pyflakes rules on steb_lib/, scripts/, tests/ (pyproject.toml): undefined names, unused imports
 .venv/bin/nbdev_test --n_workers 2
 .venv/bin/python -m pytest -q tests

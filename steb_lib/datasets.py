@@ -4,14 +4,14 @@
 
 # %% ../nbs/lib/23_datasets.ipynb #c003
 from __future__ import annotations
-import hashlib, json, os, random, warnings
+import hashlib, json, random, warnings
 from dataclasses import dataclass
 from pathlib import Path
 import steb_lib
 from .core import (DEFAULT_SEED, StebInputError, atomic_write_text, canonical_json, data_dir, default_cache_dir, set_aside,
                            sha256_json, usable_cache_dir)
 from .task_data import TASKS, TaskData, prepare_records, task_name
-from .sources import DatasetError, dataset_error, locate_source, matching_files, source_availability
+from .sources import dataset_error, locate_source, matching_files, source_availability
 from .loaders import LOADERS, LoadContext
 import steb_lib.mini, steb_lib.loaders_authorship, steb_lib.loaders_corpora  # register their loaders
 

@@ -8,7 +8,7 @@ import math, unicodedata
 import numpy as np
 import torch
 from .core import StebInputError, check_texts
-from .chunking import count_tokens, protocol_pieces
+from .chunking import protocol_pieces
 from .encoders import length_sorted_batches, position_ids_from_mask
 
 # %% auto #0

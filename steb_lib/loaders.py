@@ -4,10 +4,10 @@
 
 # %% ../nbs/lib/22_loaders.ipynb #c003
 from __future__ import annotations
-import csv, fnmatch, gzip, html, io, json, random, re, sys, zipfile
+import csv, fnmatch, gzip, io, json, random, re, sys, zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from .sources import DatasetError, dataset_error, matching_files, raw_mirror_dir
+from .sources import DatasetError, dataset_error, matching_files
 
 # %% auto #0
 __all__ = ['LOADERS', 'loader', 'LoadContext', 'read_bytes', 'read_text', 'read_csv_dicts', 'read_json', 'read_jsonl',

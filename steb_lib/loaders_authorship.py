@@ -4,7 +4,6 @@
 
 # %% ../nbs/lib/25_authorship_loaders.ipynb #c003
 from __future__ import annotations
-import re
 from pathlib import Path
 from .loaders import LoadContext, loader, natural_key, source_tree, read_json, read_jsonl, read_text, tree_files
 

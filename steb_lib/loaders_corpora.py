@@ -4,10 +4,10 @@
 
 # %% ../nbs/lib/26_corpus_loaders.ipynb #c003
 from __future__ import annotations
-import csv, html, io, re
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from .loaders import (LoadContext, loader, natural_key, open_tree, paragraphs, source_tree, read_json, read_jsonl, read_table, read_text,
+from .loaders import (LoadContext, loader, open_tree, paragraphs, source_tree, read_json, read_jsonl, read_table, read_text,
                               style_tuples, tree_files)
 
 # %% auto #0

@@ -4,11 +4,10 @@
 
 # %% ../nbs/lib/30_models.ipynb #c003
 from __future__ import annotations
-import hashlib, importlib.util, importlib.metadata, json, os, re, shutil, tempfile, zipfile
+import importlib.util, importlib.metadata, json, os, re, shutil, tempfile, zipfile
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-import numpy as np
-from .core import StebInputError, check_texts, data_dir, default_cache_dir, sha256_text
+from .core import StebInputError, data_dir, default_cache_dir
 
 # %% auto #0
 __all__ = ['PROTOCOLS', 'FAMILIES', 'MODEL_REGISTRY', 'DEFAULT_MODELS', 'CAUSAL_MODEL_TYPES', 'ModelSpec', 'spec_from_record',

@@ -12,7 +12,7 @@ import steb_lib
 from .core import DEFAULT_SEED, StebInputError, sha256_json, sha256_text
 from .chunking import sentence_spans, protocol_pieces
 from .tasks.retrieval import expected_reciprocal_rank, expected_success_at, retrieval_metrics
-from .llm import (LLM_ACTIVE_PARAMETERS, LocalChatServer, Reply, ResponseCache, chat_prompt_tokens, model_price,
+from .llm import (LLM_ACTIVE_PARAMETERS, Reply, ResponseCache, chat_prompt_tokens, model_price,
                           openai_client, price_table, run_chat_requests, transformer_flops, usd_cost)
 
 # %% auto #0

@@ -6,7 +6,6 @@
 from __future__ import annotations
 from pathlib import Path
 import numpy as np
-import torch
 from .core import DEFAULT_SEED, StebInputError, default_cache_dir, l2_normalize, path_name, sha256_text
 from .models import ModelSpec
 from .token_store import cached_token_vectors, parse_scoring, resolve_auto

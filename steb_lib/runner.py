@@ -4,14 +4,14 @@
 
 # %% ../nbs/lib/50_runner.ipynb #c003
 from __future__ import annotations
-import contextlib, json, os, time, warnings
+import contextlib, json, time, warnings
 from datetime import datetime, timezone
 from pathlib import Path
 import steb_lib
 from .core import (DEFAULT_SEED, StebInputError, atomic_write_text, data_dir, default_cache_dir, path_name,
                            remove_stale_temporaries, set_aside, sha256_json, writable_directory)
 from .task_data import TaskData, load_task_file, score_task, task_name
-from .models import PROTOCOLS, resolve_model
+from .models import PROTOCOLS
 from .encoders import load_encoder
 from .embeddings import embed_texts
 from .token_store import cached_token_vectors, parse_scoring

@@ -4,7 +4,7 @@
 
 # %% ../nbs/lib/21_sources.ipynb #c003
 from __future__ import annotations
-import fnmatch, glob, hashlib, io, os, shutil, tarfile, urllib.request
+import fnmatch, glob, hashlib, io, json, os, tarfile, urllib.request
 from pathlib import Path
 from .core import StebInputError, atomic_write_bytes, data_dir, default_cache_dir
 

@@ -8,8 +8,8 @@ import functools, hashlib, json, math, os, re
 from collections import Counter
 from pathlib import Path
 import numpy as np
-from .core import StebInputError, check_texts, data_dir, canonical_json, sha256_json
-from .models import ModelSpec, PROTOCOLS, resolve_model
+from .core import StebInputError, check_texts, data_dir, sha256_json
+from .models import ModelSpec, PROTOCOLS
 
 # %% auto #0
 __all__ = ['SPACY_MODEL', 'STYLOMETRIC_FAMILIES', 'PROBING_FAMILIES', 'FeatureEncoder', 'word_tokens', 'load_function_words',

@@ -108,7 +108,6 @@ class LUAR(PreTrainedModel):
 '''
 
 def _write_luar(dest, vocab, max_len):
-    import importlib.util, sys
     (dest/"configuration_luar.py").write_text(LUAR_CONFIG_PY); (dest/"modeling_luar.py").write_text(LUAR_MODEL_PY)
     transformer = dict(hidden_size=32, num_hidden_layers=2, num_attention_heads=2, intermediate_size=64, vocab_size=vocab,
                        max_position_embeddings=max_len + 2, pad_token_id=1)

@@ -1,6 +1,6 @@
 """Every registry entry without a shared raw copy prepares from its fixture (the source's own layout), deterministically;
 manual sources say where to get the files; broken archives and tables name the dataset and the file."""
-import json, os, shutil, subprocess, sys, zipfile
+import os, shutil, subprocess, sys
 from pathlib import Path
 import pytest
 

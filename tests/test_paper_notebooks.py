@@ -1,5 +1,4 @@
 "The paper notebooks under papermill, on the cached mini-suite results shipped in data/results/mini."
-import os
 from pathlib import Path
 import pytest
 

@@ -92,7 +92,7 @@ def test_api_key_is_sent_but_never_written(tmp_path):
     assert not [p for p in written if secret.encode() in p.read_bytes()]         # ... and is in no file
 
 def test_tab1_dry_run_sends_nothing(tmp_path):
-    pm = pytest.importorskip("papermill")
+    pytest.importorskip("papermill")
     env = {k: v for k, v in os.environ.items() if k != "OPENAI_API_KEY"}
     out = tmp_path / "dry.ipynb"
     code = ("import papermill as pm, sys; pm.execute_notebook('01_prompting.ipynb', sys.argv[1], cwd='.', progress_bar=False, kernel_name='python3', "
