@@ -207,6 +207,7 @@ def build_prepared(entry: dict, task: str, seed: int, root: Path, where: str, ra
             "n_texts": len(data.texts), "n_sample_texts": sample_text_count(task, data.records), "target": target, "shortfall": ctx.notes, "languages": entry["languages"],
             "sampling": entry.get("sampling", ""), "steb_lib_version": steb_lib.__version__}
     if data.n_duplicates: meta["n_duplicates_dropped"] = data.n_duplicates
+    if ctx.skipped: meta["skipped"] = dict(sorted(ctx.skipped.items()))   # what the loader left out or replaced, by reason
     return Prepared(data, meta)
 
 # %% ../nbs/lib/23_datasets.ipynb #c022

@@ -10,12 +10,13 @@ from pathlib import Path
 from .sources import DatasetError, dataset_error, matching_files
 
 # %% auto #0
-__all__ = ['LOADERS', 'loader', 'LoadContext', 'read_bytes', 'read_text', 'read_csv_dicts', 'read_json', 'read_jsonl',
-           'read_parquet', 'read_table', 'files_of', 'normalized', 'open_tree', 'source_tree', 'paragraphs',
-           'tree_files', 'natural_key', 'style_tuples', 'stel_styles', 'load_stel', 'load_styleptb', 'load_onestop',
-           'load_asset', 'load_ewave', 'load_sms_spam', 'load_davidson', 'load_stormfront', 'load_politeness',
-           'load_cds', 'load_xgenre', 'load_detectrl_multi_llm', 'load_detectrl_attack', 'load_parallel_shakespeare',
-           'read_bible_chapter', 'load_bible_versions', 'load_probing_jsonl', 'load_graded_formality']
+__all__ = ['LOADERS', 'GRADED_FORMALITY_COLUMNS', 'loader', 'LoadContext', 'read_bytes', 'read_text', 'read_csv_dicts',
+           'read_json', 'read_jsonl', 'read_parquet', 'read_table', 'files_of', 'normalized', 'open_tree',
+           'source_tree', 'paragraphs', 'tree_files', 'natural_key', 'style_tuples', 'stel_styles', 'load_stel',
+           'load_styleptb', 'load_onestop', 'load_asset', 'load_ewave', 'load_sms_spam', 'load_davidson',
+           'load_stormfront', 'load_politeness', 'load_cds', 'load_xgenre', 'load_detectrl_multi_llm',
+           'load_detectrl_attack', 'load_parallel_shakespeare', 'read_bible_chapter', 'load_bible_versions',
+           'load_probing_jsonl', 'load_graded_formality']
 
 # %% ../nbs/lib/22_loaders.ipynb #c006
 LOADERS: dict = {}
@@ -33,6 +34,10 @@ class LoadContext:
     seed: int = 42
     target: dict = field(default_factory=dict)
     notes: list = field(default_factory=list)
+    skipped: dict = field(default_factory=dict)
+    def skip(self, reason: str, n: int = 1) -> None:
+        "Count `n` units (lines, records, characters) left out or replaced for `reason`: the prepared sample records the counts."
+        if n: self.skipped[reason] = self.skipped.get(reason, 0) + n
     def rng(self, salt: str = "") -> random.Random:
         "A generator seeded by the seed, the dataset and `salt`: independent of the order datasets are built in."
         return random.Random(f"{self.seed}:{self.dataset}:{salt}")
@@ -49,11 +54,14 @@ def read_bytes(path, ctx: LoadContext) -> bytes:
     except (OSError, EOFError) as e: raise ctx.error(f"not a complete gzip file ({e}); truncated or corrupt?", path) from None
 
 def read_text(path, ctx: LoadContext, encoding: str = "utf-8", errors: str = "strict") -> str:
-    "The text of `path`; undecodable bytes raise `DatasetError` naming the file and the byte offset. A UTF-8 BOM is dropped."
+    """The text of `path`, a UTF-8 BOM dropped. Undecodable bytes raise `DatasetError` naming the file and the byte offset,
+    or with `errors="replace"` (the original code's choice for PAN, Enron, MASC and the Bibles) become U+FFFD and are counted."""
     data = read_bytes(path, ctx)
-    try: text = data.decode(encoding, errors)
+    try: text = data.decode(encoding)
     except UnicodeDecodeError as e:
-        raise ctx.error(f"not valid {encoding} at byte {e.start} ({data[e.start:e.start + 4]!r})", path) from None
+        if errors != "replace": raise ctx.error(f"not valid {encoding} at byte {e.start} ({data[e.start:e.start + 4]!r})", path) from None
+        text = data.decode(encoding, "replace")
+        ctx.skip("undecodable byte sequences replaced by U+FFFD", len(text) - len(data.decode(encoding, "ignore")))
     return text[1:] if text.startswith("\ufeff") else text
 
 def read_csv_dicts(path: Path, ctx: LoadContext, required=(), delimiter=",", quoting=csv.QUOTE_MINIMAL, **kw) -> list[dict]:
@@ -344,16 +352,15 @@ def load_parallel_shakespeare(root: Path, args: dict, ctx: LoadContext) -> list[
     return style_tuples(pairs, "shakespeare")
 
 # %% ../nbs/lib/22_loaders.ipynb #c041
-_VERSE = re.compile(r"^(\d+)\s+(.*\S)\s*$")
-
 def read_bible_chapter(path: Path, ctx: LoadContext) -> dict[int, str]:
-    "Verse number -> text of one chapter file."
+    "Verse number -> text of one chapter file; lines without a number and a text (`1 `, `[[43 ...`) are skipped and counted."
     out = {}
-    for n, line in enumerate(_lines(path, ctx), 1):
-        if not line.strip(): continue
-        m = _VERSE.match(line)
-        if not m: raise ctx.error(f"line {n} is not '<verse number> <text>': {line[:60]!r}", path)
-        out[int(m.group(1))] = m.group(2)
+    for line in read_text(path, ctx, errors="replace").split("\n"):
+        parts = line.strip().split(None, 1)
+        if not parts: continue
+        if not parts[0].isdigit(): ctx.skip("Bible lines without a leading verse number"); continue
+        if len(parts) < 2: ctx.skip("Bible verse numbers without text"); continue
+        out[int(parts[0])] = parts[1]
     return out
 
 @loader("bible_versions")
@@ -379,12 +386,15 @@ def load_probing_jsonl(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
     if any("text" not in r for r in recs): raise ctx.error("every line needs a 'text' field", path)
     return [{"text": r["text"].strip()} for r in recs if isinstance(r["text"], str) and r["text"].strip()]
 
-@loader("graded_formality_jsonl")
+GRADED_FORMALITY_COLUMNS = ("source", "input", "level1", "level2", "level3", "level4")
+
+@loader("graded_formality_csv")
 def load_graded_formality(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
-    "Five-level formality tuples, category = the utterance's source (tweet or sms)."
-    path, out = root/args["file"], []
-    for i, r in enumerate(read_jsonl(path, ctx)):
-        if not isinstance(r.get("levels"), list) or len(r["levels"]) != 5 or "source" not in r:
-            raise ctx.error(f"line {i + 1}: needs 'source' and 5 'levels'", path)
-        out += style_tuples([r["levels"]], r["source"])
+    "Five-level formality tuples [input, level1..level4] from every CSV under `args['dir']`, category = `source`."
+    out = []
+    for path in files_of(root, f"{args.get('dir', '.')}/**/*.csv", ctx):
+        for r in read_csv_dicts(path, ctx, GRADED_FORMALITY_COLUMNS):
+            texts = [(r[c] or "").strip() for c in GRADED_FORMALITY_COLUMNS[1:]]
+            if not all(texts) or not (r["source"] or "").strip(): ctx.skip("graded-formality rows with an empty level or source"); continue
+            out += style_tuples([texts], r["source"].strip())
     return out

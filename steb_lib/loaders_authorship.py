@@ -4,48 +4,62 @@
 
 # %% ../nbs/lib/25_authorship_loaders.ipynb #c003
 from __future__ import annotations
+import json, random
 from pathlib import Path
 from .loaders import LoadContext, loader, natural_key, source_tree, read_json, read_jsonl, read_text, tree_files
 
 # %% auto #0
 __all__ = ['read_pan_truth', 'pan_problem_trial', 'load_pan_av_problems', 'load_pan_av_jsonl', 'balanced_document_trials',
-           'style_change_trials', 'pan18_style_change_trials', 'load_pan_style_change', 'load_pan18_cdaa',
-           'load_episodes_jsonl']
+           'balanced_at_global_rate', 'style_change_trials', 'middle_split', 'pan18_document_trial',
+           'load_pan_style_change', 'load_pan18_cdaa', 'retrieval_line_records', 'load_retrieval_jsonl']
 
 # %% ../nbs/lib/25_authorship_loaders.ipynb #c006
 _ANSWERS = {"y": True, "n": False, "1": True, "0": False, "1.0": True, "0.0": False}
 
 def read_pan_truth(path, ctx: LoadContext) -> dict[str, bool]:
-    "Problem ID -> same author?, from a PAN `truth.txt` (`<ID> Y|N` lines)."
+    "Problem ID -> same author?, from a PAN `truth.txt` (`<ID> Y|N` lines; an ID may hold spaces, as Enron's folder names do)."
     out = {}
     for n, line in enumerate(read_text(path, ctx).splitlines(), 1):
-        parts = line.split()
+        parts = line.strip().rsplit(None, 1)
         if not parts: continue
         if len(parts) != 2 or parts[1].lower() not in _ANSWERS: raise ctx.error(f"line {n} is not '<problem> Y|N': {line[:60]!r}", path)
         out[parts[0]] = _ANSWERS[parts[1].lower()]
     return out
 
-def pan_problem_trial(problem, same: bool, ctx: LoadContext) -> dict:
-    "One verification trial from a problem folder: known texts joined by a blank line vs the unknown text."
-    known = [read_text(p, ctx).strip() for p in tree_files(problem, "known*.txt", ctx)]
-    return {"text_a": "\n\n".join(known), "text_b": read_text(problem/"unknown.txt", ctx).strip(), "same": same}
+def pan_problem_trial(problem, same: bool, ctx: LoadContext, known: str = "all") -> dict | None:
+    """One verification trial from a problem folder: the known texts (`known="all"`: sorted, joined by a blank line;
+    `"first"`: `known01` only) vs the `unknown*` text. A problem lacking either is skipped and counted (None)."""
+    knowns, unknown = tree_files(problem, "known*.txt", ctx, required=False), tree_files(problem, "unknown*.txt", ctx, required=False)
+    if not knowns or len(unknown) != 1: ctx.skip("verification problems without known texts or one unknown text"); return None
+    text_a = "\n\n".join(read_text(p, ctx, errors="replace").strip() for p in (knowns if known == "all" else knowns[:1]))
+    return {"text_a": text_a, "text_b": read_text(unknown[0], ctx, errors="replace").strip(), "same": same}
 
 @loader("pan_av_problems")
 def load_pan_av_problems(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
-    "PAN13–15 (and Enron) problems under `root` (or the zip `args['archive']`) whose ID starts with `args['prefix']`."
+    """PAN13–15 (and Enron) problems under `root` (or the zip `args['archive']`) whose ID starts with `args['prefix']`;
+    `args['known']` is "all" (PAN13, Enron) or "first" (PAN14/15: the original code pairs `known01` only)."""
     tree = source_tree(root, args, ctx)
     out = []
     for truth in tree_files(tree, "**/truth.txt", ctx):
         for pid, same in sorted(read_pan_truth(truth, ctx).items()):
-            if pid.startswith(args.get("prefix", "")): out.append(pan_problem_trial(truth.parent/pid, same, ctx))
-    if not out: raise ctx.error(f"no problem with prefix {args.get('prefix')!r} in any truth.txt", root)
+            if pid.startswith(args.get("prefix", "")): out.append(pan_problem_trial(truth.parent/pid, same, ctx, args.get("known", "all")))
+    out = [t for t in out if t]
+    if not out: raise ctx.error(f"no usable problem with prefix {args.get('prefix')!r} in any truth.txt", root)
     return out
 
+
 # %% ../nbs/lib/25_authorship_loaders.ipynb #c009
+def _pan_jsonl_files(folder: Path, ctx: LoadContext) -> tuple[Path, Path]:
+    "The pairs file and the `*-truth.jsonl` file of a PAN20/21 release folder (the one other `.jsonl`)."
+    files = tree_files(folder, "*.jsonl", ctx)
+    truth = [p for p in files if p.name.endswith("-truth.jsonl")]; pairs = [p for p in files if p not in truth]
+    if len(truth) != 1 or len(pairs) != 1: raise ctx.error(f"expected one *-truth.jsonl and one pairs .jsonl, found {[p.name for p in files]}", folder)
+    return pairs[0], truth[0]
+
 @loader("pan_av_jsonl")
 def load_pan_av_jsonl(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
-    "PAN20/21 verification pairs joined with their truth by `id`."
-    pairs_path, truth_path = root/args.get("pairs", "pairs.jsonl"), root/args.get("truth", "truth.jsonl")
+    "PAN20/21 verification pairs joined with their truth by `id` (files found in `args['dir']` as the original code finds them)."
+    pairs_path, truth_path = _pan_jsonl_files(root/args.get("dir", "."), ctx)
     truth = {r.get("id"): r.get("same") for r in read_jsonl(truth_path, ctx)}
     out = []
     for n, r in enumerate(read_jsonl(pairs_path, ctx), 1):
@@ -53,6 +67,7 @@ def load_pan_av_jsonl(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
         if not isinstance(truth.get(r.get("id")), bool): raise ctx.error(f"line {n}: no true/false 'same' for id {r.get('id')!r}", truth_path)
         out.append({"text_a": r["pair"][0].strip(), "text_b": r["pair"][1].strip(), "same": truth[r["id"]]})
     return out
+
 
 # %% ../nbs/lib/25_authorship_loaders.ipynb #c012
 def _units(text: str) -> list[tuple[int, str]]:
@@ -69,60 +84,96 @@ def balanced_document_trials(trials: list[dict], rng) -> list[dict]:
     keep = set(diff) | set(rng.sample(same, min(len(same), len(diff))))
     return [t for i, t in enumerate(trials) if i in keep]
 
+def balanced_at_global_rate(documents: list[list[dict]], rng) -> list[dict]:
+    """PAN26's balancing in the original code: keep every different-author trial; in each document (in order) draw
+    round(n_same × n_diff / n_same_total) of its same-author trials, capped at what it has, from one seeded stream."""
+    n_diff = sum(not t["same"] for doc in documents for t in doc); n_same = sum(t["same"] for doc in documents for t in doc)
+    rate, out = (min(1.0, n_diff / n_same) if n_same else 0.0), []
+    for trials in documents:
+        same = [i for i, t in enumerate(trials) if t["same"]]
+        keep = {i for i, t in enumerate(trials) if not t["same"]} | set(rng.sample(same, min(len(same), round(len(same) * rate))))
+        out += [t for i, t in enumerate(trials) if i in keep]
+    return out
+
 def style_change_trials(problem, ctx: LoadContext) -> list[dict]:
-    "Consecutive-unit trials of one PAN19–26 problem (`changes` from its truth file)."
-    units = [u for _, u in _units(read_text(problem, ctx))]
+    "Consecutive-unit trials of one PAN19–26 problem (`changes` from its truth file); a malformed document is skipped and counted."
+    units = [u for _, u in _units(read_text(problem, ctx, errors="replace"))]
     truth_path = problem.parent/f"truth-{problem.name[:-4]}.json"
     changes = read_json(truth_path, ctx).get("changes")
     if not isinstance(changes, list) or len(changes) != len(units) - 1:
-        raise ctx.error(f"'changes' must have {len(units) - 1} entries for {len(units)} paragraphs, got {changes!r}"[:200], truth_path)
+        ctx.skip("style-change documents whose 'changes' do not match their paragraphs"); return []
     return [{"text_a": a, "text_b": b, "same": int(c) == 0} for a, b, c in zip(units, units[1:], changes)]
 
-def pan18_style_change_trials(problem, ctx: LoadContext) -> list[dict]:
-    "Consecutive-line trials of one PAN18 problem (change `positions` from `problem-<N>.truth`)."
-    units = _units(read_text(problem, ctx))
+
+# %% ../nbs/lib/25_authorship_loaders.ipynb #c013
+def middle_split(text: str) -> tuple[str, str]:
+    "`text` cut at the whitespace nearest its middle (the original code's same-author trial for a PAN18 document without change)."
+    spaces = [i for i, ch in enumerate(text) if ch.isspace()]
+    if not spaces: return text, ""
+    cut = min(spaces, key=lambda i: (abs(i - len(text) / 2), i))
+    return text[:cut].strip(), text[cut:].strip()
+
+def pan18_document_trial(problem, ctx: LoadContext) -> list[dict]:
+    """The one trial of a PAN18 document: halves at the middle (no change: same author), or the text before the first
+    change position vs the text up to the second (different authors). A trial with a blank side is skipped and counted."""
+    text = read_text(problem, ctx, errors="replace")
     truth = read_json(problem.parent/f"{problem.name[:-4]}.truth", ctx)
-    pos = truth.get("positions", []) if truth.get("changes") else []
-    return [{"text_a": a, "text_b": b, "same": not any(s < p <= t for p in pos)} for (s, a), (t, b) in zip(units, units[1:])]
+    pos = truth.get("positions") or []
+    if truth.get("changes") and pos: a, b, same = text[:pos[0]].strip(), text[pos[0]:pos[1] if len(pos) > 1 else None].strip(), False
+    else: (a, b), same = middle_split(text.strip()), True
+    if not a or not b: ctx.skip("PAN18 documents with a blank side"); return []
+    return [{"text_a": a, "text_b": b, "same": same}]
 
 @loader("pan_style_change")
 def load_pan_style_change(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
-    "Trials of every problem in `args['subdir']` (folders named in `args['splits']`); PAN18 with `args['format'] == 'pan18'`."
-    base, out = root/args.get("subdir", ""), []
-    splits = args.get("splits")
-    problems = [p for p in tree_files(base, "**/problem-*.txt", ctx) if not splits or p.parent.name in splits]
-    for problem in sorted(problems, key=lambda p: natural_key(p.relative_to(base))):
-        trials = pan18_style_change_trials(problem, ctx) if args.get("format") == "pan18" else style_change_trials(problem, ctx)
-        if args.get("balance_per_document"): trials = balanced_document_trials(trials, ctx.rng(str(problem.relative_to(base))))
-        out += trials
-    return out
+    """Trials of every problem in `args['subdir']` (folders named in `args['splits']`); PAN18 with `args['format'] == 'pan18'`;
+    `args['balance']`: "per_document" or "global_rate" (PAN26 as the original code balances it)."""
+    base, splits = root/args.get("subdir", ""), args.get("splits")
+    problems = sorted((p for p in tree_files(base, "**/problem-*.txt", ctx) if not splits or p.parent.name in splits), key=lambda p: natural_key(p.relative_to(base)))
+    if not problems: raise ctx.error(f"no problem-*.txt in the folders {splits}", base)
+    trials_of = pan18_document_trial if args.get("format") == "pan18" else style_change_trials
+    documents = [trials_of(p, ctx) for p in problems]
+    if args.get("balance") == "global_rate": return balanced_at_global_rate(documents, random.Random(ctx.seed))
+    if args.get("balance") == "per_document":
+        documents = [balanced_document_trials(t, ctx.rng(str(p.relative_to(base)))) for p, t in zip(problems, documents)]
+    return [t for doc in documents for t in doc]
 
-# %% ../nbs/lib/25_authorship_loaders.ipynb #c015
+
+# %% ../nbs/lib/25_authorship_loaders.ipynb #c016
 @loader("pan18_cdaa")
 def load_pan18_cdaa(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
-    "Retrieval records of every PAN18 attribution problem in language `args['language']`."
+    """Retrieval records of every PAN18 attribution problem in language `args['language']`. Queries whose true author is
+    `<UNK>` have no target: they are dropped and counted (the original code keeps them as queries no target matches)."""
     out = []
     for p in read_json(root/"collection-info.json", ctx):
         if p.get("language") != args["language"]: continue
         name, enc = p["problem-name"], p.get("encoding", "UTF-8"); prob = root/name
         info = read_json(prob/"problem-info.json", ctx)
         for c in info["candidate-authors"]:
-            known = [read_text(f, ctx, enc).strip() for f in tree_files(prob/c["author-name"], "*.txt", ctx)]
+            known = [read_text(f, ctx, enc, errors="replace").strip() for f in tree_files(prob/c["author-name"], "*.txt", ctx)]
             out.append({"text": "\n\n".join(known), "author": f"{name}/{c['author-name']}", "side": "target"})
         for t in read_json(prob/"ground-truth.json", ctx)["ground_truth"]:
-            if t["true-author"] == "<UNK>": continue
-            out.append({"text": read_text(prob/info["unknown-folder"]/t["unknown-text"], ctx, enc).strip(), "author": f"{name}/{t['true-author']}", "side": "query"})
+            if t["true-author"] == "<UNK>": ctx.skip("PAN18 queries by an unknown author (<UNK>)"); continue
+            text = read_text(prob/info["unknown-folder"]/t["unknown-text"], ctx, enc, errors="replace").strip()
+            out.append({"text": text, "author": f"{name}/{t['true-author']}", "side": "query"})
     if not out: raise ctx.error(f"no problem in language {args['language']!r}", root/"collection-info.json")
     return out
 
-# %% ../nbs/lib/25_authorship_loaders.ipynb #c018
-@loader("episodes_jsonl")
-def load_episodes_jsonl(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
-    "Query and target episodes (`author_id`, `syms`) -> retrieval records."
-    out = []
-    for side in ("query", "target"):
-        path = root/args[f"{side}_file"]
-        for n, r in enumerate(read_jsonl(path, ctx), 1):
-            if "author_id" not in r or not isinstance(r.get("syms"), list): raise ctx.error(f"line {n}: needs 'author_id' and a list 'syms'", path)
-            out += [{"text": t.strip(), "author": str(r["author_id"]), "side": side} for t in r["syms"] if isinstance(t, str) and t.strip()]
-    return out
+
+# %% ../nbs/lib/25_authorship_loaders.ipynb #c019
+def retrieval_line_records(line: str, ctx: LoadContext) -> list[dict]:
+    "The records of one line of a STEB retrieval file (`text` str or list, `label`, `is_query`); [] for a line to skip (counted)."
+    try: r = json.loads(line)
+    except json.JSONDecodeError: ctx.skip("retrieval lines that are not JSON"); return []
+    texts = r.get("text") if isinstance(r, dict) else None
+    texts = [t.strip() for t in (texts if isinstance(texts, list) else [texts]) if isinstance(t, str) and t.strip()]
+    if not texts or r.get("label") in (None, ""): ctx.skip("retrieval lines without text or label"); return []
+    return [{"text": t, "author": str(r["label"]), "side": "query" if r.get("is_query") is True else "target"} for t in texts]
+
+@loader("retrieval_jsonl")
+def load_retrieval_jsonl(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
+    "Retrieval records from every file directly in `args['dir']` (sorted by name), one JSON text record per line."
+    files = sorted(p for p in (root/args["dir"]).iterdir() if p.is_file() and not p.name.startswith(".")) if (root/args["dir"]).is_dir() else []
+    if not files: raise ctx.error("no files in the retrieval folder", root/args["dir"])
+    return [rec for p in files for line in read_text(p, ctx, errors="replace").split("\n") if line.strip() for rec in retrieval_line_records(line, ctx)]
+

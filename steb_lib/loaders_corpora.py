@@ -7,13 +7,14 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from .loaders import (LoadContext, loader, open_tree, paragraphs, source_tree, read_json, read_jsonl, read_table, read_text,
+from .loaders import (LoadContext, loader, open_tree, source_tree, read_csv_dicts, read_json, read_jsonl, read_table, read_text,
                               style_tuples, tree_files)
 
 # %% auto #0
-__all__ = ['CORE_MAIN_LABELS', 'table_rows', 'row_allowed', 'row_label', 'load_labelled_table', 'load_parallel_table', 'load_m4',
-           'load_mage', 'load_pan24_generative', 'load_core', 'load_masc', 'learner_text', 'load_fce', 'period_label',
-           'load_ceeces', 'load_pastel']
+__all__ = ['CORE_MAIN_LABELS', 'CORE_SUB_REGISTERS', 'table_rows', 'row_allowed', 'row_label', 'load_labelled_table',
+           'load_parallel_table', 'load_aligned_line_files', 'load_endive', 'load_m4', 'load_mage',
+           'load_pan24_generative', 'load_core', 'equal_chunks', 'masc_genre', 'load_masc', 'learner_text', 'load_fce',
+           'read_ceeces_periods', 'tei_letters', 'load_ceeces', 'story_sentences', 'load_pastel']
 
 # %% ../nbs/lib/26_corpus_loaders.ipynb #c006
 def table_rows(root: Path, args: dict, ctx: LoadContext, required=()) -> list[dict]:
@@ -22,10 +23,12 @@ def table_rows(root: Path, args: dict, ctx: LoadContext, required=()) -> list[di
 
 def _as_list(v) -> list: return v if isinstance(v, list) else [v]
 
+def _folded(v): return v.strip().casefold() if isinstance(v, str) else v
+
 def row_allowed(row: dict, args: dict) -> bool:
-    "Does `row` pass `args`' `where` (allowed values) and `where_not` (excluded values) filters?"
-    return (all(row.get(c) in _as_list(v) for c, v in args.get("where", {}).items())
-            and not any(row.get(c) in _as_list(v) for c, v in args.get("where_not", {}).items()))
+    "Does `row` pass `args`' `where` (allowed values) and `where_not` (excluded values) filters? Text compares case-insensitively."
+    within = lambda c, v: _folded(row.get(c)) in [_folded(x) for x in _as_list(v)]
+    return all(within(c, v) for c, v in args.get("where", {}).items()) and not any(within(c, v) for c, v in args.get("where_not", {}).items())
 
 def row_label(value, args: dict):
     "The label of a row's label-column `value` under `label_map` / `label_bins` (None = drop the row)."
@@ -38,52 +41,96 @@ def row_label(value, args: dict):
 
 @loader("labelled_table")
 def load_labelled_table(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
-    "Clustering/all-to-all records from tables: `args['text']` column, label from `args['label']`."
+    "Clustering/all-to-all records from tables: `args['text']` column, label from `args['label']`; dropped rows are counted."
     out = []
     for row in table_rows(root, args, ctx, (args["text"], args["label"])):
-        label = row_label(row[args["label"]], args)
-        if label is not None and row_allowed(row, args) and isinstance(row[args["text"]], str) and row[args["text"]].strip():
-            out.append({"text": row[args["text"]].strip(), "label": label})
+        label, text = row_label(row[args["label"]], args), row[args["text"]]
+        if not row_allowed(row, args): continue
+        if label is None or not isinstance(text, str) or not text.strip(): ctx.skip("rows without text or with a label outside the classes"); continue
+        out.append({"text": text.strip(), "label": label})
     return out
+
 
 # %% ../nbs/lib/26_corpus_loaders.ipynb #c009
 @loader("parallel_table")
 def load_parallel_table(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
-    "Rows of parallel texts in `args['columns']` -> labelled texts (clustering) or style-ordered tuples (order alignment)."
+    """Rows of parallel texts in `args['columns']` -> labelled texts (clustering) or style-ordered tuples (order alignment),
+    category = the row's `category_column` (stripped, lower-cased with `lowercase_category`) or the fixed `category`."""
     tree = source_tree(root, args, ctx)
     cols = args["columns"]
     rows = [r for r in table_rows(tree, args, ctx, cols + ([args["category_column"]] if "category_column" in args else [])) if row_allowed(r, args)]
     if ctx.task == "order_alignment":
-        cat = lambda r: str(r[args["category_column"]]) if "category_column" in args else args.get("category", "style")
-        return [rec for r in rows for rec in style_tuples([[r[c] for c in cols]], cat(r))]
+        fold = (lambda s: s.strip().lower()) if args.get("lowercase_category") else (lambda s: s)
+        cat = lambda r: fold(str(r[args["category_column"]])) if "category_column" in args else args.get("category", "style")
+        return [rec for r in rows for rec in style_tuples([[r[c] or "" for c in cols]], cat(r))]
     names = dict(zip(cols, args.get("labels", cols)))
     return [{"text": r[c].strip(), "label": names[c]} for r in rows for c in cols if isinstance(r[c], str) and r[c].strip()]
 
+@loader("aligned_line_files")
+def load_aligned_line_files(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
+    "Order-alignment pairs from line-aligned files (`args['files']`, in style order, read from `args['archive']` if given)."
+    tree = source_tree(root, args, ctx)
+    columns = [read_text(tree_files(tree, pattern, ctx)[0], ctx).rstrip("\n").split("\n") for pattern in args["files"]]
+    if len({len(c) for c in columns}) > 1: raise ctx.error(f"the files are not line-aligned: {[len(c) for c in columns]} lines", root)
+    tuples = [[t.strip() for t in row] for row in zip(*columns)]
+    full = [t for t in tuples if all(t)]; ctx.skip("line pairs with an empty side", len(tuples) - len(full))
+    out = style_tuples(full, args.get("category", "style")); ctx.skip("line pairs identical after normalising (no style order) or repeated", len(full) - len(out))
+    return out
+
+
 # %% ../nbs/lib/26_corpus_loaders.ipynb #c012
+def _endive_rows(path, ctx: LoadContext) -> dict[str, str]:
+    "{source text: dialect rendering} of one EnDive split file (columns `<source>` and `Dialect (<source>)`)."
+    rows = read_table(path, ctx)
+    cols = [c for c in (rows[0] if rows else {}) if c.startswith("Dialect (") and c.endswith(")")]
+    if len(cols) != 1: raise ctx.error(f"expected one 'Dialect (<source column>)' column, found {cols}", path)
+    src = cols[0][len("Dialect ("):-1]
+    return {r[src].strip(): r[cols[0]].strip() for r in rows if isinstance(r.get(src), str) and isinstance(r.get(cols[0]), str) and r[src].strip() and r[cols[0]].strip()}
+
+@loader("endive_splits")
+def load_endive(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
+    """EnDive: per task repository, one split per dialect (`data/<Dialect>-*.parquet`); sources present in every dialect
+    are aligned, and the same `per_class` sources (seeded draw over all tasks) give one text per dialect (and the source text, labelled `source_label`, when given)."""
+    aligned = {}
+    for task in args["tasks"]:
+        splits = {d: _endive_rows(tree_files(root, f"{task}/data/{d}-*.parquet", ctx)[0], ctx) for d in args["dialects"]}
+        common = set.intersection(*(set(s) for s in splits.values()))
+        ctx.skip("EnDive sources missing from some dialect", len(set().union(*splits.values())) - len(common))
+        extra = lambda s: {args["source_label"]: s} if args.get("source_label") else {}
+        aligned.update({(task, s): {d.lower(): splits[d][s] for d in args["dialects"]} | extra(s) for s in sorted(common)})
+    keys = sorted(aligned)
+    chosen = sorted(ctx.rng("sources").sample(keys, min(len(keys), ctx.target.get("per_class", len(keys)))))
+    return [{"text": text, "label": label} for k in chosen for label, text in aligned[k].items()]
+
+
+# %% ../nbs/lib/26_corpus_loaders.ipynb #c015
+def _texts(value) -> list[str]:
+    "The non-empty texts of a string or a list of strings (M4's peerread files hold lists: several reviews per record)."
+    return [t.strip() for t in (value if isinstance(value, list) else [value]) if isinstance(t, str) and t.strip()]
+
 @loader("m4_jsonl")
 def load_m4(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
-    "Human + per-model texts of one M4 domain (`args['domain']`), models in `args['skip']` left out."
-    human, out, skip = {}, [], {m.lower() for m in args.get("skip", ["bloomz"])}
+    "Human + per-model texts of one M4 domain (`args['domain']`), models in `args['skip']` (and files of another schema) left out."
+    human, machine, skip = {}, {}, {m.lower() for m in args.get("skip", ["bloomz"])}
     for path in tree_files(root, f"data/{args['domain']}_*.jsonl", ctx):
-        model = path.name[len(args["domain"]) + 1:-len(".jsonl")]
-        if model.lower() in skip: continue
-        for n, r in enumerate(read_jsonl(path, ctx), 1):
-            if not {"human_text", "machine_text"} <= set(r): raise ctx.error(f"line {n} lacks human_text/machine_text", path)
-            if isinstance(r["human_text"], str) and r["human_text"].strip(): human[r["human_text"].strip()] = None
-            if isinstance(r["machine_text"], str) and r["machine_text"].strip(): out.append({"text": r["machine_text"].strip(), "label": model.lower()})
-    return [{"text": t, "label": "human"} for t in human] + out
+        model = path.name[len(args["domain"]) + 1:-len(".jsonl")].lower()
+        rows = [] if model in skip else read_jsonl(path, ctx)
+        if rows and "human_text" not in rows[0]: ctx.skip("M4 files of another schema"); continue
+        for r in rows:
+            human.update(dict.fromkeys(_texts(r.get("human_text"))))
+            machine.update(dict.fromkeys((t, model) for t in _texts(r.get("machine_text"))))
+    return [{"text": t, "label": "human"} for t in human] + [{"text": t, "label": m} for t, m in machine]
 
 _MAGE_SRC = re.compile(r"^machine_(continuation|specified|topical)_(.+)$")
 
 @loader("mage_csv")
 def load_mage(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
-    "MAGE texts of domain `args['domain']`, labelled `human` or by generator model."
+    "MAGE texts of domain `args['domain']`, labelled `human` or by generator model; other `src` values are skipped and counted."
     out, prefix = [], args["domain"] + "_"
     for r in table_rows(root, args, ctx, ("text", "src")):
         if not r["src"].startswith(prefix) or not r["text"].strip(): continue
-        rest = r["src"][len(prefix):]
-        m = _MAGE_SRC.match(rest)
-        if rest != "human" and not m: raise ctx.error(f"unrecognised src {r['src']!r}", root)
+        rest = r["src"][len(prefix):]; m = _MAGE_SRC.match(rest)
+        if rest != "human" and not m: ctx.skip("MAGE rows with an unrecognised src"); continue
         out.append({"text": r["text"].strip(), "label": "human" if rest == "human" else m.group(2)})
     return out
 
@@ -96,32 +143,52 @@ def load_pan24_generative(root: Path, args: dict, ctx: LoadContext) -> list[dict
         out += [{"text": r["text"].strip(), "label": label} for r in read_table(path, ctx, ["text"]) if r["text"].strip()]
     return out
 
-# %% ../nbs/lib/26_corpus_loaders.ipynb #c015
+
+# %% ../nbs/lib/26_corpus_loaders.ipynb #c018
 CORE_MAIN_LABELS = ("IN", "NA", "HI", "LY", "SP", "IP", "ID", "OP")
+CORE_SUB_REGISTERS = ("AD AV CM DF DP DS DT ED EN FH FI FS HA HT IB IT LE LT MA NE OB OE OF OH OI OL ON OO OS PA PB PO PR QA RA RE RR RS "
+                      "RV SL SR SS TA TB TR TS TV").split()   # register_label_abbreviations.txt minus the main labels and OTHER ("no labels")
 
 @loader("core_tsv")
 def load_core(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
-    "CORE documents under each of their sub-register labels, all splits merged."
+    "CORE documents (labels, id, text) under each of their 47 sub-register labels, all splits merged; other lines counted."
     out = []
     for path in tree_files(root, args.get("files", "*.tsv.gz"), ctx):
-        for n, line in enumerate(read_text(path, ctx).split("\n"), 1):
-            if not line.strip(): continue
+        for line in read_text(path, ctx).split("\n"):
             cols = line.split("\t")
-            if len(cols) < 2: raise ctx.error(f"line {n} has no tab-separated text", path)
-            text = cols[-1].strip()
-            out += [{"text": text, "label": lab} for lab in dict.fromkeys(cols[0].split()) if lab not in CORE_MAIN_LABELS and text]
+            if not line.strip(): continue
+            if len(cols) < 3 or not cols[2].strip(): ctx.skip("CORE lines without three columns or text"); continue
+            labels = [lab for lab in dict.fromkeys(cols[0].upper().split()) if lab in CORE_SUB_REGISTERS]
+            if not labels: ctx.skip("CORE documents with no sub-register (main labels only, or OTHER)")
+            out += [{"text": cols[2].strip(), "label": lab} for lab in labels]
     return out
+
+def equal_chunks(text: str, n: int) -> list[str]:
+    "`text` cut into `n` consecutive pieces of equal length (±1 character), each stripped."
+    bounds = [round(i * len(text) / n) for i in range(n + 1)]
+    return [text[a:b].strip() for a, b in zip(bounds, bounds[1:])]
+
+def masc_genre(rel: str) -> str | None:
+    "The genre of a MASC file: the folder right under `data/written` or `data/spoken` (subfolders such as email/spam stay in it)."
+    parts = rel.split("/")
+    return next((parts[i + 2] for i in range(len(parts) - 3) if parts[i] == "data" and parts[i + 1] in ("written", "spoken")), None)
 
 @loader("masc_genres")
 def load_masc(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
-    "MASC paragraphs of at least `min_words` words, labelled by genre folder, from the release zip (or an unpacked copy)."
-    tree = source_tree(root, args, ctx)
-    out = []
+    """MASC samples as the original code makes them: per genre (the folder under `data/written` or `data/spoken`), all its
+    `.txt` files below it in path order, joined by newlines, cut into `args['chunks']` (150) equal character chunks."""
+    tree, genres = source_tree(root, args, ctx), {}
     for path in tree_files(tree, "**/data/*/*/*.txt", ctx):
-        out += [{"text": p, "label": path.parent.name} for p in paragraphs(read_text(path, ctx)) if len(p.split()) >= args.get("min_words", 20)]
+        genre = masc_genre(path.at if hasattr(path, "at") else path.relative_to(tree).as_posix())
+        if genre: genres.setdefault(genre, []).append(read_text(path, ctx, errors="replace"))
+    out = []
+    for genre, texts in sorted(genres.items()):
+        chunks = equal_chunks("\n".join(texts), args.get("chunks", 150))
+        ctx.skip("empty MASC chunks", sum(not c for c in chunks)); out += [{"text": c, "label": genre} for c in chunks if c]
     return out
 
-# %% ../nbs/lib/26_corpus_loaders.ipynb #c018
+
+# %% ../nbs/lib/26_corpus_loaders.ipynb #c021
 def learner_text(elem) -> str:
     "The learner's original text of an FCE element: `<c>` corrections dropped, everything else kept."
     parts = [elem.text or ""]
@@ -132,7 +199,7 @@ def learner_text(elem) -> str:
 
 @loader("fce_xml")
 def load_fce(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
-    "FCE responses labelled by the writer's first language."
+    "FCE responses (each `<answerN>`, its paragraphs joined by a blank line) labelled by the writer's first language."
     tree, out = open_tree(root/args["archive"], ctx), []
     for path in tree_files(tree, "**/dataset/*/*.xml", ctx):
         try: doc = ET.fromstring(read_text(path, ctx))
@@ -141,35 +208,58 @@ def load_fce(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
         if not lang: raise ctx.error("no <language> element", path)
         for ans in doc.iter():
             if re.fullmatch(r"answer\d+", ans.tag):
-                text = "\n".join(" ".join(learner_text(p).split()) for p in ans.iter("p"))
+                text = "\n\n".join(p for p in (" ".join(learner_text(p).split()) for p in ans.iter("p")) if p)
                 if text.strip(): out.append({"text": text.strip(), "label": lang.strip()})
     return out
 
-# %% ../nbs/lib/26_corpus_loaders.ipynb #c021
-def period_label(year: int, start: int = 1680, width: int = 20, end: int = 1800) -> str | None:
-    "The `width`-year period of `year` as 'start-end' (e.g. '1680-1699'); None outside [start, end)."
-    if not start <= year < end: return None
-    lo = start + (year - start) // width * width
-    return f"{lo}-{lo + width - 1}"
 
-@loader("ceeces_letters")
-def load_ceeces(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
-    "CEECES letter paragraphs labelled by 20-year period of the letter's year."
+# %% ../nbs/lib/26_corpus_loaders.ipynb #c024
+def read_ceeces_periods(path, ctx: LoadContext) -> dict[str, str]:
+    "LetterID -> Period from a CEECES metadata file (tab-separated, cp1252, CRLF, trailing blank rows)."
+    rows = read_csv_dicts(path, ctx, ("LetterID", "Period"), delimiter="\t", encoding="cp1252", errors="replace")
+    return {r["LetterID"].strip(): (r["Period"] or "").strip() for r in rows if (r.get("LetterID") or "").strip()}
+
+def _local(tag) -> str: return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
+
+def tei_letters(xml: str) -> list[tuple[str, list[str]]]:
+    "(xml:id, visible text of each `<p>` under `<text>`, whitespace collapsed) for every `<TEI>` letter of a TEI file."
     out = []
-    for row in table_rows(root, {"files": [args.get("metadata", "metadata.csv")]}, ctx, ("letter_id", "year")):
-        try: label = period_label(int(row["year"]))
-        except ValueError: raise ctx.error(f"letter {row['letter_id']}: year {row['year']!r} is not a number", root/args.get("metadata", "metadata.csv")) from None
-        if label is None: continue
-        out += [{"text": p, "label": label} for p in paragraphs(read_text(root/"letters"/f"{row['letter_id']}.txt", ctx))]
+    for tei in (e for e in ET.fromstring(xml).iter() if _local(e.tag) == "TEI"):
+        lid = next((v for k, v in tei.attrib.items() if _local(k) == "id"), "")
+        body = next((e for e in tei.iter() if _local(e.tag) == "text"), None)
+        paras = [] if body is None else [" ".join("".join(p.itertext()).split()) for p in body.iter() if _local(p.tag) == "p"]
+        out.append((lid, [p for p in paras if p]))
     return out
+
+@loader("ceeces_tei")
+def load_ceeces(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
+    "CEECES letter paragraphs from the TEI files of both records' zips, labelled by the metadata `Period` (some periods left out)."
+    periods = {k: v for m in tree_files(root, "**/*-metadata.txt", ctx) for k, v in read_ceeces_periods(m, ctx).items()}
+    out, leave_out = [], set(args.get("skip_periods", []))
+    for archive in tree_files(root, "**/*.zip", ctx):
+        for path in tree_files(open_tree(archive, ctx), "**/*.xml", ctx):
+            try: letters = tei_letters(read_text(path, ctx))
+            except ET.ParseError as e: raise ctx.error(f"not well-formed XML ({e})", path) from None
+            for lid, paras in letters:
+                if lid not in periods: ctx.skip("CEECES letters without metadata"); continue
+                if periods[lid] in leave_out or not periods[lid]: continue
+                out += [{"text": p, "label": periods[lid]} for p in paras]
+    return out
+
+def story_sentences(doc: dict) -> list | None:
+    "A PASTEL story's output sentences: the key `output.sentences` (as released), or `output` → `sentences`."
+    if "output.sentences" in doc: return doc["output.sentences"]
+    return doc["output"].get("sentences") if isinstance(doc.get("output"), dict) else None
 
 @loader("pastel_json")
 def load_pastel(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
-    "PASTEL stories labelled by the writer's persona attribute `args['attribute']`."
-    out = []
-    for path in tree_files(root, args.get("files", "data/**/*.json"), ctx):
-        doc = read_json(path, ctx)
-        if not isinstance(doc.get("persona"), dict) or not isinstance(doc.get("sentences"), list): raise ctx.error("needs 'persona' and 'sentences'", path)
-        label, text = doc["persona"].get(args["attribute"]), " ".join(s.strip() for s in doc["sentences"] if isinstance(s, str)).strip()
-        if label and text: out.append({"text": text, "label": str(label)})
+    "PASTEL stories (story level, every split) from `data/data_v2.zip`, labelled by persona attribute `args['attribute']`."
+    out, tree = [], source_tree(root, args, ctx)
+    for path in tree_files(tree, args.get("files", "**/stories/*/*.json"), ctx):
+        doc = read_json(path, ctx); sentences = story_sentences(doc) if isinstance(doc, dict) else None
+        if not isinstance(doc.get("persona"), dict) or not isinstance(sentences, list): raise ctx.error("needs 'persona' and 'output.sentences'", path)
+        label, text = str(doc["persona"].get(args["attribute"]) or "").strip(), " ".join(s.strip() for s in sentences if isinstance(s, str)).strip()
+        if not label or label == "Empty" or not text: ctx.skip("PASTEL stories without text or with an empty attribute"); continue
+        out.append({"text": text, "label": label})
     return out
+

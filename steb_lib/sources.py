@@ -4,14 +4,14 @@
 
 # %% ../nbs/lib/21_sources.ipynb #c003
 from __future__ import annotations
-import fnmatch, glob, hashlib, io, json, os, tarfile, urllib.request
+import fnmatch, glob, gzip, hashlib, http.client, io, json, os, tarfile, urllib.request, zipfile, zlib
 from pathlib import Path
 from .core import StebInputError, atomic_write_bytes, data_dir, default_cache_dir
 
 # %% auto #0
-__all__ = ['DatasetError', 'dataset_error', 'raw_mirror_dir', 'fixtures_dir', 'source_prefix', 'matching_files', 'missing_files',
-           'fetch_url', 'download_source', 'offline', 'source_roots', 'package_dir', 'packages_root', 'locate_source',
-           'source_availability']
+__all__ = ['GDRIVE_URL', 'DatasetError', 'dataset_error', 'raw_mirror_dir', 'fixtures_dir', 'source_prefix', 'matching_files',
+           'missing_files', 'fetch_url', 'archive_member_path', 'extract_members', 'download_source', 'offline',
+           'source_roots', 'package_dir', 'packages_root', 'locate_source', 'source_availability']
 
 # %% ../nbs/lib/21_sources.ipynb #c006
 class DatasetError(StebInputError):
@@ -36,11 +36,11 @@ def source_prefix(source: dict) -> str:
     "The relative directory of `source` inside a mirror or the cache."
     kind = source["kind"]
     if kind == "repo": return f"{source['owner']}/{source['repo']}"
-    if kind == "hf": return f"huggingface/{source['id']}"
-    if kind == "zenodo": return f"zenodo/{source['record']}"
+    if kind == "hf": return f"huggingface/{source['repos'][0].split('/')[0]}" if "repos" in source else f"huggingface/{source['id']}"
+    if kind == "zenodo": return "zenodo" if "records" in source else f"zenodo/{source['record']}"
     if kind == "url": return f"url/{source['url'].split('/')[2]}"
     if kind == "fixture": return source.get("prefix", "")
-    if kind == "manual": return source["dir"]
+    if kind in ("manual", "gdrive"): return source["dir"]
     raise StebInputError(f"source kind {kind!r} has no mirror layout")
 
 # %% ../nbs/lib/21_sources.ipynb #c012
@@ -62,56 +62,130 @@ def _redirect(url: str) -> str:
     base = os.environ.get("STEB_DOWNLOAD_BASE")
     return base.rstrip("/") + "/" + url.split("/", 3)[3] if base else url
 
-def fetch_url(url: str, dest: Path, sha256: str | None = None, dataset: str = "?") -> str:
-    "Download `url` to `dest` atomically; verify `sha256` if given; return the sha256 of the bytes."
+def _read_body(response, url: str, dataset: str) -> bytes:
+    "The whole body of `response`; a body shorter than its Content-Length (or a cut chunked body) raises `DatasetError`."
+    try: data = response.read()
+    except http.client.IncompleteRead as e:
+        raise dataset_error(dataset, f"download of {url} was cut short ({len(e.partial)} bytes received, {e.expected} more expected); nothing was written") from None
+    length = response.headers.get("Content-Length")
+    if length and length.isdigit() and len(data) != int(length):
+        raise dataset_error(dataset, f"download of {url} was cut short ({len(data)} of {length} bytes); nothing was written")
+    return data
+
+def _check_archive_complete(data: bytes, name: str, url: str, dataset: str) -> None:
+    "Refuse a `.zip`, `.gz`/`.tgz` body that does not read to its end: the only truncation check when a server sends no length."
     try:
-        with urllib.request.urlopen(_redirect(url), timeout=60) as r: data = r.read()
-    except OSError as e:
+        if name.endswith(".zip"):
+            with zipfile.ZipFile(io.BytesIO(data)) as z: bad = z.testzip()
+            if bad: raise zipfile.BadZipFile(f"member {bad} is damaged")
+        elif name.endswith((".gz", ".tgz")): gzip.decompress(data)
+    except (zipfile.BadZipFile, OSError, EOFError, zlib.error) as e:
+        raise dataset_error(dataset, f"download of {url} is not a complete {name.rsplit('.', 1)[-1]} archive ({e}); truncated? nothing was written") from None
+
+def fetch_url(url: str, dest: Path, sha256: str | None = None, dataset: str = "?") -> str:
+    "Download `url` to `dest` atomically; check it is complete and matches `sha256` if given; return its sha256."
+    try:
+        with urllib.request.urlopen(_redirect(url), timeout=60) as r:
+            data, kind = _read_body(r, url, dataset), r.headers.get("Content-Type", "")
+    except (OSError, http.client.HTTPException) as e:
         raise dataset_error(dataset, f"cannot download {url} ({e}); put the file at {dest} instead") from None
+    if "drive.usercontent.google.com" in url and kind.startswith("text/html"):
+        raise dataset_error(dataset, f"Google Drive sent a web page instead of the file ({url}): download quota exceeded or not shared; get it in a browser and put it at {dest}")
     got = hashlib.sha256(data).hexdigest()
     if sha256 and got != sha256:
         raise dataset_error(dataset, f"checksum mismatch for {url}: expected {sha256}, got {got}; nothing was written", dest)
+    _check_archive_complete(data, Path(dest).name, url, dataset)
     atomic_write_bytes(dest, data); return got
 
-# %% ../nbs/lib/21_sources.ipynb #c016
-def _extract_repo_archive(data: bytes, patterns, dest: Path) -> int:
-    "Extract the members of a GitHub tarball (`<repo>-<commit>/<path>`) that match `patterns` into `dest`."
-    n = 0
-    with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
-        for m in tar.getmembers():
-            rel = m.name.split("/", 1)[1] if "/" in m.name else ""
-            if m.isfile() and any(fnmatch.fnmatch(rel, p) for p in patterns):
-                atomic_write_bytes(dest/rel, tar.extractfile(m).read()); n += 1
-    return n
 
+# %% ../nbs/lib/21_sources.ipynb #c016
+def archive_member_path(dest: Path, name: str) -> Path | None:
+    "Where archive member `name` goes under `dest`; None for absolute names, drive letters and `..` (tar/zip slip)."
+    parts = name.replace("\\", "/").split("/")
+    if name.startswith(("/", "\\")) or (parts and ":" in parts[0]) or ".." in parts: return None
+    rel = [p for p in parts if p not in ("", ".")]
+    return Path(dest).joinpath(*rel) if rel else None
+
+def _archive_members(path: Path):
+    "(name, is a regular file, read()) for each member of a zip or tar(.gz) archive."
+    if zipfile.is_zipfile(path):
+        with zipfile.ZipFile(path) as z:
+            for i in z.infolist(): yield i.filename, not i.is_dir() and (i.external_attr >> 16) & 0o170000 in (0, 0o100000), lambda i=i: z.read(i)
+    else:
+        with tarfile.open(path) as tar:
+            for m in tar.getmembers(): yield m.name, m.isfile(), lambda m=m: tar.extractfile(m).read()
+
+def extract_members(archive: Path, dest: Path, keep=lambda name: True, strip: int = 0, dataset: str = "?") -> int:
+    """Extract the regular files of `archive` for which `keep(name)` holds into `dest` (`strip` leading folders dropped);
+    links and special files are skipped; a member named outside `dest` (`../`, absolute) refuses the whole archive."""
+    todo = []
+    try:
+        for name, regular, read in _archive_members(archive):
+            rel = "/".join(name.replace("\\", "/").split("/")[strip:])
+            if not rel or not regular or not keep(rel): continue
+            target = archive_member_path(dest, rel)
+            if target is None: raise dataset_error(dataset, f"archive member {name!r} would be written outside {dest}: refused, nothing extracted", archive)
+            todo.append((target, read()))
+    except (tarfile.TarError, zipfile.BadZipFile, OSError, EOFError) as e:
+        raise dataset_error(dataset, f"not a readable archive ({e}); truncated or corrupt?", archive) from None
+    for target, data in todo: atomic_write_bytes(target, data)
+    return len(todo)
+
+
+# %% ../nbs/lib/21_sources.ipynb #c018
+GDRIVE_URL = "https://drive.usercontent.google.com/download?id={id}&export=download&confirm=t"
+
+def _download_repo(source: dict, dest: Path, dataset: str) -> None:
+    "GitHub codeload tarball at the pinned commit (kept beside the files, so entries sharing a repository download it once)."
+    ref = source.get("commit") or "HEAD"
+    url = f"https://codeload.github.com/{source['owner']}/{source['repo']}/tar.gz/{ref}"
+    archive = dest/f".archive-{ref}.tar.gz"
+    if not archive.exists(): fetch_url(url, archive, source.get("archive_sha256"), dataset)
+    keep = lambda rel: any(fnmatch.fnmatch(rel, p) for p in source["files"])
+    if not extract_members(archive, dest, keep, strip=1, dataset=dataset): raise dataset_error(dataset, f"the archive of {url} holds none of {source['files']}")
+
+def _download_hf(source: dict, dest: Path, dataset: str) -> None:
+    "`snapshot_download` of only the source's files, from one dataset repository or several (`repos`, one folder each)."
+    from huggingface_hub import snapshot_download
+    repos = {r: dest/r.split("/")[-1] for r in source["repos"]} if "repos" in source else {source["id"]: dest}
+    for repo, local in repos.items():
+        pats = [p[len(local.name) + 1:] for p in source["files"] if p.startswith(local.name + "/")] if "repos" in source else source["files"]
+        try: snapshot_download(repo, repo_type="dataset", revision=source.get("revision"), allow_patterns=pats, local_dir=local)
+        except Exception as e: raise dataset_error(dataset, f"cannot download {repo} from the Hugging Face hub ({type(e).__name__}: {e})") from None
+
+def _download_files(source: dict, dest: Path, dataset: str) -> None:
+    "Zenodo records (`record`, or `records` with files named `<record>/<file>`), plain URLs and Google Drive files."
+    kind = source["kind"]
+    for f in (source["files"] if kind != "gdrive" else [source["archive"]]):
+        if kind == "url": url = source["url"]
+        elif kind == "gdrive": url = GDRIVE_URL.format(id=source["id"])
+        else:
+            record, name = f.split("/", 1) if "records" in source else (source["record"], f)
+            url = f"https://zenodo.org/records/{record}/files/{name}?download=1"
+        fetch_url(url, dest/f, source.get("sha256", {}).get(f), dataset)
+    for a in source.get("unpack", []): extract_members(dest/a, dest, dataset=dataset); (dest/a).unlink()
+
+
+# %% ../nbs/lib/21_sources.ipynb #c019
 def download_source(source: dict, dest: Path, dataset: str = "?") -> dict:
     "Download `source`'s files into `dest` (its cache directory); return {path: sha256} of what was fetched."
     kind, files = source["kind"], source["files"]
-    if kind == "repo":
-        ref = source.get("commit") or "HEAD"
-        url = f"https://codeload.github.com/{source['owner']}/{source['repo']}/tar.gz/{ref}"
-        tmp = dest/".archive.tar.gz"; fetch_url(url, tmp, source.get("archive_sha256"), dataset)
-        n = _extract_repo_archive(tmp.read_bytes(), files, dest); tmp.unlink()
-        if not n: raise dataset_error(dataset, f"the archive of {url} holds none of {files}")
-    elif kind == "hf":
-        from huggingface_hub import snapshot_download
-        try: snapshot_download(source["id"], repo_type="dataset", revision=source.get("revision"), allow_patterns=files, local_dir=dest)
-        except Exception as e: raise dataset_error(dataset, f"cannot download {source['id']} from the Hugging Face hub ({type(e).__name__}: {e})") from None
-    elif kind in ("zenodo", "url"):
-        for f in files:
-            url = source["url"] if kind == "url" else f"https://zenodo.org/records/{source['record']}/files/{f}?download=1"
-            fetch_url(url, dest/f, source.get("sha256", {}).get(f), dataset)
-    elif kind == "manual":
+    if kind == "manual":
         raise dataset_error(dataset, f"steb-lib cannot download these files itself: get {files} from {source['page']} by hand "
                             f"(unpack archives) and put them under $STEB_RAW_DIR/{source['dir']}/ or {dest}/")
-    else: raise dataset_error(dataset, f"a {kind!r} source cannot be downloaded")
+    fetchers = {"repo": _download_repo, "hf": _download_hf, "zenodo": _download_files, "url": _download_files, "gdrive": _download_files}
+    if kind not in fetchers: raise dataset_error(dataset, f"a {kind!r} source cannot be downloaded")
+    fetchers[kind](source, dest, dataset)
+    missing = missing_files(dest, files)
+    if missing: raise dataset_error(dataset, f"the download holds nothing matching {missing}; the source's layout may have changed", dest)
     return {str(p.relative_to(dest)): hashlib.sha256(p.read_bytes()).hexdigest()
             for hits in matching_files(dest, files).values() for p in hits}
 
-# %% ../nbs/lib/21_sources.ipynb #c020
+
+# %% ../nbs/lib/21_sources.ipynb #c023
 def offline() -> bool:
-    "True when downloads are switched off (`HF_HUB_OFFLINE=1` or `STEB_OFFLINE=1`)."
-    return any(os.environ.get(v, "") not in ("", "0") for v in ("HF_HUB_OFFLINE", "STEB_OFFLINE"))
+    "True when downloads are switched off: `HF_HUB_OFFLINE` or `STEB_OFFLINE` set to 1/true/yes/on, as huggingface_hub reads it."
+    return any(os.environ.get(v, "").strip().upper() in ("1", "ON", "YES", "TRUE") for v in ("HF_HUB_OFFLINE", "STEB_OFFLINE"))
 
 def source_roots(source: dict) -> dict[str, Path | None]:
     "Candidate roots for `source`: {'mirror': ..., 'cache': ...} (or {'fixture': ...}, {'package': ...})."
@@ -137,7 +211,7 @@ def packages_root(packages) -> Path | None:
     if len(parents) > 1: raise StebInputError(f"packages {packages} are installed in different places: {sorted(map(str, parents))}")
     return parents.pop()
 
-# %% ../nbs/lib/21_sources.ipynb #c022
+# %% ../nbs/lib/21_sources.ipynb #c026
 def locate_source(source: dict, dataset: str = "?", download: bool | None = None) -> tuple[Path, str]:
     "(root directory holding all of `source`'s files, 'mirror' | 'cache' | 'downloaded' | 'fixture' | 'package')."
     files = source["files"]

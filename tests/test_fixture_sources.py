@@ -53,10 +53,10 @@ def test_cli_prepare_from_a_fixture_prints_path_and_sha(tmp_path):
 
 
 @pytest.mark.parametrize("dataset,rel,damage,expect", [
-    ("enron_authorship_corpus", "url/prod-dcd-datasets-public-files-eu-west-1.s3.eu-west-1.amazonaws.com/enron_authorship_corpus.zip", "truncate", "readable zip archive"),
-    ("blog_gender", "huggingface/barilan/blog_authorship_corpus/data/validation-00000-of-00001.parquet", "truncate", "not a readable Parquet file"),
+    ("enron_authorship_corpus", "url/prod-dcd-datasets-public-files-eu-west-1.s3.eu-west-1.amazonaws.com/enron.zip", "truncate", "readable zip archive"),
+    ("blog_gender", "huggingface/barilan/blog_authorship_corpus/blog_authorship_corpus/validation/0000.parquet", "truncate", "not a readable Parquet file"),
     ("core", "TurkuNLP/CORE-corpus/dev.tsv.gz", "truncate", "not a complete gzip file"),
-    ("pan20_authorship_verification_test", "pan/pan20-authorship-verification-test/truth.jsonl", "truncate", "not valid JSON"),
+    ("pan20_authorship_verification_test", "pan/pan20-authorship-verification-test/pan20-authorship-verification-test/pan20-authorship-verification-test-truth.jsonl", "truncate", "not valid JSON"),
     ("machine_text_detection_PAN25_collaborative", "pan/pan25-human-ai-collaborative-text-classification/dev.jsonl", "rename label_text", "missing column(s) ['label_text']"),
 ])
 def test_broken_fixture_copy_names_dataset_and_file(tmp_path, dataset, rel, damage, expect):
@@ -66,3 +66,24 @@ def test_broken_fixture_copy_names_dataset_and_file(tmp_path, dataset, rel, dama
     else: f.write_text(f.read_text().replace('"label_text"', '"category"'))
     r = steb("prepare", dataset, *(["--task", "clustering"] if dataset in ("blog_gender", "core") else []), env={"STEB_RAW_DIR": str(raw), "STEB_CACHE": str(tmp_path/"c")})
     assert r.returncode == 2 and f"dataset {dataset}:" in r.stderr and expect in r.stderr and f.name in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("dataset,task,reason", [
+    ("bible_versions", "clustering", "Bible verse numbers without text"),
+    ("enron_authorship_corpus", "predefined", "undecodable byte sequences replaced by U+FFFD"),
+    ("masc_text_genre", "clustering", "undecodable byte sequences replaced by U+FFFD"),
+    ("core", "clustering", "CORE documents with no sub-register (main labels only, or OTHER)"),
+    ("pan23_style_change_hard", "predefined", "style-change documents whose 'changes' do not match their paragraphs"),
+    ("pan18_cross_domain_authorship_attribution_english", "retrieval", "PAN18 queries by an unknown author (<UNK>)"),
+    ("amazon", "retrieval", "retrieval lines that are not JSON"),
+    ("twitter_aave_sae", "order_alignment", "line pairs with an empty side"),
+    ("ceeces", "clustering", "CEECES letters without metadata"),
+    ("machine_text_detection_MAGE_sci_gen", "clustering", "MAGE rows with an unrecognised src"),
+])
+def test_quirks_of_real_files_are_skipped_and_counted(tmp_path, dataset, task, reason):
+    "A fixture in the real layout, with the real files' quirks, prepares through the CLI and its meta counts what was left out."
+    import json
+    r = steb("prepare", dataset, "--task", task, "--out", str(tmp_path), env={"STEB_RAW_DIR": str(fixtures_dir()), "STEB_CACHE": str(tmp_path/"c")})
+    assert r.returncode == 0, r.stderr
+    meta = json.loads((tmp_path/f"{dataset}.{task}.meta.json").read_text())
+    assert meta["skipped"].get(reason, 0) >= 1, meta.get("skipped")
