@@ -4,17 +4,19 @@
 
 # %% ../nbs/lib/33_encoders.ipynb #c003
 from __future__ import annotations
-import hashlib
+import dataclasses, hashlib, json
 from pathlib import Path
 import numpy as np
 from .core import StebInputError, check_texts, sha256_text
-from .models import ModelSpec, PROTOCOLS, model_source, resolve_model
+from .models import ModelSpec, PROTOCOLS, detect_family, model_files_to_fetch, model_source, resolve_model
+from .sources import offline
 from .chunking import protocol_pieces, mean_pool_pieces, count_tokens
 
 # %% auto #0
-__all__ = ['mean_pool', 'last_token_pool', 'position_ids_from_mask', 'directory_fingerprint', 'materialize', 'default_device',
-           'length_sorted_batches', 'PieceEncoder', 'context_length', 'TransformerEncoder',
-           'SentenceTransformerEncoder', 'LuarEncoder', 'RandomEncoder', 'load_encoder']
+__all__ = ['mean_pool', 'last_token_pool', 'position_ids_from_mask', 'directory_fingerprint', 'remote_code_repos',
+           'remote_code_pin', 'fetch_hub_model', 'materialize', 'default_device', 'length_sorted_batches',
+           'PieceEncoder', 'context_length', 'TransformerEncoder', 'SentenceTransformerEncoder', 'LuarEncoder',
+           'RandomEncoder', 'load_encoder']
 
 # %% ../nbs/lib/33_encoders.ipynb #c006
 def mean_pool(hidden, mask):
@@ -41,19 +43,43 @@ def directory_fingerprint(path) -> str:
         h.update(str(f.relative_to(path)).encode()); h.update(f.read_bytes())
     return h.hexdigest()
 
+def remote_code_repos(path) -> set[str]:
+    "Repositories other than the model's own whose code its `config.json` `auto_map` names (`org/repo--module.Class`)."
+    cfg = Path(path)/"config.json"
+    refs = json.loads(cfg.read_text(encoding="utf-8")).get("auto_map", {}) if cfg.exists() else {}
+    names = [v for x in refs.values() for v in (x if isinstance(x, list) else [x]) if isinstance(v, str)]
+    return {v.split("--", 1)[0] for v in names if "--" in v}
+
+def remote_code_pin(spec: ModelSpec, path) -> dict:
+    "{model_code_repo, model_code_revision} when `spec` runs code from another repository; without a pinned `code_revision`, refused."
+    repos = remote_code_repos(path) if spec.trust_remote_code else set()
+    if not repos: return {}
+    if not spec.code_revision:
+        raise StebInputError(f"{spec.name} runs code from {', '.join(sorted(repos))}, which its --revision does not pin: "
+                             "set code_revision (the commit of that code you reviewed) in its registry entry")
+    return {"model_code_repo": ", ".join(sorted(repos)), "model_code_revision": spec.code_revision}
+
+def fetch_hub_model(spec: ModelSpec) -> str:
+    "`snapshot_download` of only the files loading needs (`model_files_to_fetch`); offline, the cached snapshot."
+    from huggingface_hub import HfApi, snapshot_download
+    patterns = None if offline() else model_files_to_fetch(HfApi().list_repo_files(spec.hub_id, revision=spec.revision))
+    return snapshot_download(spec.hub_id, revision=spec.revision, allow_patterns=patterns)
+
 def materialize(spec: ModelSpec) -> dict:
-    "Local files of `spec`: {path, revision, files_sha256, source_note}."
+    "Local files of `spec`: {path, revision, files_sha256, source_note} (+ the pinned remote-code repository, if any)."
     source, note = model_source(spec)
     if Path(source).is_dir():
         fp = directory_fingerprint(source)
-        return {"path": source, "revision": spec.revision or fp, "files_sha256": fp, "source_note": note}
-    if spec.trust_remote_code and not spec.revision:
-        raise StebInputError(f"{spec.name} runs code from the hub ({spec.hub_id}); pin the commit you reviewed with --revision")
-    from huggingface_hub import snapshot_download
-    try: path = snapshot_download(spec.hub_id, revision=spec.revision)
-    except Exception as e:
-        raise StebInputError(f"cannot get {spec.hub_id}@{spec.revision or 'latest'} from the hub or its cache: {type(e).__name__}: {e}") from e
-    return {"path": path, "revision": Path(path).name, "files_sha256": None, "source_note": note}
+        files = {"path": source, "revision": spec.revision or fp, "files_sha256": fp, "source_note": note}
+    else:
+        if spec.trust_remote_code and not spec.revision:
+            raise StebInputError(f"{spec.name} runs code from the hub ({spec.hub_id}); pin the commit you reviewed with --revision")
+        try: path = fetch_hub_model(spec)
+        except Exception as e:
+            raise StebInputError(f"cannot get {spec.hub_id}@{spec.revision or 'latest'} from the hub or its cache: {type(e).__name__}: {e}") from e
+        files = {"path": path, "revision": Path(path).name, "files_sha256": None, "source_note": note}
+    return files | remote_code_pin(spec, files["path"])
+
 
 # %% ../nbs/lib/33_encoders.ipynb #c012
 def default_device() -> str:
@@ -75,6 +101,7 @@ class PieceEncoder:
         self.spec, files = spec, materialize(spec)
         self.source, self.source_note = files["path"], files["source_note"]
         self.revision, self.files_sha256 = files["revision"], files["files_sha256"]
+        self.code_pin = {k: v for k, v in files.items() if k.startswith("model_code_")}
         self.device = device or default_device(); self.dtype = "float16" if self.device.startswith("cuda") else "float32"
 
     def embed_pieces(self, pieces, batch_size=32, progress=False) -> np.ndarray:
@@ -93,7 +120,7 @@ class PieceEncoder:
 
     def describe(self) -> dict:
         return {"model_family": self.family, "model_pooling": self.pooling, "model_max_tokens": self.max_tokens,
-                "model_device": self.device, "model_dtype": self.dtype}
+                "model_device": self.device, "model_dtype": self.dtype, **getattr(self, "code_pin", {})}
 
 # %% ../nbs/lib/33_encoders.ipynb #c015
 def context_length(config, tokenizer, cap: int | None = None) -> int:
@@ -109,38 +136,46 @@ def context_length(config, tokenizer, cap: int | None = None) -> int:
     return min(limits)
 
 class TransformerEncoder(PieceEncoder):
-    "A masked LM (mean pooling) or causal LM (last non-padding token) loaded with `AutoModel`."
+    """A masked LM (mean pooling, `AutoModel`) or causal LM (last non-padding token): the base model of
+    `AutoModelForCausalLM`, which is the *text* model for text+vision configs such as `qwen3_5`."""
     def __init__(self, spec: ModelSpec, device: str | None = None, padding_side: str | None = None):
         import torch
-        from transformers import AutoModel, AutoTokenizer
+        from transformers import AutoModel, AutoModelForCausalLM, AutoTokenizer
         self.family = spec.family; self._locate(spec, device)
-        self.tokenizer = AutoTokenizer.from_pretrained(self.source, trust_remote_code=spec.trust_remote_code)
+        code = {"trust_remote_code": spec.trust_remote_code, **({"code_revision": spec.code_revision} if spec.code_revision else {})}
+        self.tokenizer = AutoTokenizer.from_pretrained(self.source, **code)
         if self.tokenizer.pad_token is None: self.tokenizer.pad_token = self.tokenizer.eos_token
         if padding_side: self.tokenizer.padding_side = padding_side
-        self.model = AutoModel.from_pretrained(self.source, trust_remote_code=spec.trust_remote_code,
-                                               dtype=getattr(torch, self.dtype)).to(self.device).eval()
         self.causal = spec.family == "causal-lm"
+        loader = AutoModelForCausalLM if self.causal else AutoModel
+        model = loader.from_pretrained(self.source, dtype=getattr(torch, self.dtype), **code)
+        self.model = (model.base_model if self.causal else model).to(self.device).eval()
         self.pooling = "last non-padding token" if self.causal else "attention-mask mean"
-        self.max_tokens = context_length(self.model.config, self.tokenizer, spec.max_length) - self.tokenizer.num_special_tokens_to_add()
-        self.dim = self.model.config.hidden_size
+        config = self.model.config.get_text_config()
+        self.max_tokens = context_length(config, self.tokenizer, spec.max_length) - self.tokenizer.num_special_tokens_to_add()
+        self.dim = config.hidden_size
 
     def embed_batch(self, pieces):
+        "Vectors of `pieces`; each is cut to the context (a piece can tokenize one token longer alone than inside its text)."
         import torch
-        enc = self.tokenizer(pieces, padding=True, return_tensors="pt").to(self.device)
-        kw = {"position_ids": position_ids_from_mask(enc["attention_mask"])} if self.causal else {}
+        enc = self.tokenizer(pieces, padding=True, truncation=True, max_length=self.max_tokens + self.tokenizer.num_special_tokens_to_add(),
+                             return_tensors="pt").to(self.device)
+        kw = {"position_ids": position_ids_from_mask(enc["attention_mask"]), "use_cache": False} if self.causal else {}
         with torch.inference_mode():
             hidden = self.model(input_ids=enc["input_ids"], attention_mask=enc["attention_mask"], **kw).last_hidden_state
         pool = last_token_pool if self.causal else mean_pool
         return pool(hidden, enc["attention_mask"]).float().cpu().numpy()
 
-# %% ../nbs/lib/33_encoders.ipynb #c025
+# %% ../nbs/lib/33_encoders.ipynb #c027
 class SentenceTransformerEncoder(PieceEncoder):
     "A sentence-transformers model: its own modules (pooling, normalisation), the registry's prompt and encode arguments."
     family = "sentence-transformers"
     def __init__(self, spec: ModelSpec, device: str | None = None):
         from sentence_transformers import SentenceTransformer
         self._locate(spec, device)
-        self.model = SentenceTransformer(self.source, device=self.device, trust_remote_code=spec.trust_remote_code)
+        code = {"code_revision": spec.code_revision} if spec.code_revision else None   # remote code in another repository, pinned
+        self.model = SentenceTransformer(self.source, device=self.device, trust_remote_code=spec.trust_remote_code,
+                                         model_kwargs=code, processor_kwargs=code, config_kwargs=code)
         if self.dtype == "float16": self.model.half()
         self.tokenizer = self.model.tokenizer
         prompt_tokens = count_tokens(spec.prompt, self.tokenizer) if spec.prompt else 0
@@ -158,7 +193,7 @@ class SentenceTransformerEncoder(PieceEncoder):
         return self.model.encode(list(pieces), batch_size=batch_size, show_progress_bar=progress, convert_to_numpy=True,
                                  **kw, **self.spec.encode_kwargs).astype(np.float32)
 
-# %% ../nbs/lib/33_encoders.ipynb #c029
+# %% ../nbs/lib/33_encoders.ipynb #c031
 class LuarEncoder(PieceEncoder):
     "A LUAR-style author encoder (remote code): episodes of documents -> one vector per episode."
     family, pooling = "luar", "LUAR episode attention"
@@ -190,7 +225,7 @@ class LuarEncoder(PieceEncoder):
         groups = [[p for t in check_texts(g, "documents of an author") for p in protocol_pieces([t], self.tokenizer, self.max_tokens, protocol)[0]] for g in groups]
         return self._episodes(groups)
 
-# %% ../nbs/lib/33_encoders.ipynb #c032
+# %% ../nbs/lib/33_encoders.ipynb #c034
 class RandomEncoder:
     "Seeded random baseline: text -> standard-normal vector seeded by sha256(text) (independent of batch and order)."
     def __init__(self, spec: ModelSpec):
@@ -205,6 +240,7 @@ class RandomEncoder:
 def load_encoder(name, device: str | None = None, revision: str | None = None):
     "An encoder for `name` (registry name, alias, paper name, hub id or local directory) or a `ModelSpec`."
     spec = name if isinstance(name, ModelSpec) else resolve_model(name, revision)
+    if spec.family == "auto": spec = dataclasses.replace(spec, family=detect_family(materialize(spec)["path"]))   # an unregistered hub id
     if spec.family == "random": return RandomEncoder(spec)
     if spec.family == "sentence-transformers": return SentenceTransformerEncoder(spec, device)
     if spec.family in ("masked-lm", "causal-lm"): return TransformerEncoder(spec, device)

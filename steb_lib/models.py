@@ -10,15 +10,16 @@ from pathlib import Path
 from .core import StebInputError, data_dir, default_cache_dir
 
 # %% auto #0
-__all__ = ['PROTOCOLS', 'FAMILIES', 'MODEL_REGISTRY', 'DEFAULT_MODELS', 'CAUSAL_MODEL_TYPES', 'ModelSpec', 'spec_from_record',
-           'load_model_registry', 'registry_lookup', 'resolve_model', 'family_from_config', 'detect_family',
-           'models_dir', 'zip_part_files', 'unpack_zip_parts', 'packaged_model_dir', 'model_source',
-           'offline_availability', 'hub_cache_dir']
+__all__ = ['PROTOCOLS', 'FAMILIES', 'MODEL_REGISTRY', 'DEFAULT_MODELS', 'CAUSAL_MODEL_TYPES', 'OTHER_FRAMEWORK_SUFFIXES',
+           'OTHER_FRAMEWORK_FOLDERS', 'ModelSpec', 'spec_from_record', 'load_model_registry', 'registry_lookup',
+           'resolve_model', 'family_from_config', 'detect_family', 'models_dir', 'zip_part_files', 'unpack_zip_parts',
+           'packaged_model_dir', 'model_source', 'offline_availability', 'hub_cache_root', 'hub_cache_dir',
+           'model_files_to_fetch']
 
 # %% ../nbs/lib/30_models.ipynb #c006
 PROTOCOLS = ("chunk", "truncate")
 FAMILIES = ("luar", "sentence-transformers", "masked-lm", "causal-lm", "function-words", "tfidf", "stylometric", "biber",
-            "random", "unavailable")
+            "random", "unavailable", "auto")   # auto: a hub id steb-lib does not know; the family comes from its downloaded files
 
 @dataclass(frozen=True)
 class ModelSpec:
@@ -32,6 +33,7 @@ class ModelSpec:
     pooling: str | None = None
     prompt: str | None = None           # prefix added to every text (e.g. E5's "query: ")
     trust_remote_code: bool = False
+    code_revision: str | None = None    # pinned commit of remote code living in another repository (config `auto_map` "repo--module.Class")
     encode_kwargs: dict = field(default_factory=dict)
     packaged: dict | None = None        # offline copy: {"module": ...} or {"zip_parts": [...], "member": ...}
     aliases: tuple = ()
@@ -77,10 +79,12 @@ def resolve_model(name: str, revision: str | None = None) -> ModelSpec:
         path = Path(name).resolve()
         spec = ModelSpec(str(path), detect_family(path), local_dir=str(path), notes="local directory; family detected from its files")
     elif spec is None and re.fullmatch(r"[\w.-]+/[\w.-]+", name):
-        spec = ModelSpec(name, "sentence-transformers", hub_id=name, notes="unregistered hub id")
+        spec = ModelSpec(name, "auto", hub_id=name, notes="unregistered hub id; family detected from its downloaded files")
     if spec is None:
         raise StebInputError(f"unknown model {name!r}: not in the registry (steb list-models), not a directory, not a hub id")
-    return ModelSpec(**{**spec.__dict__, "revision": revision}) if revision else spec
+    if revision and spec.local_dir: raise StebInputError(f"{name} is a local directory: it has no revision to pin (its files' sha256 is recorded)")
+    if not revision or revision == spec.revision: return spec
+    return ModelSpec(**{**spec.__dict__, "revision": revision, "packaged": None})   # another revision: from the hub, never the packaged copy
 
 # %% ../nbs/lib/30_models.ipynb #c013
 CAUSAL_MODEL_TYPES = {"gpt2", "gpt_neo", "gptj", "opt", "llama", "mistral", "qwen2", "qwen3", "qwen3_5", "gemma", "gemma2",
@@ -168,8 +172,23 @@ def offline_availability(spec: ModelSpec) -> str:
     if spec.hub_id and hub_cache_dir(spec.hub_id) is not None: return "hub cache"
     return "needs download" if spec.hub_id else "needs a local directory"
 
+def hub_cache_root() -> Path:
+    "The Hugging Face hub cache, resolved as huggingface_hub does: `HF_HUB_CACHE`, else `HF_HOME/hub`, else `$XDG_CACHE_HOME/huggingface/hub` (`~/.cache`)."
+    if os.environ.get("HF_HUB_CACHE"): return Path(os.environ["HF_HUB_CACHE"]).expanduser()
+    home = os.environ.get("HF_HOME") or Path(os.environ.get("XDG_CACHE_HOME") or Path.home()/".cache")/"huggingface"
+    return Path(home).expanduser()/"hub"
+
 def hub_cache_dir(hub_id: str) -> Path | None:
     "The Hugging Face cache folder of `hub_id`, if anything of it was downloaded before."
-    root = Path(os.environ.get("HF_HUB_CACHE") or Path(os.environ.get("HF_HOME") or Path.home()/".cache"/"huggingface")/"hub")
-    folder = root/("models--" + hub_id.replace("/", "--"))
+    folder = hub_cache_root()/("models--" + hub_id.replace("/", "--"))
     return folder if folder.exists() else None
+
+# %% ../nbs/lib/30_models.ipynb #c021
+OTHER_FRAMEWORK_SUFFIXES = (".h5", ".msgpack", ".ot", ".onnx", ".onnx_data", ".tflite", ".gguf", ".mlmodel", ".pb", ".ckpt", ".mlpackage")
+OTHER_FRAMEWORK_FOLDERS = {"onnx", "openvino", "coreml", "tf", "flax", "gguf", "original", "rust"}
+
+def model_files_to_fetch(files) -> list[str]:
+    "The files of a hub model repository that loading it needs: everything but other frameworks' copies and a second weight format."
+    keep = [f for f in files if not set(f.split("/")[:-1]) & OTHER_FRAMEWORK_FOLDERS and not f.endswith(OTHER_FRAMEWORK_SUFFIXES)]
+    if any(f.endswith(".safetensors") for f in keep): keep = [f for f in keep if not f.endswith((".bin", ".pt", ".pth"))]
+    return sorted(keep)
