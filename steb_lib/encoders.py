@@ -209,7 +209,7 @@ class LuarEncoder(PieceEncoder):
     def _episodes(self, groups):
         import torch
         flat = [d for g in groups for d in g]
-        enc = self.tokenizer(flat, padding=True, return_tensors="pt")
+        enc = self.tokenizer(flat, padding=True, truncation=True, max_length=self.max_tokens + self.tokenizer.num_special_tokens_to_add(), return_tensors="pt")
         n, L = max(len(g) for g in groups), enc["input_ids"].shape[1]
         ids = torch.full((len(groups), n, L), self.tokenizer.pad_token_id); mask = torch.zeros((len(groups), n, L), dtype=torch.long)
         k = 0
@@ -240,7 +240,9 @@ class RandomEncoder:
 def load_encoder(name, device: str | None = None, revision: str | None = None):
     "An encoder for `name` (registry name, alias, paper name, hub id or local directory) or a `ModelSpec`."
     spec = name if isinstance(name, ModelSpec) else resolve_model(name, revision)
-    if spec.family == "auto": spec = dataclasses.replace(spec, family=detect_family(materialize(spec)["path"]))   # an unregistered hub id
+    if spec.family == "auto":   # an unregistered hub id: the family its files say; a LUAR model runs its own code, so needs --revision
+        family = detect_family(materialize(spec)["path"])
+        spec = dataclasses.replace(spec, family=family, trust_remote_code=family == "luar")
     if spec.family == "random": return RandomEncoder(spec)
     if spec.family == "sentence-transformers": return SentenceTransformerEncoder(spec, device)
     if spec.family in ("masked-lm", "causal-lm"): return TransformerEncoder(spec, device)

@@ -1,0 +1,176 @@
+"""The path a researcher with network takes, rehearsed through the CLI against a loopback internet
+(`tests/loopback_internet.py`): datasets downloaded from every source kind (GitHub archive, Hugging Face dataset at a
+revision, two Zenodo records, a plain URL, Google Drive) prepare to the same sample as the raw mirror gives; hub models
+of every family load by id, with and without --revision, and record the revision that ran; faults (a truncated body,
+a checksum mismatch, archive members outside the cache, a 404) are refused with one clear line and cache nothing;
+an offline rerun makes zero requests."""
+import io, json, os, shutil, subprocess, sys, tarfile
+from pathlib import Path
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from loopback_internet import HubRepo, LoopbackInternet, tarball, zipped  # noqa: E402
+from steb_lib.sources import fixtures_dir  # noqa: E402
+
+FX = fixtures_dir()
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def steb(*args, env):
+    return subprocess.run([str(Path(sys.executable).parent/"steb"), *args], capture_output=True, text=True, env=env)
+
+
+@pytest.fixture(scope="module")
+def net(tmp_path_factory):
+    "The loopback internet serving real files: dataset sources from the fixtures, tiny models of every family as hub repos."
+    from steb_lib.tiny_models import make_tiny_model
+    models = tmp_path_factory.mktemp("models")
+    with LoopbackInternet() as site:
+        site.add_repo_archive("TurkuNLP", "CORE-corpus", "HEAD", FX/"TurkuNLP"/"CORE-corpus")
+        site.add_hub_repo(HubRepo("SetFit/enron_spam", FX/"huggingface"/"SetFit"/"enron_spam", kind="dataset"))
+        site.add_hub_repo(HubRepo("barilan/blog_authorship_corpus", FX/"huggingface"/"barilan"/"blog_authorship_corpus", kind="dataset",
+                                  revisions=("main", "refs/convert/parquet")))
+        for record in ("6411789", "5887101"):
+            for f in (FX/"zenodo"/record).iterdir(): site.add_file(f"/records/{record}/files/{f.name}", f.read_bytes())
+        site.add_file("/MASC/download/MASC-3.0.0.zip", (FX/"url"/"www.anc.org"/"MASC-3.0.0.zip").read_bytes())
+        site.add_file("/attachments/2020.emnlp-main.473.OptionalSupplementaryMaterial.zip",
+                      (FX/"url"/"aclanthology.org"/"2020.emnlp-main.473.OptionalSupplementaryMaterial.zip").read_bytes())
+        site.gdrive["1HFWoFk3V7vqM_DbZzd8ixecdbjHp29c4"] = tarball(FX/"steb-authors"/"amazon_retrieval", "amazon_retrieval")
+        site.gdrive["1TKtgg-6j2Yd-GTfiq0nnHRPcZC-VpGnu"] = zipped(FX/"steb-authors"/"graded_formality"/"graded_formality_generated_gpt-5-mini",
+                                                                 "graded_formality_generated_gpt-5-mini")
+        for kind in ("bert", "roberta", "deberta", "gpt2", "qwen2", "qwen3_5", "luar"):
+            site.add_hub_repo(HubRepo(f"someone/tiny-{kind}", make_tiny_model(kind, models/kind)))
+        from steb_lib.models import packaged_model_dir, resolve_model
+        site.add_hub_repo(HubRepo("sentence-transformers/all-MiniLM-L6-v2", packaged_model_dir(resolve_model("all-MiniLM-L6-v2"))))
+        yield site
+
+
+@pytest.fixture
+def online(net, tmp_path):
+    "Environment of a user with network (the loopback one), empty caches and no raw mirror."
+    return {**os.environ, "HF_HUB_OFFLINE": "0", "TRANSFORMERS_OFFLINE": "0", "HF_ENDPOINT": net.base, "STEB_DOWNLOAD_BASE": net.base,
+            "HF_HUB_CACHE": str(tmp_path/"hub"), "STEB_CACHE": str(tmp_path/"cache"), "STEB_RAW_DIR": str(tmp_path/"no-mirror"),
+            "HF_HUB_DISABLE_TELEMETRY": "1"}
+
+
+SOURCES = [("core", "clustering", "repo"), ("enron_spam", "clustering", "hf"), ("blog_gender", "clustering", "hf at refs/convert/parquet"),
+           ("ceeces", "clustering", "two zenodo records"), ("masc_text_genre", "clustering", "url"), ("amazon", "retrieval", "gdrive tarball"),
+           ("graded_formality", "order_alignment", "gdrive zip")]
+
+
+@pytest.mark.parametrize("dataset,task,kind", SOURCES)
+def test_prepare_downloads_each_source_kind_and_matches_the_mirror(net, online, tmp_path, dataset, task, kind):
+    r = steb("prepare", dataset, "--task", task, "--out", str(tmp_path/"dl"), env=online)
+    assert r.returncode == 0, r.stderr
+    meta = json.loads((tmp_path/"dl"/f"{dataset}.{task}.meta.json").read_text())
+    assert meta["found_in"] == "downloaded", meta
+    mirror = steb("prepare", dataset, "--task", task, "--out", str(tmp_path/"mirror"),
+                  env={**online, "STEB_RAW_DIR": str(FX), "STEB_CACHE": str(tmp_path/"other-cache"), "HF_HUB_OFFLINE": "1"})
+    assert mirror.returncode == 0, mirror.stderr
+    name = f"{dataset}.{task}.jsonl"
+    assert (tmp_path/"dl"/name).read_bytes() == (tmp_path/"mirror"/name).read_bytes()   # the download is the mirror's sample
+    before = len(net.requests)   # offline rerun, prepared cache cleared: found in the raw cache, no request at all
+    shutil.rmtree(tmp_path/"cache"/"prepared")
+    again = steb("prepare", dataset, "--task", task, "--out", str(tmp_path/"again"), env={**online, "HF_HUB_OFFLINE": "1"})
+    assert again.returncode == 0, again.stderr
+    assert len(net.requests) == before and (tmp_path/"again"/name).read_bytes() == (tmp_path/"dl"/name).read_bytes()
+
+
+def _registry_with(tmp_path, name: str, change) -> Path:
+    "A data dir like the project's whose entry `name` is changed by `change(entry)` (STEB_DATA_DIR)."
+    data = tmp_path/"data"; data.mkdir()
+    for child in (ROOT/"data").iterdir():
+        if child.name != "datasets": (data/child.name).symlink_to(child)
+    shutil.copytree(ROOT/"data"/"datasets", data/"datasets")
+    p = data/"datasets"/f"{name}.json"; e = json.loads(p.read_text()); change(e); p.write_text(json.dumps(e))
+    return data
+
+
+def test_truncated_download_is_refused_and_not_cached(net, online, tmp_path):
+    net.cut.add("/MASC/download/MASC-3.0.0.zip")
+    try: r = steb("prepare", "masc_text_genre", "--task", "clustering", env=online)
+    finally: net.cut.discard("/MASC/download/MASC-3.0.0.zip")
+    assert r.returncode == 2 and "was cut short" in r.stderr and "Traceback" not in r.stderr, r.stderr
+    assert not list((tmp_path/"cache").rglob("MASC-3.0.0.zip"))
+
+
+def test_checksum_mismatch_is_refused(net, online, tmp_path):
+    zip_name = "2020.emnlp-main.473.OptionalSupplementaryMaterial.zip"
+    data = _registry_with(tmp_path, "twitter_aave_sae", lambda e: e["source"].update(sha256={zip_name: "0" * 64}))
+    r = steb("prepare", "twitter_aave_sae", env={**online, "STEB_DATA_DIR": str(data)})
+    assert r.returncode == 2 and "checksum mismatch" in r.stderr and "nothing was written" in r.stderr, r.stderr
+    assert not list((tmp_path/"cache").rglob(zip_name))
+
+
+@pytest.mark.parametrize("member", ["../../escaped.txt", "/tmp/steb-escaped-absolute.txt"])
+def test_archive_members_outside_the_cache_are_refused(net, online, tmp_path, member):
+    evil = tmp_path/"evil"; (evil/"amazon_retrieval").mkdir(parents=True)
+    (evil/"amazon_retrieval"/"part-0.jsonl").write_text('{"text": "t", "label": "a", "is_query": true}\n')
+    buf = io.BytesIO(tarball(evil, ""))   # add the hostile member to an otherwise good archive
+
+    out = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="r:gz") as src, tarfile.open(fileobj=out, mode="w:gz") as dst:
+        for m in src.getmembers(): dst.addfile(m, src.extractfile(m))
+        info = tarfile.TarInfo(member); info.size = 4; dst.addfile(info, io.BytesIO(b"evil"))
+    saved = net.gdrive["1HFWoFk3V7vqM_DbZzd8ixecdbjHp29c4"]; net.gdrive["1HFWoFk3V7vqM_DbZzd8ixecdbjHp29c4"] = out.getvalue()
+    try: r = steb("prepare", "amazon", env=online)
+    finally: net.gdrive["1HFWoFk3V7vqM_DbZzd8ixecdbjHp29c4"] = saved
+    assert r.returncode == 2 and "would be written outside" in r.stderr, r.stderr
+    assert not (tmp_path/"escaped.txt").exists() and not Path("/tmp/steb-escaped-absolute.txt").exists()
+    assert not list((tmp_path/"cache").rglob("part-0.jsonl"))   # nothing of the refused archive was extracted
+
+
+def test_a_404_names_the_url_and_where_to_put_the_file(net, online):
+    net.missing.add("/MASC/download/MASC-3.0.0.zip")
+    try: r = steb("prepare", "masc_text_genre", "--task", "clustering", env=online)
+    finally: net.missing.discard("/MASC/download/MASC-3.0.0.zip")
+    assert r.returncode == 2 and "cannot download https://www.anc.org/MASC/download/MASC-3.0.0.zip" in r.stderr and "404" in r.stderr, r.stderr
+    assert "put the file at" in r.stderr and "Traceback" not in r.stderr
+
+
+def _result(results: Path, model: str) -> dict:
+    [path] = list(results.glob("*/literature_authors/*.json"))
+    return json.loads(path.read_text())
+
+
+FAMILIES = [("bert", "masked-lm"), ("roberta", "masked-lm"), ("deberta", "masked-lm"), ("gpt2", "causal-lm"), ("qwen2", "causal-lm"),
+            ("qwen3_5", "causal-lm")]
+
+
+@pytest.mark.parametrize("kind,family", FAMILIES)
+def test_evaluate_an_unregistered_hub_model_of_every_family(net, online, tmp_path, kind, family):
+    repo = net.hub[("model", f"someone/tiny-{kind}")]
+    for revision in (None, repo.commit):
+        results = tmp_path/f"results-{revision}"
+        r = steb("evaluate", f"someone/tiny-{kind}", "--dataset", "literature_authors", "--results-dir", str(results),
+                 *(["--revision", revision] if revision else []), env=online)
+        assert r.returncode == 0, r.stderr
+        res = _result(results, f"someone/tiny-{kind}")
+        assert res["model_family"] == family and res["model_revision"] == repo.commit, res   # the commit that ran, with or without --revision
+    files = {p.name for p in (tmp_path/"hub").rglob("*") if p.is_file() and "snapshots" in p.parts}
+    assert "config.json" in files
+    if kind != "bert": return
+    before = len(net.requests)   # offline rerun: results are finished, nothing is fetched
+    r = steb("evaluate", f"someone/tiny-{kind}", "--dataset", "literature_authors", "--results-dir", str(tmp_path/"results-None"),
+             env={**online, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"})
+    assert r.returncode == 0 and len(net.requests) == before, r.stderr
+
+
+def test_remote_code_model_needs_a_revision_and_records_it(net, online, tmp_path):
+    repo = net.hub[("model", "someone/tiny-luar")]
+    r = steb("evaluate", "someone/tiny-luar", "--dataset", "literature_authors", "--results-dir", str(tmp_path/"r1"), env=online)
+    assert r.returncode == 2 and "pin the commit you reviewed with --revision" in r.stderr, r.stderr
+    r = steb("evaluate", "someone/tiny-luar", "--dataset", "literature_authors", "--results-dir", str(tmp_path/"r2"), "--revision", repo.commit, env=online)
+    assert r.returncode == 0, r.stderr
+    res = _result(tmp_path/"r2", "someone/tiny-luar")
+    assert res["model_family"] == "luar" and res["model_revision"] == repo.commit
+
+
+def test_a_revision_loads_from_the_hub_not_the_packaged_copy(net, online, tmp_path):
+    repo = net.hub[("model", "sentence-transformers/all-MiniLM-L6-v2")]
+    r = steb("evaluate", "all-MiniLM-L6-v2", "--dataset", "literature_authors", "--results-dir", str(tmp_path/"r"), "--revision", repo.commit, env=online)
+    assert r.returncode == 0, r.stderr
+    res = _result(tmp_path/"r", "all-MiniLM-L6-v2")
+    assert res["model_revision"] == repo.commit and any(p.name == "model.safetensors" for p in (tmp_path/"hub").rglob("*"))
+    r = steb("evaluate", "all-MiniLM-L6-v2", "--dataset", "literature_authors", "--results-dir", str(tmp_path/"r"), "--revision", "f" * 40, env=online)
+    assert r.returncode == 2 and "cannot get sentence-transformers/all-MiniLM-L6-v2@" + "f" * 40 in r.stderr, r.stderr
