@@ -174,3 +174,23 @@ def test_a_revision_loads_from_the_hub_not_the_packaged_copy(net, online, tmp_pa
     assert res["model_revision"] == repo.commit and any(p.name == "model.safetensors" for p in (tmp_path/"hub").rglob("*"))
     r = steb("evaluate", "all-MiniLM-L6-v2", "--dataset", "literature_authors", "--results-dir", str(tmp_path/"r"), "--revision", "f" * 40, env=online)
     assert r.returncode == 2 and "cannot get sentence-transformers/all-MiniLM-L6-v2@" + "f" * 40 in r.stderr, r.stderr
+
+
+def test_fetch_then_run_on_a_machine_without_network(net, online, tmp_path):
+    "steb fetch --dry-run sizes it up, steb fetch gets it, and the run then needs no network at all."
+    what = ["--dataset", "core", "amazon", "--models", "someone/tiny-bert", "random"]
+    dry = steb("fetch", *what, "--dry-run", env=online)
+    assert dry.returncode == 0 and "would download" in dry.stdout and "of unknown size" in dry.stdout, dry.stdout + dry.stderr   # GitHub archives: no length
+    assert not (tmp_path/"cache"/"raw").exists() and not (tmp_path/"hub").exists()   # a dry run downloads nothing
+    r = steb("fetch", *what, "--record", str(tmp_path/"rows.json"), env=online)
+    assert r.returncode == 0, r.stdout + r.stderr
+    rows = json.loads((tmp_path/"rows.json").read_text())
+    assert [x["status"] for x in rows] == ["downloaded", "downloaded", "downloaded", "ready"] and all(len(x["sha256"]) >= 40 for x in rows[:3]), rows
+    offline = {**online, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+    before = len(net.requests)
+    r = steb("evaluate", "someone/tiny-bert", "--dataset", "core", "--task", "clustering", "--results-dir", str(tmp_path/"res"), env=offline)
+    assert r.returncode == 0, r.stderr
+    again = steb("fetch", *what, env=offline)
+    assert again.returncode == 0 and "downloaded" not in again.stdout.split("\n\n")[0] and len(net.requests) == before, again.stdout
+    missing = steb("fetch", "--dataset", "pan20_authorship_verification_test", "--models", env=offline)
+    assert missing.returncode == 1 and "manual" in missing.stdout and "pan.webis.de" in missing.stdout
