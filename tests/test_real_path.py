@@ -26,7 +26,8 @@ def net(tmp_path_factory):
     from steb_lib.tiny_models import make_tiny_model
     models = tmp_path_factory.mktemp("models")
     with LoopbackInternet() as site:
-        site.add_repo_archive("TurkuNLP", "CORE-corpus", "HEAD", FX/"TurkuNLP"/"CORE-corpus")
+        from steb_lib.datasets import dataset_entry
+        site.add_repo_archive("TurkuNLP", "CORE-corpus", dataset_entry("core")["source"]["commit"], FX/"TurkuNLP"/"CORE-corpus")   # the pinned commit
         site.add_hub_repo(HubRepo("SetFit/enron_spam", FX/"huggingface"/"SetFit"/"enron_spam", kind="dataset"))
         site.add_hub_repo(HubRepo("barilan/blog_authorship_corpus", FX/"huggingface"/"barilan"/"blog_authorship_corpus", kind="dataset",
                                   revisions=("main", "refs/convert/parquet")))
