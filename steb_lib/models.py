@@ -12,9 +12,9 @@ from .core import StebInputError, data_dir, default_cache_dir
 # %% auto #0
 __all__ = ['PROTOCOLS', 'FAMILIES', 'MODEL_REGISTRY', 'DEFAULT_MODELS', 'CAUSAL_MODEL_TYPES', 'OTHER_FRAMEWORK_SUFFIXES',
            'OTHER_FRAMEWORK_FOLDERS', 'ModelSpec', 'spec_from_record', 'load_model_registry', 'registry_lookup',
-           'resolve_model', 'family_from_config', 'detect_family', 'models_dir', 'zip_part_files', 'unpack_zip_parts',
-           'packaged_model_dir', 'model_source', 'offline_availability', 'hub_cache_root', 'hub_cache_dir',
-           'model_files_to_fetch']
+           'split_revision', 'resolve_model', 'family_from_config', 'detect_family', 'models_dir', 'zip_part_files',
+           'unpack_zip_parts', 'packaged_model_dir', 'model_source', 'offline_availability', 'hub_cache_root',
+           'hub_cache_dir', 'model_files_to_fetch']
 
 # %% ../nbs/lib/30_models.ipynb #c006
 PROTOCOLS = ("chunk", "truncate")
@@ -72,8 +72,17 @@ def registry_lookup(name: str) -> ModelSpec | None:
         if key in {n.casefold() for n in (spec.name, *spec.aliases, spec.paper_name or spec.name)}: return spec
     return None
 
+def split_revision(name: str) -> tuple[str, str | None]:
+    "`NAME@REVISION` -> (NAME, REVISION): how a model list (`steb paper --models`, a notebook's `models`) pins a revision."
+    if "@" not in name or Path(name).exists() or registry_lookup(name): return name, None
+    base, rev = name.rsplit("@", 1)
+    return (base, rev) if base and rev else (name, None)
+
 def resolve_model(name: str, revision: str | None = None) -> ModelSpec:
-    "The `ModelSpec` for a registry name/alias, a local model directory or a hub id (`revision` pins a hub model)."
+    "The `ModelSpec` for a registry name/alias, a local model directory or a hub id (`revision`, or `NAME@REVISION`, pins a hub model)."
+    name, pinned = split_revision(name)
+    if pinned and revision and pinned != revision: raise StebInputError(f"two revisions for {name}: @{pinned} and --revision {revision}")
+    revision = revision or pinned
     spec = registry_lookup(name)
     if spec is None and Path(name).is_dir():
         path = Path(name).resolve()
