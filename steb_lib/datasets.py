@@ -81,11 +81,12 @@ def _groups(records: list, key) -> dict:
     return dict(sorted(out.items()))
 
 def sample_labelled(records, target: dict, ctx: LoadContext, key="label", min_size=2, size=1) -> list[dict]:
-    "Up to `target['per_class']` texts (or tuples of `size` texts) per group, seeded per group."
+    """Up to `target['per_class']` texts (or tuples of `size` texts) per group, seeded per group. A group with fewer than
+    `min_size` members cannot be scored: it is left out and counted (the original code drops rare labels too)."""
     groups, out = _groups(records, lambda r: r[key]), []
     per = target.get("per_class"); k = per // size if per else None
     for g, recs in groups.items():
-        if len(recs) < min_size: raise ctx.error(f"{key} {g!r} has {len(recs)} {'text' if size == 1 else 'tuple'}{'s' if len(recs) != 1 else ''}; at least {min_size} needed")
+        if len(recs) < min_size: ctx.skip(f"texts of {key}s with fewer than {min_size} members (left out)", len(recs)); ctx.notes.append(f"{key} {g!r} left out: {len(recs)} of at least {min_size}"); continue
         if k and len(recs) < k: ctx.notes.append(f"{key} {g!r}: {len(recs)} of {k}")
         out += _draw(recs, k, ctx.rng(f"{key}:{g}"))
     if target.get("classes") and len(groups) < target["classes"]: ctx.notes.append(f"{len(groups)} of {target['classes']} {'categories' if key == 'category' else key + 's'}")
