@@ -202,7 +202,9 @@ def build_prepared(entry: dict, task: str, seed: int, root: Path, where: str, ra
     target = entry["tasks"][task]; ctx = LoadContext(entry["name"], task, seed, target)
     records = sample_records(task, LOADERS[entry["loader"]](root, entry.get("loader_args", {}), ctx), target, ctx)
     try: data = prepare_records(task, records)
-    except StebInputError as e: raise dataset_error(entry["name"], str(e)) from None
+    except StebInputError as e:
+        left_out = [n for n in ctx.notes if "left out" in n]
+        raise dataset_error(entry["name"], str(e) + (f" ({'; '.join(left_out)})" if left_out else "")) from None
     meta = {"dataset": entry["name"], "task": task, "seed": seed, "source": _source_summary(entry["source"]), "found_in": where,
             "raw_sha256": sha256_json(raw), "raw_files": len(raw), "data_sha256": data.sha256, "n_records": len(data.records),
             "n_texts": len(data.texts), "n_sample_texts": sample_text_count(task, data.records), "target": target, "shortfall": ctx.notes, "languages": entry["languages"],
