@@ -42,7 +42,11 @@ def net(tmp_path_factory):
         for kind in ("bert", "roberta", "deberta", "gpt2", "qwen2", "qwen3_5", "luar"):
             site.add_hub_repo(HubRepo(f"someone/tiny-{kind}", make_tiny_model(kind, models/kind)))
         from steb_lib.models import packaged_model_dir, resolve_model
-        site.add_hub_repo(HubRepo("sentence-transformers/all-MiniLM-L6-v2", packaged_model_dir(resolve_model("all-MiniLM-L6-v2"))))
+        minilm = packaged_model_dir(resolve_model("all-MiniLM-L6-v2"))
+        site.add_hub_repo(HubRepo("sentence-transformers/all-MiniLM-L6-v2", minilm))
+        site.add_hub_repo(HubRepo("someone/tiny-st", minilm))   # an unregistered sentence-transformers model
+        from steb_lib.tiny_models import make_cross_encoder
+        site.add_hub_repo(HubRepo("someone/tiny-cross-encoder", make_cross_encoder(models/"ce")))
         yield site
 
 
@@ -134,7 +138,7 @@ def _result(results: Path, model: str) -> dict:
     return json.loads(path.read_text())
 
 
-FAMILIES = [("bert", "masked-lm"), ("roberta", "masked-lm"), ("deberta", "masked-lm"), ("gpt2", "causal-lm"), ("qwen2", "causal-lm"),
+FAMILIES = [("st", "sentence-transformers"), ("bert", "masked-lm"), ("roberta", "masked-lm"), ("deberta", "masked-lm"), ("gpt2", "causal-lm"), ("qwen2", "causal-lm"),
             ("qwen3_5", "causal-lm")]
 
 
@@ -195,3 +199,14 @@ def test_fetch_then_run_on_a_machine_without_network(net, online, tmp_path):
     assert again.returncode == 0 and "downloaded" not in again.stdout.split("\n\n")[0] and len(net.requests) == before, again.stdout
     missing = steb("fetch", "--dataset", "pan20_authorship_verification_test", "--models", env=offline)
     assert missing.returncode == 1 and "manual" in missing.stdout and "pan.webis.de" in missing.stdout
+
+
+def test_rerank_with_a_hub_cross_encoder(net, online, tmp_path):
+    "The second stage by hub id: the CrossEncoder is downloaded like any hub model and its commit recorded."
+    repo = net.hub[("model", "someone/tiny-cross-encoder")]
+    r = steb("rerank", "random", "--reranker", "someone/tiny-cross-encoder", "--dataset", "literature_authors", "--k", "5",
+             "--results-dir", str(tmp_path/"r"), env=online)
+    assert r.returncode == 0, r.stderr
+    [path] = list((tmp_path/"r").rglob("*.json"))
+    res = json.loads(path.read_text())
+    assert repo.commit in json.dumps(res), res
