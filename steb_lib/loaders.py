@@ -65,10 +65,12 @@ def read_text(path, ctx: LoadContext, encoding: str = "utf-8", errors: str = "st
     return text[1:] if text.startswith("\ufeff") else text
 
 def read_csv_dicts(path: Path, ctx: LoadContext, required=(), delimiter=",", quoting=csv.QUOTE_MINIMAL, **kw) -> list[dict]:
-    "Rows of a CSV/TSV file with a header, checking that the `required` columns exist."
+    "Rows of a CSV/TSV file with a header (names stripped of surrounding spaces: `model, source`), checking the `required` columns."
     import io
     csv.field_size_limit(sys.maxsize)
-    rows = list(csv.DictReader(io.StringIO(read_text(path, ctx, **kw), newline=""), delimiter=delimiter, quoting=quoting))
+    reader = csv.DictReader(io.StringIO(read_text(path, ctx, **kw), newline=""), delimiter=delimiter, quoting=quoting)
+    if reader.fieldnames: reader.fieldnames = [f.strip() for f in reader.fieldnames]
+    rows = list(reader)
     cols = set(rows[0]) if rows else set()
     missing = [c for c in required if c not in cols]
     if missing: raise ctx.error(f"missing column(s) {missing}; the file has {sorted(c for c in cols if c)}", path)
