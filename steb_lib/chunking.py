@@ -6,11 +6,11 @@
 from __future__ import annotations
 import functools, itertools, re
 import numpy as np
-from .core import StebInputError
+from .core import StebInputError, check_protocol
 
 # %% auto #0
-__all__ = ['PYSBD_MAX_CHARS', 'PROTOCOLS', 'LONG_TEXT_CHARS', 'rule_sentence_spans', 'pysbd_spans', 'sentence_spans',
-           'count_tokens', 'token_counts', 'token_offsets', 'token_cuts', 'fits_context', 'chunk_text', 'truncate_text',
+__all__ = ['PYSBD_MAX_CHARS', 'LONG_TEXT_CHARS', 'rule_sentence_spans', 'pysbd_spans', 'sentence_spans', 'count_tokens',
+           'token_counts', 'token_offsets', 'token_cuts', 'fits_context', 'chunk_text', 'truncate_text',
            'truncate_texts', 'protocol_pieces', 'mean_pool_pieces']
 
 # %% ../nbs/lib/31_chunking.ipynb #c006
@@ -145,7 +145,6 @@ def truncate_text(text: str, tokenizer, max_tokens: int) -> str:
     return text if len(first) <= max_tokens else text[:first[max_tokens][0]].strip()
 
 # %% ../nbs/lib/31_chunking.ipynb #c020
-PROTOCOLS = ("chunk", "truncate")
 LONG_TEXT_CHARS = 20_000
 
 def _short_and_long(texts, short_fn, long_fn, batch_size: int) -> list:
@@ -166,7 +165,7 @@ def truncate_texts(texts, tokenizer, max_tokens: int, batch_size: int = 1024) ->
 
 def protocol_pieces(texts, tokenizer, max_tokens: int, protocol: str = "chunk", language: str = "en") -> tuple[list[str], list[int]]:
     "(pieces to embed, number of pieces per text) under `protocol`; texts that fit are passed through untouched."
-    if protocol not in PROTOCOLS: raise StebInputError(f"unknown protocol {protocol!r}; choose one of {PROTOCOLS}")
+    check_protocol(protocol)
     if protocol == "truncate": return truncate_texts(texts, tokenizer, max_tokens), [1] * len(texts)
     fits = _short_and_long(list(texts), lambda part: [n <= max_tokens for n in token_counts(part, tokenizer)],
                            lambda t: fits_context(t, tokenizer, max_tokens), 1024)

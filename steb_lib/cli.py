@@ -6,12 +6,12 @@
 from __future__ import annotations
 import argparse, json, os, sys, time, warnings
 from pathlib import Path
-from .core import DEFAULT_SEED, StebInputError, atomic_write_text
+from .core import DEFAULT_SEED, PROTOCOLS, StebInputError, atomic_write_text
 from .task_data import TASKS
-from .models import DEFAULT_MODELS, MODEL_REGISTRY, PROTOCOLS, offline_availability
+from .models import DEFAULT_MODELS, MODEL_REGISTRY, offline_availability
 from .runner import builtin_datasets, evaluate, evaluate_suite, results_table
-from .token_store import SCORING_CHOICES, parse_scoring
-from .multivector_tasks import MULTI_VECTOR_TASKS
+from .token_store import SCORING_CHOICES
+from .multivector_tasks import MULTI_VECTOR_TASKS, not_applicable, scoring_applies
 
 # %% auto #0
 __all__ = ['EXAMPLE_MODELS', 'SCORE_CHOICES', 'build_parser', 'run_fetch', 'run_examples', 'list_models', 'list_datasets',
@@ -151,9 +151,9 @@ def run_evaluate(a) -> int:
         evaluate(a.model, a.task, data_file=a.data_file, name=a.name, **kw); return 0
     if a.dataset:
         from steb_lib.encoders import load_encoder
-        enc, multi = load_encoder(a.model, revision=kw.pop("revision")), parse_scoring(a.scoring).multi_vector
+        enc = load_encoder(a.model, revision=kw.pop("revision"))
         for t in _dataset_tasks(a.dataset, a.task):
-            if multi and not a.task and t not in MULTI_VECTOR_TASKS: print(f"skip   {a.dataset} / {t}: scoring {a.scoring} applies to {', '.join(MULTI_VECTOR_TASKS)}"); continue
+            if not a.task and not scoring_applies(t, a.scoring): print(f"skip   {a.dataset} / {t}: {not_applicable(t, a.scoring)}"); continue
             evaluate(enc, t, dataset=a.dataset, name=a.name, **kw)
         return 0
     start = time.perf_counter()

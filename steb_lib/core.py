@@ -9,10 +9,10 @@ from pathlib import Path
 import numpy as np
 
 # %% auto #0
-__all__ = ['DEFAULT_SEED', 'StebInputError', 'check_texts', 'canonical_json', 'sha256_text', 'sha256_json',
-           'remove_stale_temporaries', 'fsync_directory', 'atomic_write_bytes', 'atomic_write_text', 'l2_normalize',
-           'cosine_similarity_matrix', 'path_name', 'default_cache_dir', 'data_dir', 'set_aside', 'writable_directory',
-           'usable_cache_dir']
+__all__ = ['DEFAULT_SEED', 'PROTOCOLS', 'StebInputError', 'check_texts', 'check_protocol', 'canonical_json', 'sha256_text',
+           'sha256_json', 'remove_stale_temporaries', 'fsync_directory', 'atomic_write_bytes', 'atomic_write_text',
+           'l2_normalize', 'cosine_similarity_matrix', 'path_name', 'default_cache_dir', 'data_dir', 'set_aside',
+           'writable_directory', 'usable_cache_dir']
 
 # %% ../nbs/lib/00_core.ipynb #c005
 DEFAULT_SEED = 42
@@ -32,6 +32,14 @@ def check_texts(texts, what="texts") -> list[str]:
     return texts
 
 # %% ../nbs/lib/00_core.ipynb #c010
+PROTOCOLS = ("chunk", "truncate")
+
+def check_protocol(protocol: str) -> str:
+    "`protocol` if it is one of `PROTOCOLS`, else a `StebInputError` that names the choices."
+    if protocol not in PROTOCOLS: raise StebInputError(f"unknown protocol {protocol!r}: protocol must be one of {PROTOCOLS}")
+    return protocol
+
+# %% ../nbs/lib/00_core.ipynb #c013
 def canonical_json(obj) -> str:
     "A deterministic JSON serialisation of `obj` (sorted keys, compact, UTF-8 characters kept)."
     return json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
@@ -44,7 +52,7 @@ def sha256_json(obj) -> str:
     "Hex sha256 of `canonical_json(obj)`."
     return sha256_text(canonical_json(obj))
 
-# %% ../nbs/lib/00_core.ipynb #c013
+# %% ../nbs/lib/00_core.ipynb #c016
 def _pid_alive(pid: int) -> bool:
     try: os.kill(pid, 0)
     except ProcessLookupError: return False
@@ -70,7 +78,7 @@ def remove_stale_temporaries(directory, recursive: bool = False, max_age: float 
     for t in stale: t.unlink(missing_ok=True)
     return stale
 
-# %% ../nbs/lib/00_core.ipynb #c014
+# %% ../nbs/lib/00_core.ipynb #c017
 def fsync_directory(directory) -> None:
     "Flush `directory`'s entries to disk (after a rename); a no-op where the OS or file system cannot."
     try: fd = os.open(directory, os.O_RDONLY)
@@ -101,7 +109,7 @@ def atomic_write_text(path, text: str) -> Path:
     "Write `text` (UTF-8) to `path` atomically."
     return atomic_write_bytes(path, text.encode("utf-8"))
 
-# %% ../nbs/lib/00_core.ipynb #c023
+# %% ../nbs/lib/00_core.ipynb #c026
 def l2_normalize(X, dtype=np.float64) -> np.ndarray:
     "Rows of `X` scaled to unit L2 norm (zero rows stay zero), as a 2-d array of `dtype`."
     X = np.asarray(X, dtype=dtype)
@@ -115,7 +123,7 @@ def cosine_similarity_matrix(A, B=None) -> np.ndarray:
     A = l2_normalize(A)
     return A @ (A if B is None else l2_normalize(B)).T
 
-# %% ../nbs/lib/00_core.ipynb #c026
+# %% ../nbs/lib/00_core.ipynb #c029
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9._+=@/-]+")
 
 def path_name(name: str) -> str:
@@ -126,7 +134,7 @@ def path_name(name: str) -> str:
     if _PLAIN_NAME.fullmatch(name) and "__" not in name: return slug
     return f"{slug[:80]}~{sha256_text(name)[:12]}"
 
-# %% ../nbs/lib/00_core.ipynb #c029
+# %% ../nbs/lib/00_core.ipynb #c032
 def default_cache_dir() -> Path:
     "The embedding/data cache: `$STEB_CACHE` if set, else `~/.cache/steb-lib`."
     return Path(os.environ.get("STEB_CACHE") or Path.home()/".cache"/"steb-lib")
@@ -136,7 +144,7 @@ def data_dir() -> Path:
     import steb_lib
     return Path(os.environ.get("STEB_DATA_DIR") or Path(steb_lib.__file__).resolve().parent.parent/"data")
 
-# %% ../nbs/lib/00_core.ipynb #c032
+# %% ../nbs/lib/00_core.ipynb #c035
 def set_aside(path, why: str = "unreadable") -> Path | None:
     "Rename a damaged `path` to `<name>.corrupt[-N]` with a warning; None if another process moved it first."
     path = Path(path)
@@ -149,7 +157,7 @@ def set_aside(path, why: str = "unreadable") -> Path | None:
         return dest
     raise StebInputError(f"{path}: too many damaged copies beside it; clean them up")
 
-# %% ../nbs/lib/00_core.ipynb #c034
+# %% ../nbs/lib/00_core.ipynb #c037
 def writable_directory(path, what: str = "directory") -> Path:
     "`path` as an existing directory this process can write to (created if absent), else a clear `StebInputError`."
     path = Path(path)

@@ -7,8 +7,8 @@ from __future__ import annotations
 import dataclasses, hashlib, json
 from pathlib import Path
 import numpy as np
-from .core import StebInputError, check_texts, sha256_text
-from .models import ModelSpec, PROTOCOLS, detect_family, model_files_to_fetch, model_source, resolve_model
+from .core import StebInputError, check_protocol, check_texts, sha256_text
+from .models import ModelSpec, detect_family, model_files_to_fetch, model_source, resolve_model
 from .sources import offline
 from .chunking import protocol_pieces, mean_pool_pieces, count_tokens
 
@@ -232,7 +232,7 @@ class RandomEncoder:
         self.spec, self.dim, self.max_tokens, self.revision = spec, spec.dim or 768, None, spec.revision
     def encode(self, texts, protocol: str = "chunk", batch_size: int = 32, progress: bool = False) -> np.ndarray:
         check_texts(texts)
-        if protocol not in PROTOCOLS: raise StebInputError(f"unknown protocol {protocol!r}; choose one of {PROTOCOLS}")
+        check_protocol(protocol)
         rows = [np.random.default_rng(int(sha256_text(t)[:32], 16)).standard_normal(self.dim) for t in texts]
         return np.asarray(rows, dtype=np.float32)
     def describe(self): return {"model_family": "random", "model_pooling": "none", "model_max_tokens": None}

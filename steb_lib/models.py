@@ -10,14 +10,13 @@ from pathlib import Path
 from .core import StebInputError, data_dir, default_cache_dir
 
 # %% auto #0
-__all__ = ['PROTOCOLS', 'FAMILIES', 'MODEL_REGISTRY', 'DEFAULT_MODELS', 'CAUSAL_MODEL_TYPES', 'OTHER_FRAMEWORK_SUFFIXES',
+__all__ = ['FAMILIES', 'MODEL_REGISTRY', 'DEFAULT_MODELS', 'CAUSAL_MODEL_TYPES', 'OTHER_FRAMEWORK_SUFFIXES',
            'OTHER_FRAMEWORK_FOLDERS', 'ModelSpec', 'spec_from_record', 'load_model_registry', 'registry_lookup',
            'split_revision', 'resolve_model', 'family_from_config', 'detect_family', 'models_dir', 'zip_part_files',
            'unpack_zip_parts', 'packaged_model_dir', 'model_source', 'offline_availability', 'hub_cache_root',
            'hub_cache_dir', 'model_files_to_fetch']
 
 # %% ../nbs/lib/30_models.ipynb #c006
-PROTOCOLS = ("chunk", "truncate")
 FAMILIES = ("luar", "sentence-transformers", "masked-lm", "causal-lm", "function-words", "tfidf", "stylometric", "biber",
             "random", "unavailable", "auto")   # auto: a hub id steb-lib does not know; the family comes from its downloaded files
 

@@ -12,12 +12,13 @@ from .encoders import default_device
 from .late_interaction import maxsim_scores, pad_vectors
 from .token_store import Scoring, parse_scoring, resolve_auto, text_vectors, vectors_per_text
 from .tasks.pairs import auroc
-from .tasks.retrieval import RETRIEVAL_KS, rank_counts_from_scores, rank_metrics
+from .tasks.retrieval import RETRIEVAL_KS, rank_counts_from_scores, rank_metrics, relevant_target_index
 
 # %% auto #0
 __all__ = ['MULTI_VECTOR_TASKS', 'MultiVectorSet', 'item_lengths', 'length_blocks', 'block_budget', 'maxsim_rows',
            'maxsim_matrix', 'multivector_retrieval_metrics', 'paired_maxsim', 'symmetric_pair_scores',
-           'multivector_all_to_all_auroc', 'multivector_predefined_auroc', 'storage_summary', 'score_task_multivector']
+           'multivector_all_to_all_auroc', 'multivector_predefined_auroc', 'scoring_applies', 'not_applicable',
+           'check_scoring_applies', 'storage_summary', 'score_task_multivector']
 
 # %% ../nbs/lib/94_multivector_tasks.ipynb #c006
 class MultiVectorSet:
@@ -88,11 +89,7 @@ def _side_items(records, side) -> tuple[list, list]:
 
 def multivector_retrieval_metrics(queries, query_authors, targets, target_authors, ks=RETRIEVAL_KS, **kw) -> dict:
     "MRR, recall@k, success@k, nDCG@k of query items against target items by summed MaxSim (one relevant target each)."
-    index = {a: i for i, a in enumerate(target_authors)}
-    missing = [a for a in query_authors if a not in index]
-    if missing: raise StebInputError(f"{len(missing)} query authors have no target texts: {missing[:5]}")
-    if len(target_authors) < 2: raise StebInputError("retrieval needs at least 2 target authors")
-    relevant = np.array([index[a] for a in query_authors])
+    relevant = np.array(relevant_target_index(query_authors, target_authors))
     higher, tied = np.empty(len(queries), np.int64), np.empty(len(queries), np.int64)
     for qb, rows in maxsim_rows(queries, targets, "sum", **kw):
         higher[qb], tied[qb] = rank_counts_from_scores(rows, relevant[qb])
@@ -133,6 +130,18 @@ def multivector_predefined_auroc(items_a, items_b, same, **kw) -> float:
 # %% ../nbs/lib/94_multivector_tasks.ipynb #c025
 MULTI_VECTOR_TASKS = ("retrieval", "all_to_all", "predefined")
 
+def scoring_applies(task: str, scoring) -> bool:
+    "Can `task` be scored under `scoring`? Mean scoring applies to every task, multi-vector scoring to `MULTI_VECTOR_TASKS`."
+    return not parse_scoring(scoring).multi_vector or task in MULTI_VECTOR_TASKS
+
+def not_applicable(task: str, scoring) -> str:
+    "Why `task` is not scored under multi-vector `scoring` (for skip lines and errors)."
+    return f"scoring {parse_scoring(scoring).name!r} applies to {', '.join(MULTI_VECTOR_TASKS)}; {task} needs one vector per text (use scoring 'mean')"
+
+def check_scoring_applies(task: str, scoring) -> None:
+    "Refuse to score `task` under a `scoring` that does not apply to it."
+    if not scoring_applies(task, scoring): raise StebInputError(not_applicable(task, scoring))
+
 def storage_summary(store, texts, scoring: Scoring) -> dict:
     "Kept tokens and vectors stored per text under `scoring` (mean, total, float16 bytes)."
     counts = [(len(V), len(np.unique(w)), V.shape[1]) for V, w in (store.get(sha256_text(t)) for t in texts)]
@@ -143,7 +152,7 @@ def storage_summary(store, texts, scoring: Scoring) -> dict:
 def score_task_multivector(data, store, scoring, progress: bool = False, **kw) -> dict:
     "{'main_score', 'metrics', scoring fields, storage} for a retrieval or pair task scored from `store`."
     scoring = parse_scoring(scoring)
-    if data.task not in MULTI_VECTOR_TASKS: raise StebInputError(f"scoring {scoring.name!r} applies to {', '.join(MULTI_VECTOR_TASKS)}; {data.task} needs one vector per text (use scoring 'mean')")
+    check_scoring_applies(data.task, scoring)
     scoring = resolve_auto(scoring, [len(store.get(sha256_text(t))[0]) for t in data.texts])
     sets = lambda items: MultiVectorSet(store, items, scoring)
     R = data.records

@@ -125,8 +125,8 @@ def sample_counts(task: str, records: list[dict]) -> dict:
 # %% ../nbs/lib/80_paper.ipynb #c027
 def protocol_results_dir(results_dir, protocol: str) -> Path:
     "Where the results of `protocol` are: `results_dir` for chunk, `results_dir`-truncate for truncate."
-    from steb_lib.models import PROTOCOLS
-    if protocol not in PROTOCOLS: raise StebInputError(f"protocol must be one of {PROTOCOLS}, not {protocol!r}")
+    from steb_lib.core import check_protocol
+    check_protocol(protocol)
     d = Path(results_dir)
     return d if protocol == "chunk" else d.with_name(d.name + "-truncate")
 

@@ -11,11 +11,11 @@ import steb_lib
 from .core import (DEFAULT_SEED, StebInputError, atomic_write_text, data_dir, default_cache_dir, path_name,
                            remove_stale_temporaries, set_aside, sha256_json, writable_directory)
 from .task_data import TaskData, load_task_file, score_task, task_name
-from .models import PROTOCOLS
+from .core import check_protocol
 from .encoders import load_encoder
 from .embeddings import embed_texts
 from .token_store import cached_token_vectors, parse_scoring
-from .multivector_tasks import MULTI_VECTOR_TASKS, score_task_multivector
+from .multivector_tasks import check_scoring_applies, not_applicable, score_task_multivector, scoring_applies
 from .late_interaction import token_backbone
 import numpy as np
 
@@ -194,7 +194,7 @@ def _scored(encoder, data, model_name, seed, protocol, scoring, skip_punctuation
 def _check_scoring(encoder, task: str, scoring) -> None:
     "Refuse a multi-vector scoring for a task that needs one vector per text, or for a model without token vectors."
     if not scoring.multi_vector: return
-    if task not in MULTI_VECTOR_TASKS: raise StebInputError(f"scoring {scoring.name!r} applies to {', '.join(MULTI_VECTOR_TASKS)}; {task} needs one vector per text (use scoring 'mean')")
+    check_scoring_applies(task, scoring)
     token_backbone(encoder)
 
 def evaluate(model, task: str, data_file=None, dataset: str | None = None, name: str | None = None,
@@ -203,7 +203,7 @@ def evaluate(model, task: str, data_file=None, dataset: str | None = None, name:
              skip_punctuation: bool = False) -> dict:
     "Evaluate `model` (a name or a loaded encoder) on a data file or built-in dataset; write and return the result."
     task, scoring = task_name(task), parse_scoring(scoring)
-    if protocol not in PROTOCOLS: raise StebInputError(f"unknown protocol {protocol!r}; choose one of {PROTOCOLS}")
+    check_protocol(protocol)
     encoder = load_encoder(model, revision=revision) if isinstance(model, str) else model
     _check_scoring(encoder, task, scoring)
     data, dataset, provenance = task_input(task, data_file, dataset, name, seed)
@@ -231,8 +231,8 @@ def evaluate_suite(model, suite: str = "mini", task: str | None = None, log=prin
     for entry in suite_datasets(suite, task):
         if datasets is not None and entry["name"] not in datasets: continue
         for t in dataset_tasks(entry, task):
-            if scoring.multi_vector and t not in MULTI_VECTOR_TASKS:   # needs one vector per text: not scored by MaxSim
-                skipped.append((entry["name"], t)); log(f"skip   {entry['name']} / {t}: scoring {scoring.name} applies to {', '.join(MULTI_VECTOR_TASKS)}"); continue
+            if not scoring_applies(t, scoring):   # needs one vector per text: not scored by MaxSim
+                skipped.append((entry["name"], t)); log(f"skip   {entry['name']} / {t}: {not_applicable(t, scoring)}"); continue
             try: done.append(evaluate(encoder, t, dataset=entry["name"], log=log, **kw))
             except Exception as e:  # one broken dataset must not cost the others their results
                 why = str(e) if isinstance(e, StebInputError) else f"{type(e).__name__}: {e}"

@@ -164,8 +164,8 @@ def multilingual_scores(results: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
 
 def protocol_column(results: pd.DataFrame, protocol: str) -> pd.DataFrame:
     "Tab. 14's column for `protocol`: each model's mean multilingual AV AUC and its rank (1 = best)."
-    from steb_lib.models import PROTOCOLS
-    if protocol not in PROTOCOLS: raise StebInputError(f"protocol must be one of {PROTOCOLS}, not {protocol!r}")
+    from steb_lib.core import check_protocol
+    check_protocol(protocol)
     if (other := set(results["protocol"].dropna()) - {protocol}): raise StebInputError(f"these results were run with protocol {sorted(other)}, not {protocol!r}")
     auc = multilingual_scores(results)[0]["pair_classification"].dropna()
     return pd.DataFrame({"AUC": auc, "Rank": auc.rank(ascending=False, method="min").astype(int)}).sort_values("Rank")

@@ -8,8 +8,8 @@ import functools, hashlib, json, math, os, re
 from collections import Counter
 from pathlib import Path
 import numpy as np
-from .core import StebInputError, check_texts, data_dir, sha256_json
-from .models import ModelSpec, PROTOCOLS
+from .core import StebInputError, check_protocol, check_texts, data_dir, sha256_json
+from .models import ModelSpec
 
 # %% auto #0
 __all__ = ['SPACY_MODEL', 'STYLOMETRIC_FAMILIES', 'PROBING_FAMILIES', 'FeatureEncoder', 'word_tokens', 'load_function_words',
@@ -24,7 +24,7 @@ class FeatureEncoder:
     def features(self, texts: list[str]) -> np.ndarray: raise NotImplementedError
     def encode(self, texts, protocol: str = "chunk", batch_size: int = 32, progress: bool = False) -> np.ndarray:
         texts = check_texts(texts)
-        if protocol not in PROTOCOLS: raise StebInputError(f"unknown protocol {protocol!r}; choose one of {PROTOCOLS}")
+        check_protocol(protocol)
         return np.asarray(self.features(texts), dtype=np.float32)
     def describe(self) -> dict:
         return {"model_family": self.spec.family, "model_pooling": self.pooling, "model_max_tokens": None, **self.extra}

@@ -10,7 +10,7 @@ from ..core import StebInputError, l2_normalize
 
 # %% auto #0
 __all__ = ['RETRIEVAL_KS', 'author_vectors', 'relevant_rank_counts', 'rank_counts_from_scores', 'expected_reciprocal_rank',
-           'expected_success_at', 'expected_ndcg_at', 'rank_metrics', 'retrieval_metrics']
+           'expected_success_at', 'expected_ndcg_at', 'rank_metrics', 'relevant_target_index', 'retrieval_metrics']
 
 # %% ../../nbs/lib/13_retrieval.ipynb #c006
 def author_vectors(embeddings, authors) -> tuple[list, np.ndarray]:
@@ -69,14 +69,18 @@ def rank_metrics(higher, tied, ks=(1, 8, 16, 32, 64, 100)) -> dict:
 # %% ../../nbs/lib/13_retrieval.ipynb #c012
 RETRIEVAL_KS = (1, 8, 16, 32, 64, 100)
 
+def relevant_target_index(query_authors, target_authors) -> list[int]:
+    "Position of each query author's own target among `target_authors`: every query author needs one, and there are 2+ targets."
+    index = {a: i for i, a in enumerate(target_authors)}
+    missing = [a for a in query_authors if a not in index]
+    if missing: raise StebInputError(f"{len(missing)} query authors have no target texts: {missing[:5]}")
+    if len(index) < 2: raise StebInputError("retrieval needs at least 2 target authors")
+    return [index[a] for a in query_authors]
+
 def retrieval_metrics(query_embeddings, query_authors, target_embeddings, target_authors,
                       ks=RETRIEVAL_KS, dtype=np.float32) -> dict:
     "MRR, recall@k, success@k and nDCG@k of pooled query authors against pooled target authors."
     q_names, Q = author_vectors(query_embeddings, query_authors)
     t_names, T = author_vectors(target_embeddings, target_authors)
-    index = {a: i for i, a in enumerate(t_names)}
-    missing = [a for a in q_names if a not in index]
-    if missing: raise StebInputError(f"{len(missing)} query authors have no target texts: {missing[:5]}")
-    if len(t_names) < 2: raise StebInputError("retrieval needs at least 2 target authors")
-    higher, tied = relevant_rank_counts(Q, T, [index[a] for a in q_names], dtype=dtype)
+    higher, tied = relevant_rank_counts(Q, T, relevant_target_index(q_names, t_names), dtype=dtype)
     return rank_metrics(higher, tied, ks) | {"n_queries": len(q_names), "n_targets": len(t_names)}
