@@ -4,7 +4,7 @@
 
 # %% ../nbs/lib/33_encoders.ipynb #c003
 from __future__ import annotations
-import dataclasses, hashlib, json
+import dataclasses, hashlib, importlib, json
 from pathlib import Path
 import numpy as np
 from .core import StebInputError, check_protocol, check_texts, sha256_text
@@ -13,10 +13,10 @@ from .sources import offline
 from .chunking import protocol_pieces, mean_pool_pieces, count_tokens
 
 # %% auto #0
-__all__ = ['mean_pool', 'last_token_pool', 'position_ids_from_mask', 'directory_fingerprint', 'remote_code_repos',
-           'remote_code_pin', 'fetch_hub_model', 'materialize', 'default_device', 'length_sorted_batches',
-           'PieceEncoder', 'context_length', 'TransformerEncoder', 'SentenceTransformerEncoder', 'LuarEncoder',
-           'RandomEncoder', 'load_encoder']
+__all__ = ['ENCODERS', 'FAMILY_MODULES', 'mean_pool', 'last_token_pool', 'position_ids_from_mask', 'directory_fingerprint',
+           'remote_code_repos', 'remote_code_pin', 'fetch_hub_model', 'materialize', 'encoder_family', 'default_device',
+           'length_sorted_batches', 'PieceEncoder', 'context_length', 'TransformerEncoder',
+           'SentenceTransformerEncoder', 'LuarEncoder', 'RandomEncoder', 'load_encoder']
 
 # %% ../nbs/lib/33_encoders.ipynb #c006
 def mean_pool(hidden, mask):
@@ -81,7 +81,19 @@ def materialize(spec: ModelSpec) -> dict:
     return files | remote_code_pin(spec, files["path"])
 
 
-# %% ../nbs/lib/33_encoders.ipynb #c012
+# %% ../nbs/lib/33_encoders.ipynb #c013
+ENCODERS: dict = {}
+FAMILY_MODULES = {"function-words": "steb_lib.stylometry", "tfidf": "steb_lib.stylometry", "stylometric": "steb_lib.stylometry",
+                  "biber": "steb_lib.stylometry"}   # families registered by another module, imported on first use
+
+def encoder_family(*families: str, takes_device: bool = True):
+    "Register the decorated encoder class for model `families`; `load_encoder` builds it as `cls(spec, device=...)`."
+    def deco(cls):
+        for f in families: ENCODERS[f] = cls if takes_device else (lambda spec, device=None, cls=cls: cls(spec))
+        return cls
+    return deco
+
+# %% ../nbs/lib/33_encoders.ipynb #c014
 def default_device() -> str:
     import torch
     return "cuda" if torch.cuda.is_available() else "cpu"
@@ -122,7 +134,7 @@ class PieceEncoder:
         return {"model_family": self.family, "model_pooling": self.pooling, "model_max_tokens": self.max_tokens,
                 "model_device": self.device, "model_dtype": self.dtype, **getattr(self, "code_pin", {})}
 
-# %% ../nbs/lib/33_encoders.ipynb #c015
+# %% ../nbs/lib/33_encoders.ipynb #c017
 def context_length(config, tokenizer, cap: int | None = None) -> int:
     "Tokens the model can take at once, from its config and tokenizer (RoBERTa-style position offsets removed)."
     limits = []
@@ -135,6 +147,7 @@ def context_length(config, tokenizer, cap: int | None = None) -> int:
     if not limits: raise StebInputError(f"cannot tell the context length of {config.model_type}; set max_length in the registry")
     return min(limits)
 
+@encoder_family("masked-lm", "causal-lm")
 class TransformerEncoder(PieceEncoder):
     """A masked LM (mean pooling, `AutoModel`) or causal LM (last non-padding token): the base model of
     `AutoModelForCausalLM`, which is the *text* model for text+vision configs such as `qwen3_5`."""
@@ -166,7 +179,8 @@ class TransformerEncoder(PieceEncoder):
         pool = last_token_pool if self.causal else mean_pool
         return pool(hidden, enc["attention_mask"]).float().cpu().numpy()
 
-# %% ../nbs/lib/33_encoders.ipynb #c027
+# %% ../nbs/lib/33_encoders.ipynb #c029
+@encoder_family("sentence-transformers")
 class SentenceTransformerEncoder(PieceEncoder):
     "A sentence-transformers model: its own modules (pooling, normalisation), the registry's prompt and encode arguments."
     family = "sentence-transformers"
@@ -193,7 +207,8 @@ class SentenceTransformerEncoder(PieceEncoder):
         return self.model.encode(list(pieces), batch_size=batch_size, show_progress_bar=progress, convert_to_numpy=True,
                                  **kw, **self.spec.encode_kwargs).astype(np.float32)
 
-# %% ../nbs/lib/33_encoders.ipynb #c031
+# %% ../nbs/lib/33_encoders.ipynb #c033
+@encoder_family("luar")
 class LuarEncoder(PieceEncoder):
     "A LUAR-style author encoder (remote code): episodes of documents -> one vector per episode."
     family, pooling = "luar", "LUAR episode attention"
@@ -225,7 +240,8 @@ class LuarEncoder(PieceEncoder):
         groups = [[p for t in check_texts(g, "documents of an author") for p in protocol_pieces([t], self.tokenizer, self.max_tokens, protocol)[0]] for g in groups]
         return self._episodes(groups)
 
-# %% ../nbs/lib/33_encoders.ipynb #c034
+# %% ../nbs/lib/33_encoders.ipynb #c036
+@encoder_family("random", takes_device=False)
 class RandomEncoder:
     "Seeded random baseline: text -> standard-normal vector seeded by sha256(text) (independent of batch and order)."
     def __init__(self, spec: ModelSpec):
@@ -243,16 +259,6 @@ def load_encoder(name, device: str | None = None, revision: str | None = None):
     if spec.family == "auto":   # an unregistered hub id: the family its files say; a LUAR model runs its own code, so needs --revision
         family = detect_family(materialize(spec)["path"])
         spec = dataclasses.replace(spec, family=family, trust_remote_code=family == "luar")
-    if spec.family == "random": return RandomEncoder(spec)
-    if spec.family == "sentence-transformers": return SentenceTransformerEncoder(spec, device)
-    if spec.family in ("masked-lm", "causal-lm"): return TransformerEncoder(spec, device)
-    if spec.family == "luar": return LuarEncoder(spec, device)
-    if spec.family == "function-words":
-        from steb_lib.stylometry import FunctionWordEncoder; return FunctionWordEncoder(spec)
-    if spec.family == "tfidf":
-        from steb_lib.stylometry import TfidfEncoder; return TfidfEncoder(spec)
-    if spec.family == "stylometric":
-        from steb_lib.stylometry import LftkEncoder; return LftkEncoder(spec)
-    if spec.family == "biber":
-        from steb_lib.stylometry import BiberEncoder; return BiberEncoder(spec)
-    raise StebInputError(f"model {spec.name!r} cannot be loaded: {spec.notes}")
+    if spec.family in FAMILY_MODULES: importlib.import_module(FAMILY_MODULES[spec.family])
+    if spec.family not in ENCODERS: raise StebInputError(f"model {spec.name!r} cannot be loaded: {spec.notes}")
+    return ENCODERS[spec.family](spec, device=device)

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 from .core import StebInputError, check_protocol, check_texts, data_dir, sha256_json
 from .models import ModelSpec
+from .encoders import encoder_family
 
 # %% auto #0
 __all__ = ['SPACY_MODEL', 'STYLOMETRIC_FAMILIES', 'PROBING_FAMILIES', 'FeatureEncoder', 'word_tokens', 'load_function_words',
@@ -55,6 +56,7 @@ def function_word_frequencies(texts, words=None, phrases=None) -> np.ndarray:
     return np.vstack(rows)
 
 # %% ../nbs/lib/34_stylometry.ipynb #c010
+@encoder_family("function-words", takes_device=False)
 class FunctionWordEncoder(FeatureEncoder):
     "Relative frequencies of steb-lib's function words and phrases."
     pooling = "relative frequencies"
@@ -127,6 +129,7 @@ def tfidf_file(spec: ModelSpec) -> Path:
         if (Path(root)/name).exists(): return Path(root)/name
     raise StebInputError(f"{spec.name}: fitted vectorizer {name} not found; put it in $STEB_TFIDF_DIR (see data/tfidf/README.md)")
 
+@encoder_family("tfidf", takes_device=False)
 class TfidfEncoder(FeatureEncoder):
     "TF-IDF char/token/POS n-grams with vectorizers fitted on a declared reference corpus."
     pooling = "TF-IDF"
@@ -161,6 +164,7 @@ def probing_features(texts) -> list[dict]:
     keys = lftk_feature_keys(PROBING_FAMILIES)
     return [dict(zip(keys, map(float, row))) for row in lftk_features(texts, keys)]
 
+@encoder_family("stylometric", takes_device=False)
 class LftkEncoder(FeatureEncoder):
     "LFTK surface + POS features, signed-log scaled."
     pooling = "LFTK surface + POS features"
@@ -188,6 +192,7 @@ def biber_features(texts) -> tuple[list[str], np.ndarray]:
         tags = tags or df["tag"].tolist(); rows.append(df["mean"].to_numpy(np.float64))
     return tags, np.vstack(rows)
 
+@encoder_family("biber", takes_device=False)
 class BiberEncoder(FeatureEncoder):
     "Rule-based Biber features (biberplus), the offline stand-in for NeuroBiber."
     pooling = "Biber tag rates (rule-based)"
