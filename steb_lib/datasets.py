@@ -16,10 +16,10 @@ from .loaders import LOADERS, LoadContext
 import steb_lib.mini, steb_lib.loaders_authorship, steb_lib.loaders_corpora  # register their loaders
 
 # %% auto #0
-__all__ = ['ATTRIBUTES', 'DEFINITIONAL', 'APPLICATIONS', 'SUITES', 'DATASET_REGISTRY', 'load_dataset_registry', 'dataset_entry',
-           'suite_datasets', 'sample_labelled', 'sample_trials', 'sample_authors', 'sample_records', 'Prepared',
-           'source_files_sha256', 'dataset_tasks', 'task_entry', 'sample_text_count', 'prepare_dataset',
-           'build_prepared', 'write_prepared', 'dataset_availability']
+__all__ = ['ATTRIBUTES', 'DEFINITIONAL', 'APPLICATIONS', 'SUITES', 'ENTRY_KEYS', 'SOURCE_KEYS', 'DATASET_REGISTRY',
+           'load_dataset_registry', 'dataset_entry', 'suite_datasets', 'sample_labelled', 'sample_trials',
+           'sample_authors', 'sample_records', 'Prepared', 'source_files_sha256', 'dataset_tasks', 'task_entry',
+           'sample_text_count', 'prepare_dataset', 'build_prepared', 'write_prepared', 'dataset_availability']
 
 # %% ../nbs/lib/23_datasets.ipynb #c006
 ATTRIBUTES = ("feature", "dialect", "register", "genre", "time", "demographics", "authorship")
@@ -27,10 +27,27 @@ DEFINITIONAL = ("genre", "register", "time", "demographics", "dialect", "idiolec
 APPLICATIONS = ("ATD", "ATD_adv", "AV", "AR")
 SUITES = ("mini", "full", "multilingual")
 
+ENTRY_KEYS = {"name", "aliases", "tasks", "languages", "attribute", "definitional", "content_independence", "application", "suite", "source",
+              "license", "citation", "loader", "loader_args", "sampling", "fixture", "notes", "task_overrides"}
+SOURCE_KEYS = {"repo": {"owner", "repo", "commit", "archive_sha256"}, "hf": {"id", "repos", "revision"}, "zenodo": {"record", "records", "sha256"},
+               "url": {"url", "sha256"}, "gdrive": {"id", "archive", "dir", "sha256"}, "manual": {"dir", "page"},
+               "package": {"packages"}, "fixture": {"prefix"}}   # every kind also has `kind`, `files` and may `unpack` archives
+
+def _check_keys(e: dict, path: Path) -> None:
+    "Unknown keys in an entry, its source or its task overrides are errors (a typo would otherwise be ignored silently)."
+    parts = [("entry", e, ENTRY_KEYS)] + [(f"task_overrides.{t}", o, ENTRY_KEYS) for t, o in e.get("task_overrides", {}).items()]
+    for where, d, allowed in parts:
+        if unknown := sorted(set(d) - allowed): raise StebInputError(f"{path}: unknown {where} keys {unknown}")
+        if isinstance(src := d.get("source"), dict):
+            if src.get("kind") not in SOURCE_KEYS: raise StebInputError(f"{path}: unknown source kind {src.get('kind')!r}; one of {sorted(SOURCE_KEYS)}")
+            if unknown := sorted(set(src) - SOURCE_KEYS[src["kind"]] - {"kind", "files", "unpack"}): raise StebInputError(f"{path}: unknown {src['kind']} source keys {unknown}")
+
 def _check_entry(e: dict, path: Path) -> dict:
     "Raise `StebInputError` naming `path` if registry entry `e` is malformed."
     need = {"name", "tasks", "languages", "attribute", "suite", "source", "license", "citation", "loader"}
     if need - set(e): raise StebInputError(f"{path}: missing fields {sorted(need - set(e))}")
+    _check_keys(e, path)
+    if e["loader"] not in LOADERS: raise StebInputError(f"{path}: unknown loader {e['loader']!r}")
     bad = [t for t in e["tasks"] if t not in TASKS]
     if bad or not e["tasks"]: raise StebInputError(f"{path}: unknown or no tasks {bad}")
     for key, allowed in (("attribute", ATTRIBUTES), ("suite", SUITES)):
