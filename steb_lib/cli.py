@@ -9,7 +9,8 @@ from pathlib import Path
 from .core import DEFAULT_SEED, PROTOCOLS, StebInputError, atomic_write_text
 from .task_data import TASKS
 from .models import DEFAULT_MODELS, MODEL_REGISTRY, offline_availability
-from .runner import builtin_datasets, evaluate, evaluate_suite, results_table
+from .runner import builtin_datasets, evaluate, evaluate_suite
+from .results import results_table
 from .token_store import SCORING_CHOICES
 from .multivector_tasks import MULTI_VECTOR_TASKS, not_applicable, scoring_applies
 

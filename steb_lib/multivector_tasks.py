@@ -13,6 +13,7 @@ from .late_interaction import maxsim_scores, pad_vectors
 from .token_store import Scoring, parse_scoring, resolve_auto, text_vectors, vectors_per_text
 from .tasks.pairs import auroc
 from .tasks.retrieval import RETRIEVAL_KS, rank_counts_from_scores, rank_metrics, relevant_target_index
+from .task_data import author_groups
 
 # %% auto #0
 __all__ = ['MULTI_VECTOR_TASKS', 'MultiVectorSet', 'item_lengths', 'length_blocks', 'block_budget', 'maxsim_rows',
@@ -82,7 +83,6 @@ def maxsim_matrix(queries, docs, reduce: str = "sum", **kw) -> np.ndarray:
 # %% ../nbs/lib/94_multivector_tasks.ipynb #c015
 def _side_items(records, side) -> tuple[list, list]:
     "(sorted authors, each author's texts on `side`)."
-    from steb_lib.runner import author_groups   # imported here: the runner imports this module
     groups = author_groups(records, side)
     names = sorted(groups)
     return names, [groups[a] for a in names]

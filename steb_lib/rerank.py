@@ -144,7 +144,8 @@ def evaluate_rerank(retriever, reranker, data_file=None, dataset: str | None = N
                     results_dir="results", seed: int = DEFAULT_SEED, protocol: str = "chunk", force: bool = False,
                     cache_dir=None, progress: bool = True, log=print, revision: str | None = None) -> dict:
     "Two-stage evaluation of `retriever` (an encoder or its name) and `reranker` on a retrieval sample; write and return the result."
-    from steb_lib.runner import IDENTITY_FIELDS, _base_result, compute_once, prepare_stores, task_input
+    from steb_lib.results import IDENTITY_FIELDS, base_result, compute_once, prepare_stores
+    from steb_lib.runner import task_input
     from steb_lib.encoders import load_encoder
     from steb_lib.embeddings import embed_texts
     encoder = load_encoder(retriever, revision=revision) if isinstance(retriever, str) else retriever
@@ -152,7 +153,7 @@ def evaluate_rerank(retriever, reranker, data_file=None, dataset: str | None = N
     prepare_stores(results_dir, cache_dir)
     system = f"{encoder.spec.name}+rerank={reranker_label(reranker)}"
     out = Path(results_dir)/path_name(system)/path_name(dataset)/"retrieve_rerank.json"
-    new = (_base_result(encoder, encoder.spec.name, dataset, data, seed, protocol) | provenance | reranker.describe()
+    new = (base_result(encoder, encoder.spec.name, dataset, data, seed, protocol) | provenance | reranker.describe()
            | {"task": "retrieve_rerank", "system": system, "level": "document", "rerank_depth": k})
     def compute():
         sets = document_retrieval_set(data.records)

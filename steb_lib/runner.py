@@ -4,13 +4,11 @@
 
 # %% ../nbs/lib/50_runner.ipynb #c003
 from __future__ import annotations
-import contextlib, json, time, warnings
-from datetime import datetime, timezone
+import json
 from pathlib import Path
-import steb_lib
-from .core import (DEFAULT_SEED, StebInputError, atomic_write_text, data_dir, default_cache_dir, path_name,
-                           remove_stale_temporaries, set_aside, sha256_json, writable_directory)
-from .task_data import TaskData, load_task_file, score_task, task_name
+from .core import DEFAULT_SEED, StebInputError, data_dir, default_cache_dir
+from .task_data import TaskData, author_groups, load_task_file, score_task, task_name
+from .results import base_result, compute_once, prepare_stores, result_path, system_name
 from .core import check_protocol
 from .encoders import load_encoder
 from .embeddings import embed_texts
@@ -20,66 +18,9 @@ from .late_interaction import token_backbone
 import numpy as np
 
 # %% auto #0
-__all__ = ['TIMING_FIELDS', 'IDENTITY_FIELDS', 'RESULT_FIELDS', 'system_name', 'result_system', 'result_path', 'result_checksum',
-           'result_problem', 'parse_result', 'read_result', 'write_result', 'builtin_datasets', 'builtin_dataset_file',
-           'task_input', 'finished_result', 'result_lock', 'compute_once', 'prepare_stores', 'author_groups',
-           'joint_author_scores', 'evaluate', 'evaluate_suite', 'load_results', 'results_table']
+__all__ = ['builtin_datasets', 'builtin_dataset_file', 'task_input', 'joint_author_scores', 'evaluate', 'evaluate_suite']
 
 # %% ../nbs/lib/50_runner.ipynb #c006
-TIMING_FIELDS = ("seconds", "created")
-IDENTITY_FIELDS = ("model_revision", "model_files_sha256", "data_sha256", "seed", "protocol", "token_filter")
-RESULT_FIELDS = ("model", "dataset", "task", "main_score", "metrics")
-
-def system_name(model: str, scoring: str = "mean") -> str:
-    "How a model scored with `scoring` is named in the store and in tables: the model, `@scoring` unless it is mean."
-    return model if scoring == "mean" else f"{model}@{scoring}"
-
-def result_system(result: dict) -> str:
-    "The system name of a stored result: its `system` (two-stage runs), else model@scoring (none recorded: `mean`)."
-    return result.get("system") or system_name(result["model"], result.get("scoring", "mean"))
-
-def result_path(results_dir, model: str, dataset: str, task: str) -> Path:
-    "`<results_dir>/<model>/<dataset>/<task>.json`, each part made path-safe."
-    return Path(results_dir)/path_name(model)/path_name(dataset)/f"{task_name(task)}.json"
-
-def result_checksum(result: dict) -> str:
-    "sha256 of a result's content: every field but the timing fields and the checksum itself."
-    return sha256_json({k: v for k, v in result.items() if k not in TIMING_FIELDS + ("result_sha256",)})
-
-# %% ../nbs/lib/50_runner.ipynb #c007
-def result_problem(result) -> str | None:
-    "What makes `result` (parsed JSON) not a usable result, or None if it is one."
-    if not isinstance(result, dict): return f"holds a JSON {type(result).__name__}, not a result object"
-    missing = [k for k in RESULT_FIELDS if k not in result]
-    if missing: return f"lacks {', '.join(missing)}"
-    score = result["main_score"]
-    if isinstance(score, bool) or not isinstance(score, (int, float)): return f"main_score is {score!r}, not a number"
-    if not isinstance(result["metrics"], dict): return "metrics is not an object"
-    if "result_sha256" in result and result["result_sha256"] != result_checksum(result):
-        return "does not match its checksum (edited by hand or damaged)"
-    return None
-
-def parse_result(path) -> tuple[dict | None, str | None]:
-    "(result, None) for a usable result file, (None, what is wrong) otherwise."
-    try: result = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (ValueError, OSError) as e: return None, f"cannot be read ({type(e).__name__})"
-    problem = result_problem(result)
-    return (None, problem) if problem else (result, None)
-
-def read_result(path) -> dict | None:
-    "The result at `path`, or None if absent; a damaged or invalid one is set aside (`*.corrupt`) and None returned."
-    path = Path(path)
-    if not path.exists(): return None
-    result, problem = parse_result(path)
-    if problem: set_aside(path, f"result {problem}; recomputing")
-    return result
-
-def write_result(path, result: dict) -> Path:
-    "Write `result` with its checksum atomically as sorted, indented JSON."
-    result["result_sha256"] = result_checksum(result)
-    return atomic_write_text(path, json.dumps(result, sort_keys=True, indent=1, ensure_ascii=False, allow_nan=False) + "\n")
-
-# %% ../nbs/lib/50_runner.ipynb #c012
 def builtin_datasets() -> dict:
     "Name -> description (file, tasks, source, licence) of the built-in example datasets."
     return json.loads((data_dir()/"examples"/"datasets.json").read_text(encoding="utf-8"))
@@ -91,7 +32,7 @@ def builtin_dataset_file(name: str, task: str) -> Path:
     if task_name(task) not in ds[name]["tasks"]: raise StebInputError(f"dataset {name!r} feeds {ds[name]['tasks']}, not {task!r}")
     return data_dir()/"examples"/ds[name]["file"]
 
-# %% ../nbs/lib/50_runner.ipynb #c014
+# %% ../nbs/lib/50_runner.ipynb #c008
 def task_input(task: str, data_file=None, dataset: str | None = None, name: str | None = None, seed: int = DEFAULT_SEED):
     "(prepared sample, dataset name in the store, provenance fields) for a data file, example or registered dataset."
     if (data_file is None) == (dataset is None): raise StebInputError("give exactly one of a data file or a dataset name")
@@ -103,71 +44,7 @@ def task_input(task: str, data_file=None, dataset: str | None = None, name: str 
     return p.data, name or p.meta["dataset"], {"data_source": p.meta["source"], "data_raw_sha256": p.meta["raw_sha256"],
                                               "data_found_in": p.meta["found_in"], "data_shortfall": p.meta["shortfall"]}
 
-# %% ../nbs/lib/50_runner.ipynb #c016
-def _same_inputs(old: dict, new: dict, fields=IDENTITY_FIELDS) -> bool:
-    return all(old.get(k) == new.get(k) for k in fields)
-
-def finished_result(out, new: dict, force: bool, label: str, log=print, fields=IDENTITY_FIELDS) -> dict | None:
-    "The finished result at `out` if it has the same inputs (logged as skipped); None to compute; an error for other inputs."
-    old = read_result(out)
-    if old is None or force: return None
-    if (old["model"], old["dataset"]) != (new["model"], new["dataset"]):
-        raise StebInputError(f"{out} holds the result of model {old['model']!r} on {old['dataset']!r}, not {new['model']!r} on "
-                             f"{new['dataset']!r}: two names share a folder (a store written before names were made unique)")
-    if _same_inputs(old, new, fields): log(f"skip   {label}: finished ({out})"); return old
-    raise StebInputError(f"{out} holds a result for other inputs ({', '.join(k for k in fields if old.get(k) != new.get(k))} differ); "
-                         "use force=True / --force to replace it, or another results directory")
-
-@contextlib.contextmanager
-def result_lock(out, label: str, log=print):
-    "Hold the lock of result `out` (a file beside it); say so when another run holds it and we wait."
-    from filelock import FileLock, Timeout
-    Path(out).parent.mkdir(parents=True, exist_ok=True)
-    lock = FileLock(Path(out).parent/f".{Path(out).name}.lock")
-    try: lock.acquire(timeout=0.05)
-    except Timeout: log(f"wait   {label}: another run is computing it ({lock.lock_file})"); lock.acquire()
-    try: yield
-    finally: lock.release()
-
-def compute_once(out, new: dict, compute, force: bool, label: str, log=print, fields=IDENTITY_FIELDS) -> tuple[dict, bool]:
-    "(result, computed now?): the finished result at `out`, or `new | compute()` with timing, written; all under its lock."
-    with result_lock(out, label, log):
-        if (old := finished_result(out, new, force, label, log, fields)) is not None: return old, False
-        start = time.perf_counter(); result = new | compute()
-        result |= {"seconds": round(time.perf_counter() - start, 3), "created": datetime.now(timezone.utc).isoformat(timespec="seconds")}
-        try: write_result(out, result)
-        except OSError as e:
-            raise StebInputError(f"cannot write {out} ({e.strerror or e}); the result, so that it is not lost:\n"
-                                 + json.dumps(result, sort_keys=True, ensure_ascii=False, allow_nan=False)) from None
-        return result, True
-
-_READY_STORES: set = set()
-
-def prepare_stores(results_dir, cache_dir=None) -> None:
-    "Before any work: the results directory must be writable; leftovers of dead writers go (once per process and store)."
-    key = (str(Path(results_dir).resolve()), str(cache_dir or default_cache_dir()))
-    if key in _READY_STORES: return
-    writable_directory(results_dir, "results directory")
-    for d in (Path(results_dir), Path(cache_dir or default_cache_dir())):
-        if d.is_dir(): remove_stale_temporaries(d, recursive=True)
-    _READY_STORES.add(key)
-
-def _base_result(encoder, model: str, dataset: str, data: TaskData, seed: int, protocol: str) -> dict:
-    return {"model": model, "model_revision": getattr(encoder, "revision", None) or encoder.spec.revision,
-            "model_family": encoder.spec.family, "model_source": getattr(encoder, "source_note", "built in"),
-            "model_files_sha256": getattr(encoder, "files_sha256", None), "model_hub_id": encoder.spec.hub_id,
-            **(encoder.describe() if hasattr(encoder, "describe") else {}),
-            "dataset": dataset, "data_sha256": data.sha256, "task": data.task, "protocol": protocol, "seed": seed,
-            "n_texts": len(data.texts), "n_records": len(data.records), "steb_lib_version": steb_lib.__version__,
-            **({"n_duplicate_records_dropped": data.n_duplicates} if data.n_duplicates else {})}
-
-def author_groups(records: list[dict], side: str) -> dict[str, list[str]]:
-    "Author -> their texts on `side` of a retrieval sample, authors in first-seen order."
-    out: dict[str, list[str]] = {}
-    for r in records:
-        if r["side"] == side: out.setdefault(r["author"], []).append(r["text"])
-    return out
-
+# %% ../nbs/lib/50_runner.ipynb #c010
 def joint_author_scores(encoder, data: TaskData, protocol: str, authors_per_batch: int = 8) -> dict:
     "Retrieval scored with one vector per author episode, its documents encoded jointly (`encoder.encode_authors`)."
     from steb_lib.tasks.retrieval import retrieval_metrics
@@ -210,7 +87,7 @@ def evaluate(model, task: str, data_file=None, dataset: str | None = None, name:
     prepare_stores(results_dir, cache_dir)
     model_name = encoder.spec.name; system = system_name(model_name, scoring.name)
     out, label = result_path(results_dir, system, dataset, task), f"{system} / {dataset} / {task}"
-    new = (_base_result(encoder, model_name, dataset, data, seed, protocol) | provenance | {"scoring": scoring.name}
+    new = (base_result(encoder, model_name, dataset, data, seed, protocol) | provenance | {"scoring": scoring.name}
            | (_author_pooling(encoder, task) if not scoring.multi_vector else {"token_filter": "no punctuation" if skip_punctuation else "all tokens"}))
     embedded = []
     def compute():
@@ -220,7 +97,7 @@ def evaluate(model, task: str, data_file=None, dataset: str | None = None, name:
     if computed: log(f"done   {label}: {result['main_score']:.4f} ({embedded[0]} texts embedded, {len(data.texts) - embedded[0]} cached)")
     return result
 
-# %% ../nbs/lib/50_runner.ipynb #c030
+# %% ../nbs/lib/50_runner.ipynb #c024
 def evaluate_suite(model, suite: str = "mini", task: str | None = None, log=print, datasets=None, **kw) -> dict:
     "Evaluate `model` on every (dataset, task) of `suite` (or its `datasets`); {'done', 'failed': [(dataset, task, reason)], 'skipped'}."
     from steb_lib.datasets import dataset_tasks, suite_datasets
@@ -238,21 +115,3 @@ def evaluate_suite(model, suite: str = "mini", task: str | None = None, log=prin
                 why = str(e) if isinstance(e, StebInputError) else f"{type(e).__name__}: {e}"
                 failed.append((entry["name"], t, why)); log(f"failed {encoder.spec.name} / {entry['name']} / {t}: {why}")
     return {"done": done, "failed": failed, "skipped": skipped}
-
-# %% ../nbs/lib/50_runner.ipynb #c033
-def load_results(results_dir) -> list[dict]:
-    "Every usable result under `results_dir`, sorted by system, dataset and task; damaged ones are named and left out."
-    found = []
-    for p in sorted(Path(results_dir).glob("*/*/*.json")):
-        result, problem = parse_result(p)
-        if problem: warnings.warn(f"left out {p}: the result {problem}"); continue
-        found.append(result)
-    return sorted(found, key=lambda r: (result_system(r), r["dataset"], r["task"]))
-
-def results_table(results_dir):
-    "Main scores as a DataFrame: one row per (dataset, task), one column per system (model, or model@scoring)."
-    import pandas as pd
-    rows = load_results(results_dir)
-    if not rows: raise StebInputError(f"no results under {results_dir}")
-    df = pd.DataFrame([{"model": result_system(r), "dataset/task": f"{r['dataset']}/{r['task']}", "score": r["main_score"]} for r in rows])
-    return df.pivot(index="dataset/task", columns="model", values="score")

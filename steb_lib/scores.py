@@ -83,7 +83,7 @@ def operational_scores(results: pd.DataFrame, threshold: float = 0.5) -> tuple[p
 # %% ../nbs/lib/70_scores.ipynb #c020
 def results_frame(results_dir, include_all: bool = False) -> pd.DataFrame:
     "The long table (model, dataset, task, main_score) of the single-vector STEB results under `results_dir` (`include_all`: every result)."
-    from steb_lib.runner import load_results, result_system
+    from steb_lib.results import load_results, result_system
     rows = load_results(results_dir)
     if not include_all: rows = [r for r in rows if r.get("scoring", "mean") == "mean" and r["task"] in TASK_COLUMNS]
     if not rows: raise StebInputError(f"no results under {results_dir}")

@@ -16,8 +16,8 @@ from .tasks.retrieval import relevant_target_index, retrieval_metrics
 from .tasks.probing import probing_metrics
 
 # %% auto #0
-__all__ = ['MAIN_METRIC', 'TASKS', 'VALIDATORS', 'task_name', 'decode_text_file', 'read_jsonl_lines', 'read_jsonl', 'TaskData',
-           'prepare_records', 'load_task_file', 'score_task']
+__all__ = ['MAIN_METRIC', 'TASKS', 'VALIDATORS', 'task_name', 'decode_text_file', 'read_jsonl_lines', 'read_jsonl',
+           'author_groups', 'TaskData', 'prepare_records', 'load_task_file', 'score_task']
 
 # %% ../nbs/lib/20_task_data.ipynb #c006
 MAIN_METRIC = {"clustering": "v_measure", "all_to_all": "auroc", "predefined": "auroc",
@@ -123,6 +123,13 @@ def _check_sample(task: str, recs: list[dict]):
         names = {tuple(sorted(r["features"])) for r in recs}
         if len(names) > 1: raise StebInputError("probing records must all have the same feature names")
 
+def author_groups(records: list[dict], side: str) -> dict[str, list[str]]:
+    "Author -> their texts on `side` of a retrieval sample, authors in first-seen order."
+    out: dict[str, list[str]] = {}
+    for r in records:
+        if r["side"] == side: out.setdefault(r["author"], []).append(r["text"])
+    return out
+
 def _check_retrieval(recs):
     side_authors = {s: sorted({r["author"] for r in recs if r["side"] == s}) for s in ("query", "target")}
     relevant_target_index(side_authors["query"], side_authors["target"])
@@ -147,7 +154,7 @@ def _check_unicode(rec: dict, at: str):
     try: canonical_json(rec).encode("utf-8")
     except UnicodeEncodeError: raise StebInputError(f"{at}: a string holds an unpaired surrogate (like \\ud800): not valid text") from None
 
-# %% ../nbs/lib/20_task_data.ipynb #c018
+# %% ../nbs/lib/20_task_data.ipynb #c019
 def _texts_of(task: str, recs: list[dict]) -> list[str]:
     "Distinct texts of the records, in order of first appearance."
     if task == "predefined": seq = (t for r in recs for t in (r["text_a"], r["text_b"]))
@@ -202,7 +209,7 @@ def load_task_file(task: str, path) -> TaskData:
     except StebInputError as e:
         raise StebInputError(str(e) if str(e).startswith(str(path)) else f"{path}: {e}") from None
 
-# %% ../nbs/lib/20_task_data.ipynb #c023
+# %% ../nbs/lib/20_task_data.ipynb #c024
 def _vectors(data: TaskData, embeddings):
     E = np.asarray(embeddings)
     if E.ndim != 2 or len(E) != len(data.texts):
