@@ -13,14 +13,16 @@ from .core import (StebInputError, atomic_write_text, default_cache_dir, path_na
 from .task_data import TaskData, task_name
 
 # %% auto #0
-__all__ = ['TIMING_FIELDS', 'IDENTITY_FIELDS', 'RESULT_FIELDS', 'system_name', 'result_system', 'result_path', 'result_checksum',
-           'result_problem', 'parse_result', 'read_result', 'write_result', 'finished_result', 'result_lock',
-           'compute_once', 'prepare_stores', 'base_result', 'load_results', 'results_table']
+__all__ = ['TIMING_FIELDS', 'IDENTITY_FIELDS', 'RESULT_FIELDS', 'SCHEMA_VERSION', 'system_name', 'result_system', 'result_path',
+           'result_checksum', 'result_problem', 'result_schema', 'parse_result', 'read_result', 'write_result',
+           'finished_result', 'result_lock', 'compute_once', 'prepare_stores', 'base_result', 'load_results',
+           'results_table']
 
 # %% ../nbs/lib/45_results.ipynb #c006
 TIMING_FIELDS = ("seconds", "created")
 IDENTITY_FIELDS = ("model_revision", "model_files_sha256", "data_sha256", "seed", "protocol", "token_filter")
 RESULT_FIELDS = ("model", "dataset", "task", "main_score", "metrics")
+SCHEMA_VERSION = 1   # results written before the field existed are version 0: the same fields, read as they are
 
 def system_name(model: str, scoring: str = "mean") -> str:
     "How a model scored with `scoring` is named in the store and in tables: the model, `@scoring` unless it is mean."
@@ -51,11 +53,19 @@ def result_problem(result) -> str | None:
         return "does not match its checksum (edited by hand or damaged)"
     return None
 
+def result_schema(result: dict, path) -> int:
+    "The schema version of a stored result (0: written before versions existed); one from a newer steb-lib is refused, not set aside."
+    version = result.get("schema_version", 0)
+    if not isinstance(version, int) or version > SCHEMA_VERSION:
+        raise StebInputError(f"{path} was written by a newer steb-lib (result schema {version!r}, this one reads up to {SCHEMA_VERSION}): upgrade steb-lib")
+    return version
+
 def parse_result(path) -> tuple[dict | None, str | None]:
     "(result, None) for a usable result file, (None, what is wrong) otherwise."
     try: result = json.loads(Path(path).read_text(encoding="utf-8"))
     except (ValueError, OSError) as e: return None, f"cannot be read ({type(e).__name__})"
     problem = result_problem(result)
+    if problem is None: result_schema(result, path)
     return (None, problem) if problem else (result, None)
 
 def read_result(path) -> dict | None:
@@ -122,7 +132,7 @@ def prepare_stores(results_dir, cache_dir=None) -> None:
 
 def base_result(encoder, model: str, dataset: str, data: TaskData, seed: int, protocol: str) -> dict:
     "The provenance every result starts from: the model (revision, family, source, files), the data (sha256, counts), seed, protocol."
-    return {"model": model, "model_revision": getattr(encoder, "revision", None) or encoder.spec.revision,
+    return {"schema_version": SCHEMA_VERSION, "model": model, "model_revision": getattr(encoder, "revision", None) or encoder.spec.revision,
             "model_family": encoder.spec.family, "model_source": getattr(encoder, "source_note", "built in"),
             "model_files_sha256": getattr(encoder, "files_sha256", None), "model_hub_id": encoder.spec.hub_id,
             **(encoder.describe() if hasattr(encoder, "describe") else {}),
