@@ -6,7 +6,7 @@
 from __future__ import annotations
 import fnmatch, urllib.request
 from .core import StebInputError, sha256_json
-from .sources import DatasetError, _redirect, GDRIVE_URL, locate_source, missing_files, source_roots
+from .sources import DatasetError, _redirect, file_urls, hf_repo_files, locate_source, missing_files, source_roots
 from .datasets import dataset_entry, dataset_tasks, source_files_sha256, task_entry
 from .models import model_files_to_fetch, model_source, offline_availability, resolve_model
 
@@ -34,19 +34,14 @@ def _head_length(url: str) -> int | None:
 
 def source_size(source: dict) -> int | None:
     "Bytes a download of `source` would fetch, where the server says; None when unknown (GitHub archives, errors)."
-    kind = source["kind"]
-    if kind in ("zenodo", "url", "gdrive"):
-        urls = ([source["url"]] if kind == "url" else [GDRIVE_URL.format(id=source["id"])] if kind == "gdrive" else
-                [f"https://zenodo.org/records/{f.split('/', 1)[0] if 'records' in source else source['record']}/files/{f.split('/', 1)[-1] if 'records' in source else f}?download=1" for f in source["files"]])
-        sizes = [_head_length(u) for u in urls]
+    if source["kind"] in ("zenodo", "url", "gdrive"):
+        sizes = [_head_length(url) for _, url in file_urls(source)]
         return None if None in sizes else sum(sizes)
-    if kind == "hf":
+    if source["kind"] == "hf":
         from huggingface_hub import HfApi
-        repos = source.get("repos") or [source["id"]]
-        try: trees = {r: list(HfApi().list_repo_tree(r, repo_type="dataset", revision=source.get("revision"), recursive=True)) for r in repos}
+        try: trees = {r: list(HfApi().list_repo_tree(r, repo_type="dataset", revision=source.get("revision"), recursive=True)) for r in hf_repo_files(source)}
         except Exception: return None
-        pats = lambda r: [p.split("/", 1)[1] for p in source["files"] if p.startswith(r.split("/")[1] + "/")] if "repos" in source else source["files"]
-        return sum(getattr(f, "size", 0) or 0 for r, tree in trees.items() for f in tree if any(fnmatch.fnmatch(f.path, p) for p in pats(r)))
+        return sum(getattr(f, "size", 0) or 0 for r, (_, pats) in hf_repo_files(source).items() for f in trees[r] if any(fnmatch.fnmatch(f.path, p) for p in pats))
     return None
 
 # %% ../nbs/lib/55_fetch.ipynb #c011

@@ -11,7 +11,7 @@ from .sources import DatasetError, dataset_error, matching_files
 
 # %% auto #0
 __all__ = ['LOADERS', 'GRADED_FORMALITY_COLUMNS', 'loader', 'LoadContext', 'read_bytes', 'read_text', 'read_csv_dicts',
-           'read_json', 'read_jsonl', 'read_parquet', 'read_table', 'files_of', 'normalized', 'open_tree',
+           'read_json', 'read_jsonl', 'read_parquet', 'read_table', 'files_of', 'text_list', 'normalized', 'open_tree',
            'source_tree', 'paragraphs', 'tree_files', 'natural_key', 'style_tuples', 'stel_styles', 'load_stel',
            'load_styleptb', 'load_onestop', 'load_asset', 'load_ewave', 'load_sms_spam', 'load_davidson',
            'load_stormfront', 'load_politeness', 'load_cds', 'load_xgenre', 'load_detectrl_multi_llm',
@@ -114,6 +114,10 @@ def files_of(root: Path, pattern: str, ctx: LoadContext) -> list[Path]:
     hits = matching_files(root, [pattern])[pattern]
     if not hits: raise ctx.error(f"no file matches {pattern}", root)
     return hits
+
+def text_list(value) -> list[str]:
+    "The non-empty, stripped texts of a string or a list of strings (a field that holds one text or several)."
+    return [t.strip() for t in (value if isinstance(value, list) else [value]) if isinstance(t, str) and t.strip()]
 
 def normalized(text: str) -> str:
     "Lower-cased, whitespace-collapsed text: the comparison the paper uses to drop identical versions."

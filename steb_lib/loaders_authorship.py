@@ -6,7 +6,7 @@
 from __future__ import annotations
 import json, random
 from pathlib import Path
-from .loaders import LoadContext, loader, natural_key, source_tree, read_json, read_jsonl, read_text, tree_files
+from .loaders import LoadContext, loader, natural_key, source_tree, read_json, read_jsonl, read_text, text_list, tree_files
 
 # %% auto #0
 __all__ = ['read_pan_truth', 'pan_problem_trial', 'load_pan_av_problems', 'load_pan_av_jsonl', 'balanced_document_trials',
@@ -165,8 +165,7 @@ def retrieval_line_records(line: str, ctx: LoadContext) -> list[dict]:
     "The records of one line of a STEB retrieval file (`text` str or list, `label`, `is_query`); [] for a line to skip (counted)."
     try: r = json.loads(line)
     except json.JSONDecodeError: ctx.skip("retrieval lines that are not JSON"); return []
-    texts = r.get("text") if isinstance(r, dict) else None
-    texts = [t.strip() for t in (texts if isinstance(texts, list) else [texts]) if isinstance(t, str) and t.strip()]
+    texts = text_list(r.get("text")) if isinstance(r, dict) else []
     if not texts or r.get("label") in (None, ""): ctx.skip("retrieval lines without text or label"); return []
     return [{"text": t, "author": str(r["label"]), "side": "query" if r.get("is_query") is True else "target"} for t in texts]
 

@@ -8,7 +8,7 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from .loaders import (LoadContext, loader, open_tree, source_tree, read_csv_dicts, read_json, read_jsonl, read_table, read_text,
-                              style_tuples, tree_files)
+                              style_tuples, text_list, tree_files)
 
 # %% auto #0
 __all__ = ['CORE_MAIN_LABELS', 'CORE_SUB_REGISTERS', 'table_rows', 'row_allowed', 'row_label', 'load_labelled_table',
@@ -104,10 +104,6 @@ def load_endive(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
 
 
 # %% ../nbs/lib/26_corpus_loaders.ipynb #c015
-def _texts(value) -> list[str]:
-    "The non-empty texts of a string or a list of strings (M4's peerread files hold lists: several reviews per record)."
-    return [t.strip() for t in (value if isinstance(value, list) else [value]) if isinstance(t, str) and t.strip()]
-
 @loader("m4_jsonl")
 def load_m4(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
     "Human + per-model texts of one M4 domain (`args['domain']`), models in `args['skip']` (and files of another schema) left out."
@@ -117,8 +113,8 @@ def load_m4(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
         rows = [] if model in skip else read_jsonl(path, ctx)
         if rows and "human_text" not in rows[0]: ctx.skip("M4 files of another schema"); continue
         for r in rows:
-            human.update(dict.fromkeys(_texts(r.get("human_text"))))
-            machine.update(dict.fromkeys((t, model) for t in _texts(r.get("machine_text"))))
+            human.update(dict.fromkeys(text_list(r.get("human_text"))))
+            machine.update(dict.fromkeys((t, model) for t in text_list(r.get("machine_text"))))
     return [{"text": t, "label": "human"} for t in human] + [{"text": t, "label": m} for t, m in machine]
 
 _MAGE_SRC = re.compile(r"^machine_(continuation|specified|topical)_(.+)$")

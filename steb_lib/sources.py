@@ -10,8 +10,9 @@ from .core import StebInputError, atomic_write_bytes, data_dir, default_cache_di
 
 # %% auto #0
 __all__ = ['GDRIVE_URL', 'DatasetError', 'dataset_error', 'raw_mirror_dir', 'fixtures_dir', 'source_prefix', 'matching_files',
-           'missing_files', 'fetch_url', 'archive_member_path', 'extract_members', 'download_source', 'offline',
-           'source_roots', 'package_dir', 'packages_root', 'locate_source', 'source_availability']
+           'missing_files', 'fetch_url', 'archive_member_path', 'extract_members', 'hf_repo_files', 'file_urls',
+           'download_source', 'offline', 'source_roots', 'package_dir', 'packages_root', 'locate_source',
+           'source_availability']
 
 # %% ../nbs/lib/21_sources.ipynb #c006
 class DatasetError(StebInputError):
@@ -144,29 +145,34 @@ def _download_repo(source: dict, dest: Path, dataset: str) -> None:
     keep = lambda rel: any(fnmatch.fnmatch(rel, p) for p in source["files"])
     if not extract_members(archive, dest, keep, strip=1, dataset=dataset): raise dataset_error(dataset, f"the archive of {url} holds none of {source['files']}")
 
+def hf_repo_files(source: dict) -> dict[str, tuple[str, list[str]]]:
+    "Repository id -> (its folder under the source root, the file patterns inside it): one repository (`id`) or several (`repos`)."
+    if "repos" not in source: return {source["id"]: ("", source["files"])}
+    folder = lambda r: r.split("/")[-1]
+    return {r: (folder(r), [p[len(folder(r)) + 1:] for p in source["files"] if p.startswith(folder(r) + "/")]) for r in source["repos"]}
+
+def file_urls(source: dict) -> list[tuple[str, str]]:
+    "(path under the source root, URL) of each file a Zenodo, URL or Google Drive source downloads."
+    kind = source["kind"]
+    if kind == "url": return [(f, source["url"]) for f in source["files"]]
+    if kind == "gdrive": return [(source["archive"], GDRIVE_URL.format(id=source["id"]))]
+    split = lambda f: f.split("/", 1) if "records" in source else (source["record"], f)
+    return [(f, "https://zenodo.org/records/{}/files/{}?download=1".format(*split(f))) for f in source["files"]]
+
 def _download_hf(source: dict, dest: Path, dataset: str) -> None:
     "`snapshot_download` of only the source's files, from one dataset repository or several (`repos`, one folder each)."
     from huggingface_hub import snapshot_download
-    repos = {r: dest/r.split("/")[-1] for r in source["repos"]} if "repos" in source else {source["id"]: dest}
-    for repo, local in repos.items():
-        pats = [p[len(local.name) + 1:] for p in source["files"] if p.startswith(local.name + "/")] if "repos" in source else source["files"]
-        try: snapshot_download(repo, repo_type="dataset", revision=source.get("revision"), allow_patterns=pats, local_dir=local)
+    for repo, (folder, pats) in hf_repo_files(source).items():
+        try: snapshot_download(repo, repo_type="dataset", revision=source.get("revision"), allow_patterns=pats, local_dir=dest/folder)
         except Exception as e: raise dataset_error(dataset, f"cannot download {repo} from the Hugging Face hub ({type(e).__name__}: {e})") from None
 
 def _download_files(source: dict, dest: Path, dataset: str) -> None:
     "Zenodo records (`record`, or `records` with files named `<record>/<file>`), plain URLs and Google Drive files."
-    kind = source["kind"]
-    for f in (source["files"] if kind != "gdrive" else [source["archive"]]):
-        if kind == "url": url = source["url"]
-        elif kind == "gdrive": url = GDRIVE_URL.format(id=source["id"])
-        else:
-            record, name = f.split("/", 1) if "records" in source else (source["record"], f)
-            url = f"https://zenodo.org/records/{record}/files/{name}?download=1"
-        fetch_url(url, dest/f, source.get("sha256", {}).get(f), dataset)
+    for f, url in file_urls(source): fetch_url(url, dest/f, source.get("sha256", {}).get(f), dataset)
     for a in source.get("unpack", []): extract_members(dest/a, dest, dataset=dataset); (dest/a).unlink()
 
 
-# %% ../nbs/lib/21_sources.ipynb #c019
+# %% ../nbs/lib/21_sources.ipynb #c020
 def download_source(source: dict, dest: Path, dataset: str = "?") -> dict:
     "Download `source`'s files into `dest` (its cache directory); return {path: sha256} of what was fetched."
     kind, files = source["kind"], source["files"]
@@ -182,7 +188,7 @@ def download_source(source: dict, dest: Path, dataset: str = "?") -> dict:
             for hits in matching_files(dest, files).values() for p in hits}
 
 
-# %% ../nbs/lib/21_sources.ipynb #c023
+# %% ../nbs/lib/21_sources.ipynb #c024
 def offline() -> bool:
     "True when downloads are switched off: `HF_HUB_OFFLINE` or `STEB_OFFLINE` set to 1/true/yes/on, as huggingface_hub reads it."
     return any(os.environ.get(v, "").strip().upper() in ("1", "ON", "YES", "TRUE") for v in ("HF_HUB_OFFLINE", "STEB_OFFLINE"))
@@ -211,7 +217,7 @@ def packages_root(packages) -> Path | None:
     if len(parents) > 1: raise StebInputError(f"packages {packages} are installed in different places: {sorted(map(str, parents))}")
     return parents.pop()
 
-# %% ../nbs/lib/21_sources.ipynb #c026
+# %% ../nbs/lib/21_sources.ipynb #c027
 def locate_source(source: dict, dataset: str = "?", download: bool | None = None) -> tuple[Path, str]:
     "(root directory holding all of `source`'s files, 'mirror' | 'cache' | 'downloaded' | 'fixture' | 'package')."
     files = source["files"]
