@@ -3,7 +3,7 @@
 The configuration of issue 7: 1,000 queries x 10,000 documents of 256 token vectors (d = 384, all-MiniLM-L6-v2's
 width), documents stored in float16 on disk and memory-mapped, as steb-lib's token store keeps them.
 
-1. Throughput of steb-lib's streamed MaxSim (`steb_lib.multivector_tasks.maxsim_rows`: blocks of queries against blocks
+1. Throughput of steb-lib's streamed MaxSim (`steb_lib.eval.multivector.maxsim_rows`: blocks of queries against blocks
    of documents read from the memory map, padding masked) in query-document pairs/s, against a naive PyTorch
    implementation on the same tensors (a Python loop over pairs, `(q @ d.T).max(1).values.sum()`), with the largest
    difference between their scores.
@@ -48,7 +48,7 @@ def peak_rss_mb() -> float:
 
 def measure(root, n_measure, device, out_json):
     "Child process: stream-score n_measure queries against every document; write time, peak RSS, scores of query 0."
-    from steb_lib.multivector_tasks import maxsim_rows
+    from steb_lib.eval.multivector import maxsim_rows
     Q = np.load(root / "queries.npy", mmap_mode="r")
     queries = [torch.from_numpy(np.array(Q[i])) for i in range(n_measure)]
     docs = MemmapDocs(root / "docs.f16.npy")

@@ -10,7 +10,7 @@ import json, os, random, time
 from pathlib import Path
 os.environ.setdefault("HF_HUB_OFFLINE", "1"); os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 import numpy as np, torch
-from steb_lib.encoders import load_encoder
+from steb_lib.models.encoders import load_encoder
 from steb_lib.chunking import protocol_pieces
 
 ROOT = Path(__file__).resolve().parent.parent

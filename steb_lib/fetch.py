@@ -6,9 +6,9 @@
 from __future__ import annotations
 import fnmatch, urllib.request
 from .core import StebInputError, sha256_json
-from .sources import DatasetError, _redirect, file_urls, hf_repo_files, locate_source, missing_files, source_roots
-from .datasets import dataset_entry, dataset_tasks, source_files_sha256, task_entry
-from .models import model_files_to_fetch, model_source, offline_availability, resolve_model
+from .data.sources import DatasetError, _redirect, file_urls, hf_repo_files, locate_source, missing_files, source_roots
+from .data.datasets import dataset_entry, dataset_tasks, source_files_sha256, task_entry
+from .models.registry import model_files_to_fetch, model_source, offline_availability, resolve_model
 
 # %% auto #0
 __all__ = ['FETCH_OK', 'dataset_sources', 'source_size', 'fetch_source', 'fetch_model', 'fetch', 'fetch_table']
@@ -67,7 +67,7 @@ def fetch_source(source: dict, datasets: list[str], dry_run: bool = False) -> di
 # %% ../nbs/lib/55_fetch.ipynb #c013
 def fetch_model(name: str, revision: str | None = None, dry_run: bool = False) -> dict:
     "Make model `name` loadable without network (download its hub files unless `dry_run`); a row like `fetch_source`'s."
-    from steb_lib.encoders import materialize
+    from steb_lib.models.encoders import materialize
     try: spec = resolve_model(name, revision)
     except StebInputError as e: return _row("model", name, "failed", str(e))
     here = offline_availability(spec)

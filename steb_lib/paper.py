@@ -9,13 +9,13 @@ from contextlib import contextmanager
 from pathlib import Path
 import pandas as pd
 from .core import StebInputError, data_dir
-from .models import registry_lookup
+from .models.registry import registry_lookup
 
 # %% auto #0
 __all__ = ['CATEGORY_LABELS', 'PAPER_NOTEBOOKS', 'paper_table', 'paper_dataset_counts', 'select_models', 'category_colors',
            'model_category', 'display_name', 'side_by_side', 'save_table', 'save_figure', 'plot_score_heatmap',
-           'plot_scores_by_category', 'sample_counts', 'protocol_results_dir', 'repo_root', 'run_paper_notebooks',
-           'kernel_stderr_to', 'main_job']
+           'plot_scores_by_category', 'protocol_results_dir', 'repo_root', 'run_paper_notebooks', 'kernel_stderr_to',
+           'main_job']
 
 # %% ../nbs/lib/80_paper.ipynb #c006
 def _read_paper_csv(name: str) -> pd.DataFrame:
@@ -110,18 +110,6 @@ def plot_scores_by_category(scores: pd.Series, ax=None, title: str = "", xlabel:
     ax.set_xlabel(xlabel); ax.set_title(title); ax.tick_params(axis="y", labelsize=8)
     return ax
 
-# %% ../nbs/lib/80_paper.ipynb #c024
-def sample_counts(task: str, records: list[dict]) -> dict:
-    "Tab. 15's counts (classes, samples_per_class, total) of a prepared sample's records."
-    from steb_lib.datasets import sample_text_count
-    total = sample_text_count(task, records)
-    key = {"clustering": "label", "all_to_all": "label", "order_alignment": "category", "retrieval": "author"}.get(task)
-    if key: classes = len({r[key] for r in records})
-    elif task == "predefined": classes = len(records)
-    else: classes = len({f for r in records for f in r.get("features") or {}}) or None   # probing: features given, else computed later
-    per_class = total if task == "probing" else total // classes if classes else None   # probing: every text serves every feature
-    return {"classes": classes, "samples_per_class": per_class, "total": total}
-
 # %% ../nbs/lib/80_paper.ipynb #c027
 def protocol_results_dir(results_dir, protocol: str) -> Path:
     "Where the results of `protocol` are: `results_dir` for chunk, `results_dir`-truncate for truncate."
@@ -167,10 +155,10 @@ def kernel_stderr_to(path):
 def main_job(models=None, results_dir="results/mini", tables_dir="tables", figures_dir="figures", runs_dir="_runs",
              log=print, **kw) -> dict:
     "Mini suite (chunk) + its multilingual datasets (truncate) for `models`, then the paper notebooks; what failed."
-    from steb_lib.datasets import suite_datasets
-    from steb_lib.encoders import load_encoder
-    from steb_lib.models import DEFAULT_MODELS
-    from steb_lib.runner import evaluate_suite
+    from steb_lib.data.datasets import suite_datasets
+    from steb_lib.models.encoders import load_encoder
+    from steb_lib.models.registry import DEFAULT_MODELS
+    from steb_lib.eval.runner import evaluate_suite
     from steb_lib.scores import is_multilingual
     multilingual, failed = [e["name"] for e in suite_datasets("mini") if is_multilingual(e["name"])], []
     for model in models or DEFAULT_MODELS:

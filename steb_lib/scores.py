@@ -10,13 +10,14 @@ import pandas as pd
 from scipy.cluster.hierarchy import fcluster, linkage
 from scipy.stats import spearmanr
 from .core import StebInputError
+from .tasks.task_data import task_names
 
 # %% auto #0
-__all__ = ['TASK_COLUMNS', 'OBJECTS_OF_STUDY', 'APPLICATION_COLUMNS', 'SCORES', 'ranking_correlation', 'dataset_linkage',
-           'dataset_groups', 'plot_dataset_dendrogram', 'grouped_macro_average', 'complete_datasets',
-           'operational_scores', 'results_frame', 'is_multilingual', 'english_results', 'cluster_score',
-           'definitional_datasets', 'definitional_scores', 'application_datasets', 'application_scores',
-           'multilingual_scores', 'protocol_column', 'steb_scores']
+__all__ = ['OBJECTS_OF_STUDY', 'APPLICATION_COLUMNS', 'SCORES', 'ranking_correlation', 'dataset_linkage', 'dataset_groups',
+           'plot_dataset_dendrogram', 'grouped_macro_average', 'complete_datasets', 'operational_scores',
+           'results_frame', 'is_multilingual', 'english_results', 'cluster_score', 'definitional_datasets',
+           'definitional_scores', 'application_datasets', 'application_scores', 'multilingual_scores',
+           'protocol_column', 'steb_scores']
 
 # %% ../nbs/lib/70_scores.ipynb #c006
 def ranking_correlation(scores: pd.DataFrame) -> pd.DataFrame:
@@ -59,8 +60,6 @@ def grouped_macro_average(scores: pd.DataFrame, groups: pd.Series) -> pd.Series:
     return scores.T.groupby(groups).mean().mean(axis=0)
 
 # %% ../nbs/lib/70_scores.ipynb #c016
-TASK_COLUMNS = ("clustering", "all_to_all", "predefined", "order_alignment", "retrieval", "probing")
-
 def complete_datasets(results: pd.DataFrame, task: str) -> tuple[pd.DataFrame, list[str]]:
     "(models × datasets table of `task`'s main scores over datasets every model has, the datasets left out)."
     table = results[results["task"] == task].pivot_table(index="model", columns="dataset", values="main_score", aggfunc="first")
@@ -70,7 +69,7 @@ def complete_datasets(results: pd.DataFrame, task: str) -> tuple[pd.DataFrame, l
 def operational_scores(results: pd.DataFrame, threshold: float = 0.5) -> tuple[pd.DataFrame, dict]:
     "(models × task columns + `STEB (operational)`, {'groups': {task: Series}, 'left_out': {task: [datasets]}})."
     cols, info = {}, {"groups": {}, "left_out": {}}
-    for task in TASK_COLUMNS:
+    for task in task_names():   # the registered tasks, in the tables' column order
         table, left_out = complete_datasets(results, task)
         if left_out: info["left_out"][task] = left_out
         if table.shape[1] == 0: continue
@@ -83,9 +82,9 @@ def operational_scores(results: pd.DataFrame, threshold: float = 0.5) -> tuple[p
 # %% ../nbs/lib/70_scores.ipynb #c020
 def results_frame(results_dir, include_all: bool = False) -> pd.DataFrame:
     "The long table (model, dataset, task, main_score) of the single-vector STEB results under `results_dir` (`include_all`: every result)."
-    from steb_lib.results import load_results, result_system
+    from steb_lib.eval.results import load_results, result_system
     rows = load_results(results_dir)
-    if not include_all: rows = [r for r in rows if r.get("scoring", "mean") == "mean" and r["task"] in TASK_COLUMNS]
+    if not include_all: rows = [r for r in rows if r.get("scoring", "mean") == "mean" and r["task"] in task_names()]
     if not rows: raise StebInputError(f"no results under {results_dir}")
     return pd.DataFrame([{"model": result_system(r), **{k: r[k] for k in ("dataset", "task", "main_score")}, "protocol": r.get("protocol"),
                           **{m: r["metrics"].get(m, np.nan) for m in ("accuracy", "distractor_accuracy")}} for r in rows])
@@ -93,7 +92,7 @@ def results_frame(results_dir, include_all: bool = False) -> pd.DataFrame:
 # %% ../nbs/lib/70_scores.ipynb #c023
 def is_multilingual(dataset: str) -> bool:
     "True for a registered dataset with a non-English language."
-    from steb_lib.datasets import DATASET_REGISTRY
+    from steb_lib.data.datasets import DATASET_REGISTRY
     entry = DATASET_REGISTRY.get(dataset)
     return bool(entry) and any(lang != "en" for lang in entry["languages"])
 
@@ -117,7 +116,7 @@ OBJECTS_OF_STUDY = ("genre", "register", "time", "demographics", "dialect", "idi
 
 def definitional_datasets(attribute: str) -> list[str]:
     "English registry datasets of a Tab. 13 column (an attribute, `linguistic_features` or `content_independence`)."
-    from steb_lib.datasets import DATASET_REGISTRY
+    from steb_lib.data.datasets import DATASET_REGISTRY
     pick = (lambda e: e["content_independence"]) if attribute == "content_independence" else (lambda e: e["definitional"] == attribute)
     return sorted(n for n, e in DATASET_REGISTRY.items() if pick(e) and not is_multilingual(n))
 
@@ -138,7 +137,7 @@ APPLICATION_COLUMNS = ("ATD", "ATD_adv", "AV", "AV_easy", "AV_medium", "AV_hard"
 
 def application_datasets(column: str) -> list[str]:
     "English registry datasets of a Tab. 4/7 column (AV_easy etc.: the style-change splits of that difficulty)."
-    from steb_lib.datasets import DATASET_REGISTRY
+    from steb_lib.data.datasets import DATASET_REGISTRY
     app, _, level = column.partition("_") if column.startswith("AV_") else (column, "", "")
     return sorted(n for n, e in DATASET_REGISTRY.items()
                   if e["application"] == app and not is_multilingual(n) and (not level or n.endswith("_" + level)))

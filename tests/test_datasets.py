@@ -17,7 +17,7 @@ def steb(*args, env=None):
 
 def prepared_shas(cache, out, monkeypatch):
     "sha256 of every shared dataset's prepared file, built in a fresh cache (in-process: the CLI is checked below)."
-    from steb_lib.datasets import dataset_entry, prepare_dataset, write_prepared
+    from steb_lib.data.datasets import dataset_entry, prepare_dataset, write_prepared
     monkeypatch.setenv("STEB_CACHE", str(cache)); monkeypatch.setenv("STEB_RAW_DIR", str(RAW.resolve()))
     shas = {}
     for name in SHARED:
@@ -55,17 +55,17 @@ def broken_mirror(tmp_path, rel, content: bytes):
 ])
 def test_broken_raw_file_names_dataset_and_file_and_others_complete(tmp_path, rel, content, dataset, expect):
     mirror = broken_mirror(tmp_path, rel, content)
-    from steb_lib.datasets import dataset_entry
+    from steb_lib.data.datasets import dataset_entry
     task = next(iter(dataset_entry(dataset)["tasks"]))
     env = {"STEB_RAW_DIR": str(mirror), "STEB_CACHE": str(tmp_path/"cache"), "HF_HUB_OFFLINE": "1"}
     r = steb("prepare", dataset, "--task", task, "--out", str(tmp_path/"o"), env=env)
     assert r.returncode == 2 and f"dataset {dataset}:" in r.stderr and expect in r.stderr, r.stderr
     if "left out" not in expect: assert rel.split("/")[-1] in r.stderr
     # the same broken file inside a run of several datasets: the others still complete
-    from steb_lib.runner import evaluate_suite
+    from steb_lib.eval.runner import evaluate_suite
     old = {k: os.environ.get(k) for k in env}; os.environ.update(env)
     try:
-        import steb_lib.datasets as D
+        import steb_lib.data.datasets as D
         picked = {n: D.DATASET_REGISTRY[n] for n in (dataset, "STEL_register")}
         real = D.suite_datasets
         D.suite_datasets = lambda suite=None, task=None: list(picked.values())
@@ -84,7 +84,7 @@ def test_offline_with_nothing_local_says_where_to_put_files(tmp_path):
 
 def test_fixture_sources_prepare_through_the_registry(tmp_path):
     "parallel_shakespeare and bible_versions (no real copy here) load from fixtures in the real layout."
-    from steb_lib.sources import fixtures_dir
+    from steb_lib.data.sources import fixtures_dir
     env = {"STEB_RAW_DIR": str(fixtures_dir()), "STEB_CACHE": str(tmp_path/"c")}
     for name in ("parallel_shakespeare", "bible_versions"):
         r = steb("prepare", name, "--task", "order_alignment" if name == "parallel_shakespeare" else "clustering", "--out", str(tmp_path), env=env)

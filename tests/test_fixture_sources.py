@@ -4,7 +4,7 @@ import os, shutil, subprocess, sys
 from pathlib import Path
 import pytest
 
-from steb_lib.sources import fixtures_dir
+from steb_lib.data.sources import fixtures_dir
 
 
 def steb(*args, env=None):
@@ -13,12 +13,12 @@ def steb(*args, env=None):
 
 def fixture_tasks():
     "(dataset, task) pairs whose source is represented by a fixture."
-    from steb_lib.datasets import DATASET_REGISTRY, task_entry
+    from steb_lib.data.datasets import DATASET_REGISTRY, task_entry
     return [(n, t) for n, e in DATASET_REGISTRY.items() for t in e["tasks"] if task_entry(e, t).get("fixture")]
 
 
 def prepared_shas(monkeypatch, cache):
-    from steb_lib.datasets import prepare_dataset
+    from steb_lib.data.datasets import prepare_dataset
     monkeypatch.setenv("STEB_RAW_DIR", str(fixtures_dir())); monkeypatch.setenv("STEB_CACHE", str(cache))
     return {(n, t): prepare_dataset(n, t).data.sha256 for n, t in fixture_tasks()}
 

@@ -10,7 +10,7 @@ import os, subprocess, sys, time
 from pathlib import Path
 import pytest
 
-from steb_lib.sources import fixtures_dir, raw_mirror_dir
+from steb_lib.data.sources import fixtures_dir, raw_mirror_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = raw_mirror_dir()
@@ -38,8 +38,8 @@ def steb(*args, env):
 @pytest.mark.skipif(not (SHARED and (SHARED/"nlpsoc").exists()), reason="needs the shared raw mirror (STEB_RAW_DIR=../shared/steb-raw)")
 def test_every_dataset_every_task_models_scores_and_paper_notebooks(tmp_path):
     import papermill
-    from steb_lib.datasets import DATASET_REGISTRY, dataset_tasks, suite_datasets
-    from steb_lib.tiny_models import make_tiny_model
+    from steb_lib.data.datasets import DATASET_REGISTRY, dataset_tasks, suite_datasets
+    from steb_lib.testing.tiny_models import make_tiny_model
     start = time.perf_counter()
     mirror = merged_mirror(tmp_path/"raw", fixtures_dir(), SHARED)
     env = {**os.environ, "STEB_RAW_DIR": str(mirror), "STEB_CACHE": str(tmp_path/"cache"), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}

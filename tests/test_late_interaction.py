@@ -29,7 +29,7 @@ def store(tmp_path_factory):
     run = lambda *a: steb(*a, "--results-dir", str(d / "results"), "--cache-dir", str(d / "cache"), cwd=d)
     out = {"suite": run("evaluate", "all-MiniLM-L6-v2", "--suite", "mini", "--scoring", "patch-auto"),
            "mean": run("evaluate", "all-MiniLM-L6-v2", "--dataset", "mini_authors_retrieval_en")}
-    from steb_lib.tiny_models import make_cross_encoder
+    from steb_lib.testing.tiny_models import make_cross_encoder
     ce = make_cross_encoder(d / "cross-encoder")
     out["ce"] = run("rerank", "all-MiniLM-L6-v2", "--reranker", str(ce), "--dataset", "mini_authors_retrieval_en")
     out["mv"] = run("rerank", "random", "--reranker", "all-MiniLM-L6-v2", "--reranker-scoring", "patch-auto", "--dataset", "mini_authors_retrieval_en", "--k", "20")

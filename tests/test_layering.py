@@ -1,10 +1,11 @@
-"""The package's import graph has no cycle: every `steb_lib` import, at module level or inside a function, read from the
-exported sources. (Issue 17 also asks that a module import only from lower-numbered notebooks; that check comes with
-the renumbered subpackages.)"""
-import ast
+"""The package's layers point one way: every `steb_lib` import, at module level or inside a function (read from the
+exported sources), goes to a module whose notebook has a lower number, so the import graph has no cycle either.
+(Encoder families found by name through `importlib`, the plugin mechanism of `models.encoders`, are not imports.)"""
+import ast, json, re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent/"steb_lib"
+NBS = ROOT.parent/"nbs"/"lib"
 
 
 def module_name(path: Path) -> str:
@@ -32,6 +33,21 @@ def import_graph() -> dict[str, set[str]]:
     return {m: imports(p, m, files) for m, p in files.items()}
 
 
+def notebook_numbers() -> dict[str, int]:
+    "Module -> the number of the notebook it is exported from (`nbs/lib/eval/50_runner.ipynb` -> 'eval.runner': 50)."
+    out = {}
+    for nb in NBS.rglob("*.ipynb"):
+        text = "\n".join("".join(c["source"]) for c in json.loads(nb.read_text(encoding="utf-8"))["cells"])
+        exp = re.search(r"^#\| default_exp (\S+)", text, re.M)
+        if exp: out[exp.group(1)] = int(nb.name.split("_", 1)[0])
+    return out
+
+
+def upward_imports(graph, numbers) -> list[str]:
+    "Every import of a module from a notebook with the same or a higher number, as 'importer (n) -> imported (m)'."
+    return [f"{m} ({numbers[m]}) -> {d} ({numbers[d]})" for m in sorted(graph) for d in sorted(graph[m]) if numbers[d] >= numbers[m]]
+
+
 def cycles(graph) -> list[list[str]]:
     "Every distinct import cycle of `graph` (as a path that returns to its start)."
     found, seen = [], set()
@@ -52,5 +68,17 @@ def test_the_checker_finds_a_cycle():
 
 def test_steb_lib_has_no_import_cycle():
     graph = import_graph()
-    assert len(graph) > 25 and "runner" in graph["cli"] and "core" in graph["tasks.retrieval"]   # the graph is really read
+    assert len(graph) > 25 and "eval.runner" in graph["cli"] and "core" in graph["tasks.retrieval"]   # the graph is really read
     assert cycles(graph) == []
+
+
+def test_the_checker_finds_an_upward_import():
+    assert upward_imports({"a": {"b"}, "b": set()}, {"a": 10, "b": 20}) == ["a (10) -> b (20)"]
+    assert upward_imports({"a": {"b"}, "b": set()}, {"a": 20, "b": 10}) == []
+
+
+def test_every_module_has_a_numbered_notebook_and_imports_only_lower_numbers():
+    graph, numbers = import_graph(), notebook_numbers()
+    assert sorted(graph) == sorted(numbers), "every exported module comes from one numbered notebook"
+    assert numbers["core"] == 0 and numbers["cli"] == max(numbers.values()), "core first, the CLI last"
+    assert upward_imports(graph, numbers) == []

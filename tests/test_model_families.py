@@ -7,7 +7,7 @@ import pytest
 
 os.environ.update(HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
 from steb_lib.cli import main
-from steb_lib.tiny_models import make_tiny_model
+from steb_lib.testing.tiny_models import make_tiny_model
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT/"data"/"examples"/"cds_styles.jsonl"

@@ -55,8 +55,8 @@ def test_main_text_tables_are_subsets_of_appendix_ones():
     assert [t8["deberta-v3-base"][c] for c in ("pair_classification", "retrieval", "Avg.")] == ["71.85", "35.42", "53.63"]
 
 def test_every_model_and_dataset_resolves_in_the_registries():
-    from steb_lib.models import registry_lookup
-    from steb_lib.datasets import dataset_entry
+    from steb_lib.models.registry import registry_lookup
+    from steb_lib.data.datasets import dataset_entry
     for name in ("tab06_operational.csv", "tab07_applications.csv", "tab08_multilingual.csv", "tab09_definitional.csv", "tab14_truncation.csv"):
         rows = [m for m in table(name) if m != "Num. Datasets"]
         assert len(rows) == (5 if "tab14" in name else 40)

@@ -8,8 +8,8 @@ import hashlib, json, os, signal, subprocess, sys, textwrap, threading, time
 from pathlib import Path
 import pytest
 from steb_lib.core import sha256_json
-from steb_lib.llm import LocalChatServer, Reply, ResponseCache
-from steb_lib.prompting import STAND_IN_MODEL, build_retrieval_set, llm_retrieval, retrieval_requests, stand_in_responder
+from steb_lib.llm.client import LocalChatServer, Reply, ResponseCache
+from steb_lib.llm.prompting import STAND_IN_MODEL, build_retrieval_set, llm_retrieval, retrieval_requests, stand_in_responder
 
 ROOT = Path(__file__).resolve().parents[1]
 N_AUTHORS = 12
@@ -22,7 +22,7 @@ def records():
 
 CLIENT = textwrap.dedent("""
     import json, sys
-    from steb_lib.prompting import STAND_IN_MODEL, build_retrieval_set, llm_retrieval
+    from steb_lib.llm.prompting import STAND_IN_MODEL, build_retrieval_set, llm_retrieval
     records = json.loads(open(sys.argv[4]).read())
     rset = build_retrieval_set(records, n_authors=12, per_collection=3, seed=7)
     res = llm_retrieval(rset, STAND_IN_MODEL, sys.argv[1], base_url=sys.argv[2], concurrency=3, base_delay=0.01, log=None)

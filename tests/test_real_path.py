@@ -10,7 +10,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 from loopback_internet import HubRepo, LoopbackInternet, tarball, zipped  # noqa: E402
-from steb_lib.sources import fixtures_dir  # noqa: E402
+from steb_lib.data.sources import fixtures_dir  # noqa: E402
 
 FX = fixtures_dir()
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,10 +23,10 @@ def steb(*args, env):
 @pytest.fixture(scope="module")
 def net(tmp_path_factory):
     "The loopback internet serving real files: dataset sources from the fixtures, tiny models of every family as hub repos."
-    from steb_lib.tiny_models import make_tiny_model
+    from steb_lib.testing.tiny_models import make_tiny_model
     models = tmp_path_factory.mktemp("models")
     with LoopbackInternet() as site:
-        from steb_lib.datasets import dataset_entry
+        from steb_lib.data.datasets import dataset_entry
         site.add_repo_archive("TurkuNLP", "CORE-corpus", dataset_entry("core")["source"]["commit"], FX/"TurkuNLP"/"CORE-corpus")   # the pinned commit
         site.add_hub_repo(HubRepo("SetFit/enron_spam", FX/"huggingface"/"SetFit"/"enron_spam", kind="dataset"))
         site.add_hub_repo(HubRepo("barilan/blog_authorship_corpus", FX/"huggingface"/"barilan"/"blog_authorship_corpus", kind="dataset",
@@ -41,11 +41,11 @@ def net(tmp_path_factory):
                                                                  "graded_formality_generated_gpt-5-mini")
         for kind in ("bert", "roberta", "deberta", "gpt2", "qwen2", "qwen3_5", "luar"):
             site.add_hub_repo(HubRepo(f"someone/tiny-{kind}", make_tiny_model(kind, models/kind)))
-        from steb_lib.models import packaged_model_dir, resolve_model
+        from steb_lib.models.registry import packaged_model_dir, resolve_model
         minilm = packaged_model_dir(resolve_model("all-MiniLM-L6-v2"))
         site.add_hub_repo(HubRepo("sentence-transformers/all-MiniLM-L6-v2", minilm))
         site.add_hub_repo(HubRepo("someone/tiny-st", minilm))   # an unregistered sentence-transformers model
-        from steb_lib.tiny_models import make_cross_encoder
+        from steb_lib.testing.tiny_models import make_cross_encoder
         site.add_hub_repo(HubRepo("someone/tiny-cross-encoder", make_cross_encoder(models/"ce")))
         yield site
 
