@@ -31,7 +31,8 @@ setuptools.setup(
         'Natural Language :: ' + cfg['language'].title(),
     ] + ['Programming Language :: Python :: '+o for o in py_versions[py_versions.index(min_python):]],
     url = cfg['git_url'],
-    packages = setuptools.find_packages(),
+    # steb_lib.testing (tiny random models for the tests) is left out of the wheel; an editable install still has it
+    packages = setuptools.find_packages(exclude=['steb_lib.testing', 'steb_lib.testing.*']),
     include_package_data = True,
     install_requires = requirements,
     extras_require={'dev': dev_requirements},

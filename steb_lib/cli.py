@@ -6,7 +6,7 @@
 from __future__ import annotations
 import argparse, json, os, sys, time, warnings
 from pathlib import Path
-from .core import DEFAULT_SEED, PROTOCOLS, StebInputError, atomic_write_text
+from .core import DEFAULT_SEED, PROTOCOLS, StebInputError, atomic_write_text, log_to_stdout
 from .tasks.task_data import task_names
 from .models.registry import DEFAULT_MODELS, MODEL_REGISTRY, offline_availability
 from .eval.runner import builtin_datasets, evaluate, evaluate_suite
@@ -88,7 +88,7 @@ def run_fetch(a) -> int:
     from steb_lib.data.datasets import suite_datasets
     from steb_lib.fetch import FETCH_OK, fetch, fetch_table
     names = a.dataset or [e["name"] for e in suite_datasets(a.suite)]
-    rows = fetch(names, a.models, a.revision, a.dry_run, log=lambda r: print(f"{r['status']:>15s}  {r['what']} {r['name']}", flush=True))
+    rows = fetch(names, a.models, a.revision, a.dry_run, on_row=lambda r: print(f"{r['status']:>15s}  {r['what']} {r['name']}", flush=True))
     print("\n" + fetch_table(rows))
     if a.record: atomic_write_text(a.record, json.dumps(rows, indent=1) + "\n")
     bad = [r for r in rows if r["status"] not in FETCH_OK]
@@ -204,6 +204,7 @@ def main(argv=None) -> int:
     "Entry point of the `steb` console script: errors are one line (exit 2), Ctrl-C exits 130 quietly."
     a = build_parser().parse_args(argv)
     warnings.formatwarning = _warning_line
+    log_to_stdout()   # progress lines (done, skip, wait, failed) on stdout
     try:
         if a.command == "evaluate": return run_evaluate(a)
         elif a.command == "rerank": return run_rerank(a)

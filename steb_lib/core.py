@@ -4,15 +4,15 @@
 
 # %% ../nbs/lib/00_core.ipynb #c002
 from __future__ import annotations
-import hashlib, json, os, re, socket, tempfile, time, warnings
+import contextlib, hashlib, json, logging, os, re, socket, sys, tempfile, time, warnings
 from pathlib import Path
 import numpy as np
 
 # %% auto #0
 __all__ = ['DEFAULT_SEED', 'PROTOCOLS', 'StebInputError', 'check_texts', 'check_protocol', 'canonical_json', 'sha256_text',
            'sha256_json', 'remove_stale_temporaries', 'fsync_directory', 'atomic_write_bytes', 'atomic_write_text',
-           'l2_normalize', 'cosine_similarity_matrix', 'path_name', 'default_cache_dir', 'data_dir', 'set_aside',
-           'writable_directory', 'usable_cache_dir']
+           'log_to_stdout', 'collect_log', 'l2_normalize', 'cosine_similarity_matrix', 'path_name', 'default_cache_dir',
+           'data_dir', 'set_aside', 'writable_directory', 'usable_cache_dir']
 
 # %% ../nbs/lib/00_core.ipynb #c005
 DEFAULT_SEED = 42
@@ -110,6 +110,35 @@ def atomic_write_text(path, text: str) -> Path:
     return atomic_write_bytes(path, text.encode("utf-8"))
 
 # %% ../nbs/lib/00_core.ipynb #c026
+class _CurrentStdout(logging.StreamHandler):
+    "A handler that writes to `sys.stdout` as it is when a line is logged."
+    def __init__(self): super().__init__(sys.stdout); self.setFormatter(logging.Formatter("%(message)s"))
+    @property
+    def stream(self): return sys.stdout
+    @stream.setter
+    def stream(self, value): pass
+
+def log_to_stdout(level: int = logging.INFO) -> logging.Logger:
+    "Show steb-lib's progress lines on stdout (what the CLI does); calling it again adds nothing."
+    logger = logging.getLogger("steb_lib")
+    if not any(isinstance(h, _CurrentStdout) for h in logger.handlers): logger.addHandler(_CurrentStdout())
+    logger.setLevel(level)
+    return logger
+
+class _Collect(logging.Handler):
+    def __init__(self, lines): super().__init__(); self.lines = lines
+    def emit(self, record): self.lines.append(record.getMessage())
+
+@contextlib.contextmanager
+def collect_log(level: int = logging.INFO):
+    "Collect the progress lines logged while the block runs into the list it yields."
+    logger, lines = logging.getLogger("steb_lib"), []
+    handler, old_level = _Collect(lines), logger.level
+    logger.addHandler(handler); logger.setLevel(min(level, old_level or level))
+    try: yield lines
+    finally: logger.removeHandler(handler); logger.setLevel(old_level)
+
+# %% ../nbs/lib/00_core.ipynb #c029
 def l2_normalize(X, dtype=np.float64) -> np.ndarray:
     "Rows of `X` scaled to unit L2 norm (zero rows stay zero), as a 2-d array of `dtype`."
     X = np.asarray(X, dtype=dtype)
@@ -123,7 +152,7 @@ def cosine_similarity_matrix(A, B=None) -> np.ndarray:
     A = l2_normalize(A)
     return A @ (A if B is None else l2_normalize(B)).T
 
-# %% ../nbs/lib/00_core.ipynb #c029
+# %% ../nbs/lib/00_core.ipynb #c032
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9._+=@/-]+")
 
 def path_name(name: str) -> str:
@@ -134,7 +163,7 @@ def path_name(name: str) -> str:
     if _PLAIN_NAME.fullmatch(name) and "__" not in name: return slug
     return f"{slug[:80]}~{sha256_text(name)[:12]}"
 
-# %% ../nbs/lib/00_core.ipynb #c032
+# %% ../nbs/lib/00_core.ipynb #c035
 def default_cache_dir() -> Path:
     "The embedding/data cache: `$STEB_CACHE` if set, else `~/.cache/steb-lib`."
     return Path(os.environ.get("STEB_CACHE") or Path.home()/".cache"/"steb-lib")
@@ -144,7 +173,7 @@ def data_dir() -> Path:
     import steb_lib
     return Path(os.environ.get("STEB_DATA_DIR") or Path(steb_lib.__file__).resolve().parent.parent/"data")
 
-# %% ../nbs/lib/00_core.ipynb #c035
+# %% ../nbs/lib/00_core.ipynb #c038
 def set_aside(path, why: str = "unreadable") -> Path | None:
     "Rename a damaged `path` to `<name>.corrupt[-N]` with a warning; None if another process moved it first."
     path = Path(path)
@@ -157,7 +186,7 @@ def set_aside(path, why: str = "unreadable") -> Path | None:
         return dest
     raise StebInputError(f"{path}: too many damaged copies beside it; clean them up")
 
-# %% ../nbs/lib/00_core.ipynb #c037
+# %% ../nbs/lib/00_core.ipynb #c040
 def writable_directory(path, what: str = "directory") -> Path:
     "`path` as an existing directory this process can write to (created if absent), else a clear `StebInputError`."
     path = Path(path)

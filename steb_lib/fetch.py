@@ -90,13 +90,13 @@ def _model_dry_run(spec) -> dict:
 # %% ../nbs/lib/55_fetch.ipynb #c016
 FETCH_OK = ("ready", "downloaded", "would download")
 
-def fetch(datasets, models=(), revision: str | None = None, dry_run: bool = False, log=None) -> list[dict]:
-    "Rows for every source of `datasets` and every model of `models` (fetched unless `dry_run`); `log(row)` as each finishes."
+def fetch(datasets, models=(), revision: str | None = None, dry_run: bool = False, on_row=None) -> list[dict]:
+    "Rows for every source of `datasets` and every model of `models` (fetched unless `dry_run`); `on_row(row)` as each finishes."
     rows = []
     for source, needs in dataset_sources(datasets):
-        rows.append(fetch_source(source, needs, dry_run)); log and log(rows[-1])
+        rows.append(fetch_source(source, needs, dry_run)); on_row and on_row(rows[-1])
     for m in models:
-        rows.append(fetch_model(m, revision, dry_run)); log and log(rows[-1])
+        rows.append(fetch_model(m, revision, dry_run)); on_row and on_row(rows[-1])
     return rows
 
 def _size(n: int | None) -> str:

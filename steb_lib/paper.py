@@ -4,18 +4,20 @@
 
 # %% ../nbs/lib/80_paper.ipynb #c003
 from __future__ import annotations
-import os, sys, time
+import logging, os, sys, time
 from contextlib import contextmanager
 from pathlib import Path
 import pandas as pd
 from .core import StebInputError, data_dir
 from .models.registry import registry_lookup
 
+logger = logging.getLogger("steb_lib.paper")
+
 # %% auto #0
-__all__ = ['CATEGORY_LABELS', 'PAPER_NOTEBOOKS', 'paper_table', 'paper_dataset_counts', 'select_models', 'category_colors',
-           'model_category', 'display_name', 'side_by_side', 'save_table', 'save_figure', 'plot_score_heatmap',
-           'plot_scores_by_category', 'protocol_results_dir', 'repo_root', 'run_paper_notebooks', 'kernel_stderr_to',
-           'main_job']
+__all__ = ['logger', 'CATEGORY_LABELS', 'PAPER_NOTEBOOKS', 'paper_table', 'paper_dataset_counts', 'select_models',
+           'category_colors', 'model_category', 'display_name', 'side_by_side', 'save_table', 'save_figure',
+           'plot_score_heatmap', 'plot_scores_by_category', 'protocol_results_dir', 'repo_root', 'run_paper_notebooks',
+           'kernel_stderr_to', 'main_job']
 
 # %% ../nbs/lib/80_paper.ipynb #c006
 def _read_paper_csv(name: str) -> pd.DataFrame:
@@ -128,7 +130,7 @@ def repo_root() -> Path:
     if not (root/"nbs").is_dir(): raise StebInputError(f"no nbs/ next to {data_dir()}: the paper notebooks need a clone of the repository")
     return root
 
-def run_paper_notebooks(results_dir, tables_dir, figures_dir, runs_dir, notebooks=PAPER_NOTEBOOKS, log=print) -> list[Path]:
+def run_paper_notebooks(results_dir, tables_dir, figures_dir, runs_dir, notebooks=PAPER_NOTEBOOKS) -> list[Path]:
     "Execute each paper notebook with papermill on `results_dir`; the executed copies (in `runs_dir`)."
     import papermill as pm
     nbs, out = repo_root()/"nbs", []
@@ -139,7 +141,7 @@ def run_paper_notebooks(results_dir, tables_dir, figures_dir, runs_dir, notebook
         start, dst = time.perf_counter(), Path(runs_dir).resolve()/f"{name}.ipynb"
         with kernel_stderr_to(Path(runs_dir)/"kernels.log"):   # the kernels' own chatter; cell errors still raise here
             pm.execute_notebook(nbs/f"{name}.ipynb", dst, parameters=params, cwd=str(nbs), progress_bar=False, kernel_name="python3")
-        log(f"notebook {name}: {time.perf_counter() - start:.1f} s -> {dst}"); out.append(dst)
+        logger.info(f"notebook {name}: {time.perf_counter() - start:.1f} s -> {dst}"); out.append(dst)
     return out
 
 @contextmanager
@@ -153,7 +155,7 @@ def kernel_stderr_to(path):
 
 # %% ../nbs/lib/80_paper.ipynb #c031
 def main_job(models=None, results_dir="results/mini", tables_dir="tables", figures_dir="figures", runs_dir="_runs",
-             log=print, **kw) -> dict:
+             **kw) -> dict:
     "Mini suite (chunk) + its multilingual datasets (truncate) for `models`, then the paper notebooks; what failed."
     from steb_lib.data.datasets import suite_datasets
     from steb_lib.models.encoders import load_encoder
@@ -163,8 +165,8 @@ def main_job(models=None, results_dir="results/mini", tables_dir="tables", figur
     multilingual, failed = [e["name"] for e in suite_datasets("mini") if is_multilingual(e["name"])], []
     for model in models or DEFAULT_MODELS:
         encoder = load_encoder(model)
-        failed += evaluate_suite(encoder, "mini", results_dir=results_dir, protocol="chunk", log=log, **kw)["failed"]
+        failed += evaluate_suite(encoder, "mini", results_dir=results_dir, protocol="chunk", **kw)["failed"]
         failed += evaluate_suite(encoder, "mini", results_dir=protocol_results_dir(results_dir, "truncate"), protocol="truncate",
-                                 datasets=multilingual, log=log, **kw)["failed"]
+                                 datasets=multilingual, **kw)["failed"]
     if failed: raise StebInputError("the mini suite did not complete: " + "; ".join(f"{d}/{t}: {w}" for d, t, w in failed))
-    return {"notebooks": run_paper_notebooks(results_dir, tables_dir, figures_dir, runs_dir, log=log)}
+    return {"notebooks": run_paper_notebooks(results_dir, tables_dir, figures_dir, runs_dir)}

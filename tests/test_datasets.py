@@ -69,7 +69,7 @@ def test_broken_raw_file_names_dataset_and_file_and_others_complete(tmp_path, re
         picked = {n: D.DATASET_REGISTRY[n] for n in (dataset, "STEL_register")}
         real = D.suite_datasets
         D.suite_datasets = lambda suite=None, task=None: list(picked.values())
-        out = evaluate_suite("random", "full", results_dir=tmp_path/"res", cache_dir=tmp_path/"emb", progress=False, log=lambda *a: None)
+        out = evaluate_suite("random", "full", results_dir=tmp_path/"res", cache_dir=tmp_path/"emb", progress=False)
     finally:
         D.suite_datasets = real
         for k, v in old.items():

@@ -25,7 +25,7 @@ CLIENT = textwrap.dedent("""
     from steb_lib.llm.prompting import STAND_IN_MODEL, build_retrieval_set, llm_retrieval
     records = json.loads(open(sys.argv[4]).read())
     rset = build_retrieval_set(records, n_authors=12, per_collection=3, seed=7)
-    res = llm_retrieval(rset, STAND_IN_MODEL, sys.argv[1], base_url=sys.argv[2], concurrency=3, base_delay=0.01, log=None)
+    res = llm_retrieval(rset, STAND_IN_MODEL, sys.argv[1], base_url=sys.argv[2], concurrency=3, base_delay=0.01)
     open(sys.argv[3], "w").write(json.dumps(res))
 """)
 
@@ -73,7 +73,7 @@ def test_killed_run_resumes_without_resending(tmp_path):
     assert resumed["this_run"]["sent"] == N_AUTHORS - hold_after and resumed["this_run"]["cached"] == hold_after
 
     with LocalChatServer(stand_in_responder) as server:     # the same run, never interrupted, in a fresh cache
-        fresh = llm_retrieval(rset, STAND_IN_MODEL, tmp_path / "fresh", base_url=server.base_url, log=None)
+        fresh = llm_retrieval(rset, STAND_IN_MODEL, tmp_path / "fresh", base_url=server.base_url)
     drop = lambda r: {k: v for k, v in r.items() if k != "this_run"}
     assert drop(resumed) == drop(fresh)
     assert fresh["R@1"] > 1 / N_AUTHORS                       # the habits make authors findable: not a vacuous check

@@ -5,14 +5,16 @@
 # %% ../../nbs/lib/eval/52_rerank.ipynb #c003
 from __future__ import annotations
 from pathlib import Path
-import numpy as np
+import logging, numpy as np
 from ..core import DEFAULT_SEED, StebInputError, default_cache_dir, l2_normalize, path_name, sha256_text
 from ..models.registry import ModelSpec
 from ..embed.token_store import cached_token_vectors, parse_scoring, resolve_auto
 from .multivector import MultiVectorSet, maxsim_rows
 
+logger = logging.getLogger("steb_lib.eval.rerank")
+
 # %% auto #0
-__all__ = ['RERANK_SUCCESS_KS', 'RERANK_MRR_AT', 'RERANK_DEPTH', 'RERANK_IDENTITY_FIELDS', 'document_retrieval_set',
+__all__ = ['logger', 'RERANK_SUCCESS_KS', 'RERANK_MRR_AT', 'RERANK_DEPTH', 'RERANK_IDENTITY_FIELDS', 'document_retrieval_set',
            'first_stage_rankings', 'needle_hits', 'first_needle_ranks', 'success_and_mrr', 'rerank_top',
            'CrossEncoderReranker', 'MultiVectorReranker', 'two_stage_metrics', 'make_reranker', 'reranker_label',
            'evaluate_rerank']
@@ -142,7 +144,7 @@ def reranker_label(reranker) -> str:
 # %% ../../nbs/lib/eval/52_rerank.ipynb #c027
 def evaluate_rerank(retriever, reranker, data_file=None, dataset: str | None = None, name: str | None = None, k: int = RERANK_DEPTH,
                     results_dir="results", seed: int = DEFAULT_SEED, protocol: str = "chunk", force: bool = False,
-                    cache_dir=None, progress: bool = True, log=print, revision: str | None = None) -> dict:
+                    cache_dir=None, progress: bool = True, revision: str | None = None) -> dict:
     "Two-stage evaluation of `retriever` (an encoder or its name) and `reranker` on a retrieval sample; write and return the result."
     from steb_lib.eval.results import IDENTITY_FIELDS, base_result, compute_once, prepare_stores
     from steb_lib.eval.runner import task_input
@@ -161,9 +163,9 @@ def evaluate_rerank(retriever, reranker, data_file=None, dataset: str | None = N
         row = {t: i for i, t in enumerate(data.texts)}
         metrics = two_stage_metrics(sets, E[[row[t] for t in sets["queries"]]], E[[row[t] for t in sets["candidates"]]], reranker, k, progress)
         return reranker.describe() | {"main_score": metrics["final"]["success@8"], "metrics": metrics}
-    result, computed = compute_once(out, new, compute, force, f"{system} / {dataset}", log, IDENTITY_FIELDS + RERANK_IDENTITY_FIELDS)
+    result, computed = compute_once(out, new, compute, force, f"{system} / {dataset}", IDENTITY_FIELDS + RERANK_IDENTITY_FIELDS)
     if computed:
         m = result["metrics"]
-        log(f"done   {system} / {dataset}: Success@8 {m['first_stage']['success@8']:.4f} -> {m['final']['success@8']:.4f}, "
+        logger.info(f"done   {system} / {dataset}: Success@8 {m['first_stage']['success@8']:.4f} -> {m['final']['success@8']:.4f}, "
             f"MRR@20 {m['first_stage']['mrr@20']:.4f} -> {m['final']['mrr@20']:.4f}")
     return result

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/lib/eval/45_results.ipynb #c003
 from __future__ import annotations
-import contextlib, json, time, warnings
+import contextlib, json, logging, time, warnings
 from datetime import datetime, timezone
 from pathlib import Path
 import steb_lib
@@ -12,11 +12,13 @@ from ..core import (StebInputError, atomic_write_text, default_cache_dir, path_n
                            sha256_json, writable_directory)
 from ..tasks.task_data import TaskData, task_name
 
+logger = logging.getLogger("steb_lib.eval.results")
+
 # %% auto #0
-__all__ = ['TIMING_FIELDS', 'IDENTITY_FIELDS', 'RESULT_FIELDS', 'SCHEMA_VERSION', 'system_name', 'result_system', 'result_path',
-           'result_checksum', 'result_problem', 'result_schema', 'parse_result', 'read_result', 'write_result',
-           'finished_result', 'result_lock', 'compute_once', 'prepare_stores', 'base_result', 'load_results',
-           'results_table']
+__all__ = ['logger', 'TIMING_FIELDS', 'IDENTITY_FIELDS', 'RESULT_FIELDS', 'SCHEMA_VERSION', 'system_name', 'result_system',
+           'result_path', 'result_checksum', 'result_problem', 'result_schema', 'parse_result', 'read_result',
+           'write_result', 'finished_result', 'result_lock', 'compute_once', 'prepare_stores', 'base_result',
+           'load_results', 'results_table']
 
 # %% ../../nbs/lib/eval/45_results.ipynb #c006
 TIMING_FIELDS = ("seconds", "created")
@@ -85,32 +87,32 @@ def write_result(path, result: dict) -> Path:
 def _same_inputs(old: dict, new: dict, fields=IDENTITY_FIELDS) -> bool:
     return all(old.get(k) == new.get(k) for k in fields)
 
-def finished_result(out, new: dict, force: bool, label: str, log=print, fields=IDENTITY_FIELDS) -> dict | None:
+def finished_result(out, new: dict, force: bool, label: str, fields=IDENTITY_FIELDS) -> dict | None:
     "The finished result at `out` if it has the same inputs (logged as skipped); None to compute; an error for other inputs."
     old = read_result(out)
     if old is None or force: return None
     if (old["model"], old["dataset"]) != (new["model"], new["dataset"]):
         raise StebInputError(f"{out} holds the result of model {old['model']!r} on {old['dataset']!r}, not {new['model']!r} on "
                              f"{new['dataset']!r}: two names share a folder (a store written before names were made unique)")
-    if _same_inputs(old, new, fields): log(f"skip   {label}: finished ({out})"); return old
+    if _same_inputs(old, new, fields): logger.info(f"skip   {label}: finished ({out})"); return old
     raise StebInputError(f"{out} holds a result for other inputs ({', '.join(k for k in fields if old.get(k) != new.get(k))} differ); "
                          "use force=True / --force to replace it, or another results directory")
 
 @contextlib.contextmanager
-def result_lock(out, label: str, log=print):
+def result_lock(out, label: str):
     "Hold the lock of result `out` (a file beside it); say so when another run holds it and we wait."
     from filelock import FileLock, Timeout
     Path(out).parent.mkdir(parents=True, exist_ok=True)
     lock = FileLock(Path(out).parent/f".{Path(out).name}.lock")
     try: lock.acquire(timeout=0.05)
-    except Timeout: log(f"wait   {label}: another run is computing it ({lock.lock_file})"); lock.acquire()
+    except Timeout: logger.info(f"wait   {label}: another run is computing it ({lock.lock_file})"); lock.acquire()
     try: yield
     finally: lock.release()
 
-def compute_once(out, new: dict, compute, force: bool, label: str, log=print, fields=IDENTITY_FIELDS) -> tuple[dict, bool]:
+def compute_once(out, new: dict, compute, force: bool, label: str, fields=IDENTITY_FIELDS) -> tuple[dict, bool]:
     "(result, computed now?): the finished result at `out`, or `new | compute()` with timing, written; all under its lock."
-    with result_lock(out, label, log):
-        if (old := finished_result(out, new, force, label, log, fields)) is not None: return old, False
+    with result_lock(out, label):
+        if (old := finished_result(out, new, force, label, fields)) is not None: return old, False
         start = time.perf_counter(); result = new | compute()
         result |= {"seconds": round(time.perf_counter() - start, 3), "created": datetime.now(timezone.utc).isoformat(timespec="seconds")}
         try: write_result(out, result)

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/lib/eval/50_runner.ipynb #c003
 from __future__ import annotations
-import json
+import json, logging
 from pathlib import Path
 from ..core import DEFAULT_SEED, StebInputError, data_dir, default_cache_dir
 from ..tasks.task_data import TaskData, load_task_file, score_task, task_name, task_spec
@@ -17,8 +17,11 @@ from .multivector import check_scoring_applies, not_applicable, score_task_multi
 from ..embed.late_interaction import token_backbone
 import numpy as np
 
+logger = logging.getLogger("steb_lib.eval.runner")
+
 # %% auto #0
-__all__ = ['builtin_datasets', 'builtin_dataset_file', 'task_input', 'joint_author_scores', 'evaluate', 'evaluate_suite']
+__all__ = ['logger', 'builtin_datasets', 'builtin_dataset_file', 'task_input', 'joint_author_scores', 'evaluate',
+           'evaluate_suite']
 
 # %% ../../nbs/lib/eval/50_runner.ipynb #c006
 def builtin_datasets() -> dict:
@@ -76,7 +79,7 @@ def _check_scoring(encoder, task: str, scoring) -> None:
 
 def evaluate(model, task: str, data_file=None, dataset: str | None = None, name: str | None = None,
              results_dir="results", seed: int = DEFAULT_SEED, protocol: str = "chunk", force: bool = False,
-             cache_dir=None, progress: bool = True, log=print, revision: str | None = None, scoring: str = "mean",
+             cache_dir=None, progress: bool = True, revision: str | None = None, scoring: str = "mean",
              skip_punctuation: bool = False) -> dict:
     "Evaluate `model` (a name or a loaded encoder) on a data file or built-in dataset; write and return the result."
     task, scoring = task_name(task), parse_scoring(scoring)
@@ -93,12 +96,12 @@ def evaluate(model, task: str, data_file=None, dataset: str | None = None, name:
     def compute():
         scores, n_new = _scored(encoder, data, model_name, seed, protocol, scoring, skip_punctuation, cache_dir, progress)
         embedded.append(n_new); return scores
-    result, computed = compute_once(out, new, compute, force, label, log)
-    if computed: log(f"done   {label}: {result['main_score']:.4f} ({embedded[0]} texts embedded, {len(data.texts) - embedded[0]} cached)")
+    result, computed = compute_once(out, new, compute, force, label)
+    if computed: logger.info(f"done   {label}: {result['main_score']:.4f} ({embedded[0]} texts embedded, {len(data.texts) - embedded[0]} cached)")
     return result
 
 # %% ../../nbs/lib/eval/50_runner.ipynb #c024
-def evaluate_suite(model, suite: str = "mini", task: str | None = None, log=print, datasets=None, **kw) -> dict:
+def evaluate_suite(model, suite: str = "mini", task: str | None = None, datasets=None, **kw) -> dict:
     "Evaluate `model` on every (dataset, task) of `suite` (or its `datasets`); {'done', 'failed': [(dataset, task, reason)], 'skipped'}."
     from steb_lib.data.datasets import dataset_tasks, suite_datasets
     encoder = load_encoder(model, revision=kw.pop("revision", None)) if isinstance(model, str) else model
@@ -109,9 +112,9 @@ def evaluate_suite(model, suite: str = "mini", task: str | None = None, log=prin
         if datasets is not None and entry["name"] not in datasets: continue
         for t in dataset_tasks(entry, task):
             if not scoring_applies(t, scoring):   # needs one vector per text: not scored by MaxSim
-                skipped.append((entry["name"], t)); log(f"skip   {entry['name']} / {t}: {not_applicable(t, scoring)}"); continue
-            try: done.append(evaluate(encoder, t, dataset=entry["name"], log=log, **kw))
+                skipped.append((entry["name"], t)); logger.info(f"skip   {entry['name']} / {t}: {not_applicable(t, scoring)}"); continue
+            try: done.append(evaluate(encoder, t, dataset=entry["name"], **kw))
             except Exception as e:  # one broken dataset must not cost the others their results
                 why = str(e) if isinstance(e, StebInputError) else f"{type(e).__name__}: {e}"
-                failed.append((entry["name"], t, why)); log(f"failed {encoder.spec.name} / {entry['name']} / {t}: {why}")
+                failed.append((entry["name"], t, why)); logger.warning(f"failed {encoder.spec.name} / {entry['name']} / {t}: {why}")
     return {"done": done, "failed": failed, "skipped": skipped}

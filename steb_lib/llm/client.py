@@ -4,7 +4,7 @@
 
 # %% ../../nbs/lib/llm/90_client.ipynb #c003
 from __future__ import annotations
-import csv, email.utils, gzip, hashlib, json, os, random, tempfile, threading, time
+import csv, email.utils, gzip, hashlib, json, logging, os, random, tempfile, threading, time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -13,8 +13,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from ..core import StebInputError, atomic_write_bytes, atomic_write_text, canonical_json, data_dir, set_aside, sha256_json
 
+logger = logging.getLogger("steb_lib.llm.client")
+
 # %% auto #0
-__all__ = ['TIKTOKEN_FILES', 'LLM_ACTIVE_PARAMETERS', 'OPENAI_API_URL', 'tiktoken_cache_dir', 'seed_tiktoken_cache',
+__all__ = ['logger', 'TIKTOKEN_FILES', 'LLM_ACTIVE_PARAMETERS', 'OPENAI_API_URL', 'tiktoken_cache_dir', 'seed_tiktoken_cache',
            'encoding_for_model', 'chat_prompt_tokens', 'price_table', 'model_price', 'usd_cost', 'transformer_flops',
            'ResponseCache', 'LLMRequestError', 'retry_after_seconds', 'backoff_delay', 'retry_reason',
            'call_with_retries', 'Reply', 'completion_body', 'LocalChatServer', 'is_openai_api', 'openai_client',
@@ -265,13 +267,13 @@ def _fetch(client, request, cache, retry_kw) -> tuple[dict, Counter]:
     return response, retries
 
 def run_chat_requests(requests: list[dict], client, cache: ResponseCache, concurrency: int = 4,
-                      replay_only: bool = False, log=print, **retry_kw) -> ChatRun:
+                      replay_only: bool = False, **retry_kw) -> ChatRun:
     "Answers to `requests` from `cache`, sending the missing ones through `client` (retried, cached as they arrive)."
     entries = {cache.key(r): (r, cache.get(r)) for r in requests}
     todo = {k: r for k, (r, e) in entries.items() if e is None}
     run = ChatRun([], n_cached=len(entries) - len(todo))
     if todo and replay_only: raise StebInputError(f"{len(todo)} of {len(entries)} answers are not in the cache {cache.root}; run with replay_only=False to request them")
-    if todo and log: log(f"requesting {len(todo)} answers ({run.n_cached} cached), {concurrency} at a time")
+    if todo: logger.info(f"requesting {len(todo)} answers ({run.n_cached} cached), {concurrency} at a time")
     got, failed = {}, []
     pool = ThreadPoolExecutor(max(1, concurrency))
     try:

@@ -214,11 +214,11 @@ def reply_content(response: dict) -> str | None:
 
 def llm_retrieval(rset: PromptingRetrievalSet, model: str, cache_dir, client=None, base_url: str | None = None,
                   reasoning_effort: str | None = None, replay_only: bool = False, concurrency: int = 4, prices: dict | None = None,
-                  active_parameters: float = LLM_ACTIVE_PARAMETERS, log=print, **retry_kw) -> dict:
+                  active_parameters: float = LLM_ACTIVE_PARAMETERS, **retry_kw) -> dict:
     "Rank candidates with `model` for every query of `rset`; metrics, tokens, USD, TFLOPs, repairs and retries."
     requests, cache = retrieval_requests(rset, model, reasoning_effort), ResponseCache(cache_dir)
     if client is None and not replay_only and any(cache.get(r) is None for r in requests): client = openai_client(base_url)
-    run = run_chat_requests(requests, client, cache, concurrency, replay_only, log, **retry_kw)
+    run = run_chat_requests(requests, client, cache, concurrency, replay_only, **retry_kw)
     n = len(rset.candidates)
     parsed = [parse_answer(reply_content(r), n) for r in run.responses]
     counts = np.array([p.rank_counts(c, n) for p, c in zip(parsed, rset.correct)])
