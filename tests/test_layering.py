@@ -82,3 +82,18 @@ def test_every_module_has_a_numbered_notebook_and_imports_only_lower_numbers():
     assert sorted(graph) == sorted(numbers), "every exported module comes from one numbered notebook"
     assert numbers["core"] == 0 and numbers["cli"] == max(numbers.values()), "core first, the CLI last"
     assert upward_imports(graph, numbers) == []
+
+
+def long_lines(path: Path, limit: int = 110) -> list[str]:
+    "Lines of an exported module over `limit` characters, leaving out the `__all__` list nbdev writes (at 120)."
+    out, in_all = [], False
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        in_all = line.startswith("__all__ = [") or (in_all and line.startswith(" "))
+        if len(line) > limit and not in_all: out.append(f"{path.relative_to(ROOT.parent)}:{n}: {len(line)} characters")
+    return out
+
+
+def test_library_lines_are_at_most_110_characters():
+    modules = [p for p in ROOT.rglob("*.py") if p.name != "_modidx.py"]
+    assert len(modules) > 25
+    assert [line for p in modules for line in long_lines(p)] == []

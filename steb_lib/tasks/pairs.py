@@ -6,8 +6,16 @@
 from __future__ import annotations
 import numpy as np
 from ..core import StebInputError, l2_normalize
-from .spec import (TaskSpec, check_two_labels, draw_seeded, labelled_record, record_field, record_texts,
-                                   register_task, sample_labelled)
+from steb_lib.tasks.spec import (
+    TaskSpec,
+    check_two_labels,
+    draw_seeded,
+    labelled_record,
+    record_field,
+    record_texts,
+    register_task,
+    sample_labelled,
+)
 
 # %% auto #0
 __all__ = ['ALL_TO_ALL', 'PREDEFINED', 'auroc', 'all_to_all_trials', 'all_to_all_auroc', 'predefined_pair_auroc', 'sample_trials',
@@ -17,10 +25,13 @@ __all__ = ['ALL_TO_ALL', 'PREDEFINED', 'auroc', 'all_to_all_trials', 'all_to_all
 def auroc(scores, positive) -> float:
     "Area under the ROC curve of `scores` for the boolean `positive`, ties counted as 1/2."
     scores, positive = np.asarray(scores).ravel(), np.asarray(positive, dtype=bool).ravel()
-    if scores.shape != positive.shape: raise StebInputError(f"{scores.size} scores but {positive.size} labels")
+    if scores.shape != positive.shape:
+        raise StebInputError(f"{scores.size} scores but {positive.size} labels")
     n_pos = int(positive.sum()); n_neg = positive.size - n_pos
     if n_pos == 0 or n_neg == 0:
-        raise StebInputError(f"AUROC needs positive and negative trials; got {n_pos} positive and {n_neg} negative")
+        raise StebInputError(
+            f"AUROC needs positive and negative trials; got {n_pos} positive and {n_neg} negative"
+        )
     if not np.isfinite(scores).all(): raise StebInputError("scores contain NaN or infinite values")
     negatives, pos = np.sort(scores[~positive]), scores[positive]
     below = np.searchsorted(negatives, pos, side="left")             # negatives strictly lower
@@ -55,7 +66,8 @@ def predefined_pair_auroc(embeddings_a, embeddings_b, same) -> float:
 
 # %% ../../nbs/lib/tasks/11_pairs.ipynb #c020
 def sample_trials(records, target: dict, ctx) -> list[dict]:
-    "All trials, or a same/different-balanced seeded draw of `target['classes']` trials (`ctx`: a `SampleContext`)."
+    """All trials, or a same/different-balanced seeded draw of `target['classes']` trials (`ctx`: a
+    `SampleContext`)."""
     n = target.get("classes")
     if not n or len(records) <= n:
         if n and len(records) < n: ctx.notes.append(f"{len(records)} of {n} trials")
@@ -76,12 +88,16 @@ ALL_TO_ALL = register_task(TaskSpec(
 
 def trial_record(rec: dict, at: str) -> dict:
     "A predefined trial `{text_a, text_b, same}` in normal form."
-    return {"text_a": record_field(rec, at, "text_a", "text"), "text_b": record_field(rec, at, "text_b", "text"),
-            "same": record_field(rec, at, "same", "bool")}
+    return {
+        "text_a": record_field(rec, at, "text_a", "text"),
+        "text_b": record_field(rec, at, "text_b", "text"),
+        "same": record_field(rec, at, "same", "bool"),
+    }
 
 def check_trials(records) -> None:
     "Refuse trials that are all same or all different: AUROC needs both."
-    if len({r["same"] for r in records}) < 2: raise StebInputError("predefined pairs need both same=true and same=false trials")
+    if len({r["same"] for r in records}) < 2:
+        raise StebInputError("predefined pairs need both same=true and same=false trials")
 
 def trial_texts(records) -> list[str]: return [t for r in records for t in (r["text_a"], r["text_b"])]
 
