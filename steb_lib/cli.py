@@ -16,7 +16,7 @@ from .eval.multivector import multi_vector_tasks, not_applicable, scoring_applie
 
 # %% auto #0
 __all__ = ['EXAMPLE_MODELS', 'SCORE_CHOICES', 'build_parser', 'run_fetch', 'run_examples', 'list_models', 'list_datasets',
-           'prepare', 'run_evaluate', 'run_rerank', 'print_tables', 'run_paper', 'main']
+           'prepare', 'run_evaluate', 'run_rerank', 'print_tables', 'run_paper', 'run_train', 'main']
 
 # %% ../nbs/lib/99_cli.ipynb #c005
 def _add_run_options(p):
@@ -146,6 +146,17 @@ def build_parser() -> argparse.ArgumentParser:
     tb.add_argument("--csv", action="store_true", help="CSV instead of markdown")
     tb.add_argument("--score", nargs="+", choices=SCORE_CHOICES, default=["operational", "definitional"],
                     help="which tables ('main': every dataset × task main score)")
+    tr = sub.add_parser("train", help="train a style embedding (StyleDistance: triplets of parallel pairs)")
+    tr.add_argument("method", choices=("styledistance",))
+    tr.add_argument("--base", default="sentence-transformers/all-MiniLM-L6-v2", help="model to fine-tune")
+    tr.add_argument("--out", required=True, help="directory of the trained model (+ training.json)")
+    tr.add_argument(
+        "--generator", choices=("rules",), default="rules", help="how the parallel pairs are made"
+    )
+    tr.add_argument("--features", nargs="+", help="style features (default: every rule feature)")
+    tr.add_argument("--steps", type=int, help="training steps (default: the CPU recipe's)")
+    tr.add_argument("--batch-size", type=int, help="triplets per step (default: the CPU recipe's)")
+    tr.add_argument("--seed", type=int, default=DEFAULT_SEED)
     return ap
 
 # %% ../nbs/lib/99_cli.ipynb #c007
@@ -315,6 +326,23 @@ def run_paper(a) -> None:
     ):
         print(f"{what:19s} {Path(d).resolve()}")
 
+def run_train(a) -> None:
+    "`steb train styledistance`: train (or reuse, or resume) a style embedding and say where it is."
+    from steb_lib.train.styledistance import RULE_FEATURES, StyleDistanceRecipe, train_styledistance
+    given = {"steps": a.steps, "batch_size": a.batch_size}
+    recipe = StyleDistanceRecipe(
+        base=a.base,
+        generator=a.generator,
+        features=tuple(a.features or RULE_FEATURES),
+        seed=a.seed,
+        **{k: v for k, v in given.items() if v is not None},
+    )
+    info = train_styledistance(recipe, a.out)
+    print(
+        f"model {Path(a.out).resolve()} (recipe {info['recipe_key']}, {info['data']['n_triplets']} triplets, "
+        f"{info['seconds']} s); evaluate it with: steb evaluate {a.out} --suite mini"
+    )
+
 def _warning_line(message, category, filename, lineno, line=None) -> str:
     return f"steb: warning: {message}\n"
 
@@ -333,6 +361,7 @@ def main(argv=None) -> int:
         elif a.command == "fetch": return run_fetch(a)
         elif a.command == "table": print_tables(a.results_dir, a.score, a.csv)
         elif a.command == "paper": run_paper(a)
+        elif a.command == "train": run_train(a)
     except (StebInputError, FileNotFoundError) as e:
         print(f"steb: error: {e}", file=sys.stderr); return 2
     except KeyboardInterrupt:   # finished results are already written; the rest resumes on the next run
