@@ -81,7 +81,7 @@ def training_data(recipe: StyleDistanceRecipe) -> tuple[list[dict], dict]:
     }
 
 # %% ../../nbs/lib/train/61_styledistance.ipynb #c013
-def _trainer(model, triplets, recipe, checkpoints: Path, save_every: int, progress: bool):
+def _trainer(model, triplets, recipe, checkpoints: Path, save_every: int, progress: bool, callbacks=()):
     from datasets import Dataset
     from sentence_transformers import SentenceTransformerTrainer, SentenceTransformerTrainingArguments, losses
     data = Dataset.from_dict({k: [t[k] for t in triplets] for k in ("anchor", "positive", "negative")})
@@ -93,12 +93,15 @@ def _trainer(model, triplets, recipe, checkpoints: Path, save_every: int, progre
     loss = losses.TripletLoss(
         model, distance_metric=losses.TripletDistanceMetric.EUCLIDEAN, triplet_margin=recipe.margin
     )
-    return SentenceTransformerTrainer(model=model, args=args, train_dataset=data, loss=loss)
+    return SentenceTransformerTrainer(
+        model=model, args=args, train_dataset=data, loss=loss, callbacks=list(callbacks)
+    )
 
 def train_styledistance(
-    recipe: StyleDistanceRecipe, out_dir, save_every: int = 100, progress: bool = True
+    recipe: StyleDistanceRecipe, out_dir, save_every: int = 100, progress: bool = True, callbacks=()
 ) -> dict:
-    "Train (or reuse, or resume) the recipe's model in `out_dir`; its `training.json`."
+    """Train (or reuse, or resume) the recipe's model in `out_dir`; its `training.json` (`callbacks`: the
+    trainer's)."""
     from sentence_transformers import SentenceTransformer
     from steb_lib.models.encoders import materialize
     from steb_lib.models.registry import resolve_model
@@ -115,7 +118,7 @@ def train_styledistance(
     checkpoints = out/"checkpoints"
     resume = checkpoints.is_dir() and any(checkpoints.glob("checkpoint-*"))
     start = time.perf_counter()
-    _trainer(model, triplets, recipe, checkpoints, save_every, progress).train(
+    _trainer(model, triplets, recipe, checkpoints, save_every, progress, callbacks).train(
         resume_from_checkpoint=resume or None
     )
     seconds = time.perf_counter() - start
