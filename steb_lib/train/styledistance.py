@@ -83,7 +83,8 @@ def training_data(recipe: StyleDistanceRecipe) -> tuple[list[dict], dict]:
 # %% ../../nbs/lib/train/61_styledistance.ipynb #c013
 def _trainer(model, triplets, recipe, checkpoints: Path, save_every: int, progress: bool, callbacks=()):
     from datasets import Dataset
-    from sentence_transformers import SentenceTransformerTrainer, SentenceTransformerTrainingArguments, losses
+    from sentence_transformers import SentenceTransformerTrainer, SentenceTransformerTrainingArguments
+    from sentence_transformers.sentence_transformer import losses
     data = Dataset.from_dict({k: [t[k] for t in triplets] for k in ("anchor", "positive", "negative")})
     args = SentenceTransformerTrainingArguments(
         output_dir=str(checkpoints), max_steps=recipe.steps, per_device_train_batch_size=recipe.batch_size,
