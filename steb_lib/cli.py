@@ -150,10 +150,15 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("method", choices=("styledistance",))
     tr.add_argument("--base", default="sentence-transformers/all-MiniLM-L6-v2", help="model to fine-tune")
     tr.add_argument("--out", required=True, help="directory of the trained model (+ training.json)")
-    tr.add_argument(
-        "--generator", choices=("rules",), default="rules", help="how the parallel pairs are made"
-    )
-    tr.add_argument("--features", nargs="+", help="style features (default: every rule feature)")
+    tr.add_argument("--generator", choices=("rules", "llm"), default="rules",
+                    help="how the parallel pairs are made: offline rules, or an LLM (OpenAI-compatible API)")
+    tr.add_argument("--features", nargs="+",
+                    help="style features (default: every rule feature; llm: also 'with X / without X')")
+    tr.add_argument("--per-feature", type=int, help="triplets per feature (llm: requests per feature)")
+    tr.add_argument("--easy-share", type=float, help="share of triplets with an easy negative (default 0)")
+    tr.add_argument("--llm-model", help="llm: the model that writes the pairs (default gpt-5.2)")
+    tr.add_argument("--llm-base-url", help="llm: an OpenAI-compatible endpoint (default: OpenAI's API)")
+    tr.add_argument("--dry-run", action="store_true", help="print what the training data costs, train nothing")
     tr.add_argument("--steps", type=int, help="training steps (default: the CPU recipe's)")
     tr.add_argument("--batch-size", type=int, help="triplets per step (default: the CPU recipe's)")
     tr.add_argument("--seed", type=int, default=DEFAULT_SEED)
@@ -328,8 +333,11 @@ def run_paper(a) -> None:
 
 def run_train(a) -> None:
     "`steb train styledistance`: train (or reuse, or resume) a style embedding and say where it is."
-    from steb_lib.train.styledistance import RULE_FEATURES, StyleDistanceRecipe, train_styledistance
-    given = {"steps": a.steps, "batch_size": a.batch_size}
+    from steb_lib.train.styledistance import (
+        RULE_FEATURES, StyleDistanceRecipe, train_styledistance, training_cost
+    )
+    given = {"steps": a.steps, "batch_size": a.batch_size, "per_feature": a.per_feature,
+             "easy_share": a.easy_share, "llm_model": a.llm_model}
     recipe = StyleDistanceRecipe(
         base=a.base,
         generator=a.generator,
@@ -337,7 +345,9 @@ def run_train(a) -> None:
         seed=a.seed,
         **{k: v for k, v in given.items() if v is not None},
     )
-    info = train_styledistance(recipe, a.out)
+    llm = {"base_url": a.llm_base_url} if a.llm_base_url else None
+    if a.dry_run: print(training_cost(recipe, llm)); return
+    info = train_styledistance(recipe, a.out, llm=llm)
     print(
         f"model {Path(a.out).resolve()} (recipe {info['recipe_key']}, {info['data']['n_triplets']} triplets, "
         f"{info['seconds']} s); evaluate it with: steb evaluate {a.out} --suite mini"

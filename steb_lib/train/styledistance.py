@@ -8,18 +8,24 @@ import json, logging, random, shutil, time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 import steb_lib
-from ..core import DEFAULT_SEED, StebInputError, atomic_write_text, sha256_json
-from .synthetic_data import RULE_FEATURES, content_sentences, synthetic_pairs
+from ..core import DEFAULT_SEED, StebInputError, atomic_write_text, default_cache_dir, sha256_json
+from steb_lib.train.synthetic_data import (
+    RULE_FEATURES, content_sentences, estimate_pair_requests, llm_pairs, pair_requests, synthetic_pairs
+)
 
 _logger = logging.getLogger("steb_lib.train.styledistance")
 
 # %% auto #0
-__all__ = ['style_triplets', 'StyleDistanceRecipe', 'finished_training', 'training_data', 'train_styledistance']
+__all__ = ['GENERATORS', 'style_triplets', 'StyleDistanceRecipe', 'finished_training', 'llm_cache_dir', 'recipe_pairs',
+           'training_data', 'train_styledistance', 'training_cost']
 
 # %% ../../nbs/lib/train/61_styledistance.ipynb #c006
-def style_triplets(pairs: list[dict], per_feature: int | None = None, seed: int = DEFAULT_SEED) -> list[dict]:
-    """{'anchor', 'positive', 'negative', 'feature'}: anchor and positive show the feature, the negative is
-    the anchor without it."""
+def style_triplets(
+    pairs: list[dict], per_feature: int | None = None, seed: int = DEFAULT_SEED, easy_share: float = 0.0
+) -> list[dict]:
+    """{'anchor', 'positive', 'negative', 'feature', 'negative_kind'}: anchor and positive show the feature;
+    the negative lacks it (hard: the anchor's content; easy: another's)."""
+    if not 0 <= easy_share <= 1: raise StebInputError(f"easy_share must be in [0, 1], not {easy_share}")
     by_feature: dict[str, list[dict]] = {}
     for p in pairs: by_feature.setdefault(p["feature"], []).append(p)
     out = []
@@ -30,14 +36,10 @@ def style_triplets(pairs: list[dict], per_feature: int | None = None, seed: int 
         chosen = rng.sample(range(len(group)), min(per_feature or len(group), len(group)))
         for i in chosen:
             j = rng.randrange(len(group) - 1); j += j >= i   # any other pair of the feature
-            out.append(
-                {
-                    "anchor": group[i]["with"],
-                    "positive": group[j]["with"],
-                    "negative": group[i]["without"],
-                    "feature": feature,
-                }
-            )
+            easy = rng.random() < easy_share
+            k = rng.randrange(len(group) - 1) if easy else i; k += easy and k >= i
+            out.append({"anchor": group[i]["with"], "positive": group[j]["with"], "negative": group[k]["without"],
+                        "feature": feature, "negative_kind": "easy" if easy else "hard"})
     return out
 
 # %% ../../nbs/lib/train/61_styledistance.ipynb #c009
@@ -53,12 +55,14 @@ class StyleDistanceRecipe:
     margin: float = 0.5
     per_feature: int = 800
     max_words: int = 20   # content sentences of 6 to `max_words` words (short: fast steps on a CPU)
+    easy_share: float = 0.0   # the share of triplets with an easy negative
+    llm_model: str = "gpt-5.2"   # the generator 'llm' only: the model that writes the pairs
     seed: int = DEFAULT_SEED
     def key(self) -> str:
         "The hash of the recipe and the library version: equal keys, the same model."
-        return sha256_json(
-            {**asdict(self), "features": list(self.features), "steb_lib": steb_lib.__version__}
-        )[:16]
+        fields = asdict(self) | {"features": list(self.features), "steb_lib": steb_lib.__version__}
+        if self.generator == "rules": fields.pop("llm_model")   # it plays no part
+        return sha256_json(fields)[:16]
 
 # %% ../../nbs/lib/train/61_styledistance.ipynb #c012
 def finished_training(out_dir) -> dict | None:
@@ -66,13 +70,28 @@ def finished_training(out_dir) -> dict | None:
     f = Path(out_dir)/"training.json"
     return json.loads(f.read_text(encoding="utf-8")) if f.is_file() else None
 
-def training_data(recipe: StyleDistanceRecipe) -> tuple[list[dict], dict]:
-    "(triplets, provenance) of the recipe: content sentences, rule pairs, triplets."
-    if recipe.generator != "rules":
-        raise StebInputError(f"generator {recipe.generator!r}: only 'rules' runs offline in this version")
+GENERATORS = ("rules", "llm")
+
+def llm_cache_dir() -> Path:
+    "Where the LLM generator's answers are cached: `$STEB_CACHE/llm_pairs`."
+    return default_cache_dir()/"llm_pairs"
+
+def recipe_pairs(recipe: StyleDistanceRecipe, sentences, llm: dict | None = None) -> tuple[list[dict], dict]:
+    "The parallel pairs of the recipe's generator (`llm`: options of `llm_pairs`, e.g. base_url, cache_dir)."
+    if recipe.generator == "rules": return synthetic_pairs(sentences, recipe.features, recipe.seed)
+    if recipe.generator == "llm":
+        return llm_pairs(sentences, recipe.features, recipe.llm_model, **({"cache_dir": llm_cache_dir()}
+                         | (llm or {})), per_feature=recipe.per_feature, seed=recipe.seed)
+    raise StebInputError(f"generator {recipe.generator!r}: one of {', '.join(GENERATORS)}")
+
+def training_data(recipe: StyleDistanceRecipe, llm: dict | None = None) -> tuple[list[dict], dict]:
+    "(triplets, provenance) of the recipe: content sentences, parallel pairs, triplets."
     sentences, content = content_sentences(max_words=recipe.max_words)
-    pairs, generated = synthetic_pairs(sentences, recipe.features, recipe.seed)
-    triplets = style_triplets(pairs, recipe.per_feature, recipe.seed)
+    pairs, generated = recipe_pairs(recipe, sentences, llm)
+    realised = {f: sum(p["feature"] == f for p in pairs) for f in recipe.features}
+    if thin := {f: k for f, k in realised.items() if k < 2}:
+        raise StebInputError(f"features with fewer than 2 pairs (a triplet needs 2): {thin}")
+    triplets = style_triplets(pairs, recipe.per_feature, recipe.seed, recipe.easy_share)
     return triplets, {
         "content": content,
         "pairs": generated,
@@ -98,11 +117,10 @@ def _trainer(model, triplets, recipe, checkpoints: Path, save_every: int, progre
         model=model, args=args, train_dataset=data, loss=loss, callbacks=list(callbacks)
     )
 
-def train_styledistance(
-    recipe: StyleDistanceRecipe, out_dir, save_every: int = 100, progress: bool = True, callbacks=()
-) -> dict:
+def train_styledistance(recipe: StyleDistanceRecipe, out_dir, save_every: int = 100, progress: bool = True,
+                        callbacks=(), llm: dict | None = None) -> dict:
     """Train (or reuse, or resume) the recipe's model in `out_dir`; its `training.json` (`callbacks`: the
-    trainer's)."""
+    trainer's; `llm`: options of the LLM generator)."""
     from sentence_transformers import SentenceTransformer
     from steb_lib.models.encoders import materialize
     from steb_lib.models.registry import resolve_model
@@ -114,7 +132,7 @@ def train_styledistance(
             f"{out} holds a model of another recipe ({done['recipe_key']}); use another --out"
         )
     base = materialize(resolve_model(recipe.base))
-    triplets, provenance = training_data(recipe)
+    triplets, provenance = training_data(recipe, llm)
     model = SentenceTransformer(str(base["path"]), device=None)
     checkpoints = out/"checkpoints"
     resume = checkpoints.is_dir() and any(checkpoints.glob("checkpoint-*"))
@@ -142,3 +160,19 @@ def train_styledistance(
     shutil.rmtree(checkpoints, ignore_errors=True)
     _logger.info(f"done   {out}: {recipe.steps} steps in {seconds:.0f} s")
     return info
+
+# %% ../../nbs/lib/train/61_styledistance.ipynb #c015
+def training_cost(recipe: StyleDistanceRecipe, llm: dict | None = None) -> str:
+    "One line on what building the recipe's training data costs (the LLM requests not yet cached)."
+    if recipe.generator != "llm": return f"generator {recipe.generator!r}: no API calls, nothing to pay"
+    from steb_lib.llm.client import ResponseCache
+    from steb_lib.llm.prompting import describe_estimate
+    sentences, _ = content_sentences(max_words=recipe.max_words)
+    planned = pair_requests(sentences, recipe.features, recipe.llm_model, recipe.per_feature, recipe.seed)
+    cache = ResponseCache((llm or {}).get("cache_dir") or llm_cache_dir())
+    todo = [p for p in planned if cache.get(p[2]) is None]
+    if not todo: return f"all {len(planned)} LLM answers are cached: nothing to pay"
+    return f"{len(planned) - len(todo)} of {len(planned)} answers cached; " + describe_estimate(
+        estimate_pair_requests(todo, (llm or {}).get("prices"))
+    )
+

