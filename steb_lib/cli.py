@@ -149,7 +149,9 @@ def build_parser() -> argparse.ArgumentParser:
     tr = sub.add_parser("train", help="train a style embedding (StyleDistance: triplets of parallel pairs)")
     tr.add_argument("method", choices=("styledistance",))
     tr.add_argument("--base", default="sentence-transformers/all-MiniLM-L6-v2", help="model to fine-tune")
-    tr.add_argument("--out", required=True, help="directory of the trained model (+ training.json)")
+    tr.add_argument("--out", help="directory of the trained model (+ training.json)")
+    tr.add_argument("--registered", metavar="NAME",
+                    help="train the registry's model NAME (e.g. styledistance-mini) into its place")
     tr.add_argument("--generator", choices=("rules", "llm"), default="rules",
                     help="how the parallel pairs are made: offline rules, or an LLM (OpenAI-compatible API)")
     tr.add_argument("--features", nargs="+",
@@ -158,7 +160,7 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--easy-share", type=float, help="share of triplets with an easy negative (default 0)")
     tr.add_argument("--llm-model", help="llm: the model that writes the pairs (default gpt-5.2)")
     tr.add_argument("--llm-base-url", help="llm: an OpenAI-compatible endpoint (default: OpenAI's API)")
-    tr.add_argument("--dry-run", action="store_true", help="print what the training data costs, train nothing")
+    tr.add_argument("--dry-run", action="store_true", help="print the training data's cost; train nothing")
     tr.add_argument("--steps", type=int, help="training steps (default: the CPU recipe's)")
     tr.add_argument("--batch-size", type=int, help="triplets per step (default: the CPU recipe's)")
     tr.add_argument("--seed", type=int, default=DEFAULT_SEED)
@@ -249,6 +251,8 @@ def _dataset_tasks(name: str, task: str | None) -> list[str]:
 def run_evaluate(a) -> int:
     "`steb evaluate`: one data file, one dataset (all its tasks unless --task) or a whole suite."
     kw = dict(revision=a.revision, scoring=a.scoring, skip_punctuation=a.skip_punctuation, **_run_kwargs(a))
+    from steb_lib.train.styledistance import ensure_trained
+    ensure_trained(a.model)   # a registered model steb-lib trains (styledistance-mini): trained on first use
     if a.data_file:
         if not a.task: raise StebInputError("--task is required with --data-file")
         evaluate(a.model, a.task, data_file=a.data_file, name=a.name, **kw); return 0
@@ -334,8 +338,13 @@ def run_paper(a) -> None:
 def run_train(a) -> None:
     "`steb train styledistance`: train (or reuse, or resume) a style embedding and say where it is."
     from steb_lib.train.styledistance import (
-        RULE_FEATURES, StyleDistanceRecipe, train_styledistance, training_cost
+        RULE_FEATURES, StyleDistanceRecipe, ensure_trained, train_styledistance, training_cost
     )
+    if a.registered:
+        if a.out: raise StebInputError("--registered trains into the model's own place: leave out --out")
+        where = ensure_trained(a.registered) or "not a model steb-lib trains"
+        print(f"model {a.registered}: {where}"); return
+    if not a.out: raise StebInputError("--out DIR is required (or --registered NAME)")
     given = {"steps": a.steps, "batch_size": a.batch_size, "per_feature": a.per_feature,
              "easy_share": a.easy_share, "llm_model": a.llm_model}
     recipe = StyleDistanceRecipe(

@@ -109,6 +109,8 @@ def fetch_model(name: str, revision: str | None = None, dry_run: bool = False) -
     except StebInputError as e: return _row("model", name, "failed", str(e))
     here = offline_availability(spec)
     if here in ("built in", "package"): return _row("model", spec.name, "ready", here)
+    # steb-lib trains it offline from its base (steb evaluate and the main job do so on first use)
+    if spec.trained: return _row("model", spec.name, "ready", f"{here}: {spec.trained['method']} recipe")
     if spec.family == "unavailable" or not spec.hub_id and not spec.local_dir:
         return _row("model", spec.name, "manual", spec.notes or here)
     if dry_run: return _model_dry_run(spec)

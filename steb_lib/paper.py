@@ -154,6 +154,7 @@ PAPER_NOTEBOOKS = (
     "15_sample_counts",
     "f2_order_alignment",
     "f4_chunk_and_pool",
+    "train_styledistance",
 )
 
 def repo_root() -> Path:
@@ -215,8 +216,10 @@ def main_job(
     from steb_lib.models.registry import DEFAULT_MODELS
     from steb_lib.eval.runner import evaluate_suite
     from steb_lib.scores import is_multilingual
+    from steb_lib.train.styledistance import ensure_trained
     multilingual, failed = [e["name"] for e in suite_datasets("mini") if is_multilingual(e["name"])], []
     for model in models or DEFAULT_MODELS:
+        ensure_trained(model, progress=False)   # a model steb-lib trains (styledistance-mini): trained once
         encoder = load_encoder(model)
         failed += evaluate_suite(encoder, "mini", results_dir=results_dir, protocol="chunk", **kw)["failed"]
         failed += evaluate_suite(

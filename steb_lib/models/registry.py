@@ -13,8 +13,8 @@ from ..core import StebInputError, data_dir, default_cache_dir
 __all__ = ['FAMILIES', 'MODEL_REGISTRY', 'DEFAULT_MODELS', 'CAUSAL_MODEL_TYPES', 'OTHER_FRAMEWORK_SUFFIXES',
            'OTHER_FRAMEWORK_FOLDERS', 'ModelSpec', 'spec_from_record', 'load_model_registry', 'registry_lookup',
            'split_revision', 'resolve_model', 'family_from_config', 'detect_family', 'models_dir', 'zip_part_files',
-           'unpack_zip_parts', 'packaged_model_dir', 'model_source', 'offline_availability', 'hub_cache_root',
-           'hub_cache_dir', 'model_files_to_fetch']
+           'unpack_zip_parts', 'packaged_model_dir', 'trained_model_dir', 'model_source', 'offline_availability',
+           'hub_cache_root', 'hub_cache_dir', 'model_files_to_fetch']
 
 # %% ../../nbs/lib/models/30_registry.ipynb #c006
 FAMILIES = (
@@ -57,6 +57,7 @@ class ModelSpec:
     reference_corpus: str | None = None
     notes: str = ""
     local_dir: str | None = None        # set for a model given as a directory
+    trained: dict | None = None         # a model steb-lib trains itself: {"method", "recipe"}
 
     def __hash__(self): return hash(self.name)
 
@@ -91,6 +92,7 @@ DEFAULT_MODELS = (
     "biber",
     "sentence-transformers/all-MiniLM-L6-v2",
     "sentence-transformers/all-mpnet-base-v2",
+    "styledistance-mini",   # trained by steb-lib on first use (train/61_styledistance)
 )  # the main job's models: all load offline
 
 # %% ../../nbs/lib/models/30_registry.ipynb #c010
@@ -233,9 +235,20 @@ def packaged_model_dir(spec: ModelSpec) -> Path | None:
         return unpack_zip_parts(parts, pk["member"], models_dir())
     return None
 
+def trained_model_dir(spec: ModelSpec) -> Path:
+    "Where a model that steb-lib trains (`spec.trained`) is kept: `<models_dir>/trained/<name>`."
+    return models_dir()/"trained"/spec.name
+
 def model_source(spec: ModelSpec) -> tuple[str, str]:
     "(local directory or hub id to load, a description of where it comes from)."
     if spec.local_dir: return spec.local_dir, "local directory"
+    if spec.trained:
+        d, method = trained_model_dir(spec), spec.trained["method"]
+        if (d/"training.json").is_file(): return str(d), f"trained by steb-lib ({method})"
+        raise StebInputError(
+            f"{spec.name} is a model steb-lib trains and it is not trained yet: run `steb train {method} "
+            f"--registered {spec.name}` (steb evaluate and the main job train it themselves)"
+        )
     if (local := packaged_model_dir(spec)) is not None:
         pk = spec.packaged
         label = pk.get("module") or pk["zip_parts"][0].rsplit("-", 1)[0] + "-*"
@@ -255,6 +268,8 @@ def offline_availability(spec: ModelSpec) -> str:
         return "built in"
     if spec.family == "tfidf": return "needs its fitted vectorizer (STEB_TFIDF_DIR)"
     if spec.family == "unavailable": return "not available"
+    if spec.trained:
+        return "trained" if (trained_model_dir(spec)/"training.json").is_file() else "trained on first use"
     if spec.packaged and (
         importlib.util.find_spec(spec.packaged.get("module", "-"))
         or zip_part_files(spec.packaged.get("zip_parts", ["-"]))

@@ -17,7 +17,7 @@ _logger = logging.getLogger("steb_lib.train.styledistance")
 
 # %% auto #0
 __all__ = ['GENERATORS', 'style_triplets', 'StyleDistanceRecipe', 'finished_training', 'llm_cache_dir', 'recipe_pairs',
-           'training_data', 'train_styledistance', 'training_cost']
+           'training_data', 'train_styledistance', 'training_cost', 'registered_recipe', 'ensure_trained']
 
 # %% ../../nbs/lib/train/61_styledistance.ipynb #c006
 def style_triplets(
@@ -38,8 +38,9 @@ def style_triplets(
             j = rng.randrange(len(group) - 1); j += j >= i   # any other pair of the feature
             easy = rng.random() < easy_share
             k = rng.randrange(len(group) - 1) if easy else i; k += easy and k >= i
-            out.append({"anchor": group[i]["with"], "positive": group[j]["with"], "negative": group[k]["without"],
-                        "feature": feature, "negative_kind": "easy" if easy else "hard"})
+            out.append({"anchor": group[i]["with"], "positive": group[j]["with"],
+                        "negative": group[k]["without"], "feature": feature,
+                        "negative_kind": "easy" if easy else "hard"})
     return out
 
 # %% ../../nbs/lib/train/61_styledistance.ipynb #c009
@@ -175,4 +176,28 @@ def training_cost(recipe: StyleDistanceRecipe, llm: dict | None = None) -> str:
     return f"{len(planned) - len(todo)} of {len(planned)} answers cached; " + describe_estimate(
         estimate_pair_requests(todo, (llm or {}).get("prices"))
     )
+
+
+# %% ../../nbs/lib/train/61_styledistance.ipynb #c024
+def registered_recipe(spec) -> StyleDistanceRecipe:
+    "The recipe of a registry entry with `trained` (the method must be StyleDistance)."
+    if (spec.trained or {}).get("method") != "styledistance":
+        raise StebInputError(f"{spec.name} is not a model steb-lib trains with StyleDistance")
+    recipe = dict(spec.trained.get("recipe") or {})
+    if "features" in recipe: recipe["features"] = tuple(recipe["features"])
+    return StyleDistanceRecipe(**recipe)
+
+def ensure_trained(name: str, progress: bool = True, **kw) -> Path | None:
+    "Train the registered model `name` unless it is trained; its directory (None: not a trained model)."
+    from steb_lib.models.registry import registry_lookup, trained_model_dir
+    spec = registry_lookup(name)
+    if spec is None or not spec.trained: return None
+    recipe, out = registered_recipe(spec), trained_model_dir(spec)
+    if (done := finished_training(out)) and done["recipe_key"] != recipe.key():
+        aside = out.with_name(f"{out.name}.{done['recipe_key']}")
+        if aside.exists(): shutil.rmtree(out)   # that recipe's model is already kept there
+        else: out.rename(aside)
+        _logger.info(f"moved  {out} -> {aside}: trained with another recipe")
+    train_styledistance(recipe, out, progress=progress, **kw)
+    return out
 

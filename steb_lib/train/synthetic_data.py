@@ -19,8 +19,8 @@ from ..llm.prompting import estimate_llm_run, reply_content
 # %% auto #0
 __all__ = ['CONTENT_CORPORA', 'NUMBER_SUBSTITUTIONS', 'EMOTICON_EMOJI', 'RULE_FEATURES', 'LLM_FEATURES', 'PAIR_SYSTEM',
            'PAIR_USER', 'content_sentences', 'StyleFeature', 'substitute_words', 'feature_pairs', 'synthetic_pairs',
-           'feature_contrast', 'pair_request', 'parse_pair_reply', 'pair_requests', 'estimate_pair_requests',
-           'llm_pairs']
+           'word_ngrams', 'texts_sharing_ngrams', 'feature_contrast', 'pair_request', 'parse_pair_reply',
+           'pair_requests', 'estimate_pair_requests', 'llm_pairs']
 
 # %% ../../nbs/lib/train/60_synthetic_data.ipynb #c006
 CONTENT_CORPORA = ("homeric_question",)
@@ -115,9 +115,21 @@ def synthetic_pairs(sentences, features=tuple(RULE_FEATURES), seed: int = 42) ->
     }
 
 # %% ../../nbs/lib/train/60_synthetic_data.ipynb #c018
+def word_ngrams(text: str, n: int) -> set[tuple]:
+    "The runs of `n` words of `text`, lower-cased, punctuation dropped."
+    words = re.findall(r"\w+", text.lower())
+    return {tuple(words[i:i + n]) for i in range(len(words) - n + 1)}
+
+def texts_sharing_ngrams(train_texts, eval_texts, n: int = 8) -> list[int]:
+    "Indices of `eval_texts` that share a run of `n` words with any of `train_texts`."
+    seen = set().union(*(word_ngrams(t, n) for t in train_texts))
+    return [i for i, t in enumerate(eval_texts) if not seen.isdisjoint(word_ngrams(t, n))]
+
+
+# %% ../../nbs/lib/train/60_synthetic_data.ipynb #c021
 LLM_FEATURES = {   # name -> (the text with the feature, the text without it), as the prompt states them
     "contraction": ("uses contractions (don't, it's)", "uses no contractions (do not, it is)"),
-    "number_substitution": ("replaces sounds of words with digits (4 for 'for', gr8, b4)", "spells every word out"),
+    "number_substitution": ("writes sounds of words as digits (4 for 'for', gr8, b4)", "spells words out"),
     "emoji": ("ends with an emoji such as 🙂", "ends with a text emoticon such as :)"),
     "lowercase": ("is written all in lower case", "has proper capitalization"),
     "number_digits": ("writes numbers as digits (3, 20)", "writes numbers as words (three, twenty)"),
@@ -139,14 +151,14 @@ def feature_contrast(feature: str) -> tuple[str, str]:
     return sides[0], sides[1]
 
 
-# %% ../../nbs/lib/train/60_synthetic_data.ipynb #c021
+# %% ../../nbs/lib/train/60_synthetic_data.ipynb #c024
 PAIR_SYSTEM = (
     "You rewrite sentences to control one aspect of writing style. Answer with a JSON object "
     '{"with": ..., "without": ...} and nothing else.'
 )
 PAIR_USER = (
-    "Rewrite the sentence below twice. Keep its content, words and length as far as possible; change only this "
-    "style feature.\n\"with\": a version that {with_}.\n\"without\": a version that {without}.\n\n"
+    "Rewrite the sentence below twice. Keep its content, words and length as far as possible; change only "
+    "this style feature.\n\"with\": a version that {with_}.\n\"without\": a version that {without}.\n\n"
     "Sentence: {sentence}"
 )
 
@@ -169,7 +181,7 @@ def parse_pair_reply(content: str | None) -> tuple[dict | None, str]:
     return sides, "ok"
 
 
-# %% ../../nbs/lib/train/60_synthetic_data.ipynb #c024
+# %% ../../nbs/lib/train/60_synthetic_data.ipynb #c027
 def pair_requests(sentences, features, model: str, per_feature: int = 100, seed: int = 42) -> list[tuple]:
     "[(feature, sentence, request)]: `per_feature` seeded sentences for each feature."
     out = []
@@ -187,7 +199,7 @@ def estimate_pair_requests(planned: list[tuple], prices: dict | None = None) -> 
     return estimate_llm_run([r for *_, r in planned], prices, completion_tokens=completion)
 
 
-# %% ../../nbs/lib/train/60_synthetic_data.ipynb #c026
+# %% ../../nbs/lib/train/60_synthetic_data.ipynb #c029
 def llm_pairs(sentences, features, model: str, cache_dir, per_feature: int = 100, seed: int = 42,
               client=None, base_url: str | None = None, replay_only: bool = False, concurrency: int = 4,
               prices: dict | None = None, **retry_kw) -> tuple[list[dict], dict]:
