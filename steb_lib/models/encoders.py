@@ -19,10 +19,10 @@ from ..data.sources import offline
 from ..chunking import protocol_pieces, mean_pool_pieces, count_tokens
 
 # %% auto #0
-__all__ = ['ENCODERS', 'FAMILY_MODULES', 'mean_pool', 'last_token_pool', 'position_ids_from_mask', 'directory_fingerprint',
-           'remote_code_repos', 'remote_code_pin', 'fetch_hub_model', 'materialize', 'encoder_family', 'default_device',
-           'length_sorted_batches', 'PieceEncoder', 'context_length', 'TransformerEncoder',
-           'SentenceTransformerEncoder', 'LuarEncoder', 'RandomEncoder', 'load_encoder']
+__all__ = ['NOT_MODEL_FILES', 'ENCODERS', 'FAMILY_MODULES', 'mean_pool', 'last_token_pool', 'position_ids_from_mask',
+           'directory_fingerprint', 'remote_code_repos', 'remote_code_pin', 'fetch_hub_model', 'materialize',
+           'encoder_family', 'default_device', 'length_sorted_batches', 'PieceEncoder', 'context_length',
+           'TransformerEncoder', 'SentenceTransformerEncoder', 'LuarEncoder', 'RandomEncoder', 'load_encoder']
 
 # %% ../../nbs/lib/models/32_encoders.ipynb #c006
 def mean_pool(hidden, mask):
@@ -42,13 +42,16 @@ def position_ids_from_mask(mask):
     return (mask.long().cumsum(-1) - 1).clamp(min=0)
 
 # %% ../../nbs/lib/models/32_encoders.ipynb #c009
+# files that describe how a directory was made, not the model (steb-lib's training.json holds timings)
+NOT_MODEL_FILES = (".complete", "training.json")
+
 def directory_fingerprint(path) -> str:
     "sha256 over the names and bytes of every file under `path` (a revision for unversioned local models)."
     h = hashlib.sha256()
     for f in sorted(
         p
         for p in Path(path).rglob("*")
-        if p.is_file() and "__pycache__" not in p.parts and p.name != ".complete"
+        if p.is_file() and "__pycache__" not in p.parts and p.name not in NOT_MODEL_FILES
     ):
         h.update(str(f.relative_to(path)).encode()); h.update(f.read_bytes())
     return h.hexdigest()

@@ -142,7 +142,7 @@ def train_styledistance(recipe: StyleDistanceRecipe, out_dir, save_every: int = 
         resume_from_checkpoint=resume or None
     )
     seconds = time.perf_counter() - start
-    model.save(str(out))
+    model.save(str(out), create_model_card=False)   # its card records the training time: not reproducible
     info = {
         "method": "styledistance",
         "recipe": {**asdict(recipe), "features": list(recipe.features)},
