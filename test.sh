@@ -14,4 +14,4 @@ if [ "$before" != "$(snapshot)" ]; then
 fi
 .venv/bin/ruff check --quiet   # pyflakes rules on steb_lib/, scripts/, tests/ (pyproject.toml): undefined names, unused imports
 .venv/bin/nbdev_test --n_workers 2
-.venv/bin/python -m pytest -q tests
+.venv/bin/python -m pytest -q -n 2 --dist loadfile tests   # two workers, a test file each (tests/conftest.py)
