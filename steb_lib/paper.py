@@ -119,24 +119,30 @@ def plot_score_heatmap(table: pd.DataFrame, ax=None, title: str = ""):
 def plot_scores_by_category(
     scores: pd.Series, ax=None, title: str = "", xlabel: str = "STEB score (operational, ×100)"
 ):
-    "Bars of `scores` (model -> score), coloured by category, dashed line at each category's best."
+    """Bars of `scores` (model -> score), coloured by category, dashed line at each category's best; reference
+    models (random) are a dotted black line, not a bar."""
     import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
-    s = scores.dropna().sort_values()
+    from steb_lib.scores import reference_models
+    refs = [m for m in reference_models(scores.index) if pd.notna(scores[m])]
+    s = scores.drop(index=refs).dropna().sort_values()
     cats, colors = [model_category(m) for m in s.index], category_colors()
     ax = ax or plt.subplots(figsize=(6, 0.28 * len(s) + 1.2))[1]
     ax.barh([display_name(m) for m in s.index], s.to_numpy(), color=[colors[c] for c in cats])
     for c in dict.fromkeys(cats):
         ax.axvline(max(v for v, k in zip(s, cats) if k == c), color=colors[c], ls="--", lw=1)
+    for m in refs: ax.axvline(scores[m], color="black", ls=":", lw=1.5)
     ax.legend(
-        handles=[Patch(color=colors[c], label=CATEGORY_LABELS[c]) for c in dict.fromkeys(reversed(cats))],
+        handles=[Patch(color=colors[c], label=CATEGORY_LABELS[c]) for c in dict.fromkeys(reversed(cats))]
+        + [Line2D([], [], color="black", ls=":", label=f"{display_name(m)} (reference)") for m in refs],
         loc="lower right",
         fontsize=8,
     )
     ax.set_xlabel(xlabel); ax.set_title(title); ax.tick_params(axis="y", labelsize=8)
     return ax
 
-# %% ../nbs/lib/80_paper.ipynb #c027
+# %% ../nbs/lib/80_paper.ipynb #c029
 def protocol_results_dir(results_dir, protocol: str) -> Path:
     "Where the results of `protocol` are: `results_dir` for chunk, `results_dir`-truncate for truncate."
     from steb_lib.core import check_protocol
@@ -144,7 +150,7 @@ def protocol_results_dir(results_dir, protocol: str) -> Path:
     d = Path(results_dir)
     return d if protocol == "chunk" else d.with_name(d.name + "-truncate")
 
-# %% ../nbs/lib/80_paper.ipynb #c030
+# %% ../nbs/lib/80_paper.ipynb #c032
 PAPER_NOTEBOOKS = (
     "01_prompting",
     "02_operational",
@@ -200,7 +206,7 @@ def kernel_stderr_to(path):
         try: yield
         finally: sys.stderr.flush(); os.dup2(saved, 2); os.close(saved)
 
-# %% ../nbs/lib/80_paper.ipynb #c031
+# %% ../nbs/lib/80_paper.ipynb #c033
 def main_job(
     models=None,
     results_dir="results/mini",

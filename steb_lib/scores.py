@@ -14,10 +14,10 @@ from .tasks.task_data import task_names
 
 # %% auto #0
 __all__ = ['OBJECTS_OF_STUDY', 'APPLICATION_COLUMNS', 'SCORES', 'ranking_correlation', 'dataset_linkage', 'dataset_groups',
-           'plot_dataset_dendrogram', 'grouped_macro_average', 'complete_datasets', 'operational_scores',
-           'results_frame', 'is_multilingual', 'english_results', 'cluster_score', 'definitional_datasets',
-           'definitional_scores', 'application_datasets', 'application_scores', 'multilingual_scores',
-           'protocol_column', 'steb_scores']
+           'plot_dataset_dendrogram', 'grouped_macro_average', 'complete_datasets', 'reference_models', 'ranked_rows',
+           'operational_scores', 'results_frame', 'is_multilingual', 'english_results', 'cluster_score',
+           'definitional_datasets', 'definitional_scores', 'application_datasets', 'application_scores',
+           'multilingual_scores', 'protocol_column', 'steb_scores']
 
 # %% ../nbs/lib/70_scores.ipynb #c006
 def ranking_correlation(scores: pd.DataFrame) -> pd.DataFrame:
@@ -87,17 +87,28 @@ def complete_datasets(results: pd.DataFrame, task: str) -> tuple[pd.DataFrame, l
     incomplete = sorted(table.columns[table.isna().any()])
     return table.drop(columns=incomplete), incomplete
 
+def reference_models(models) -> list[str]:
+    "The baselines among `models` (registry category 'baseline': `random`): references, never ranked."
+    from steb_lib.models.registry import registry_lookup
+    return [m for m in models if (spec := registry_lookup(m)) is not None and spec.category == "baseline"]
+
+def ranked_rows(table: pd.DataFrame) -> pd.DataFrame:
+    "`table` (models × datasets) without its reference models, if at least two other models remain."
+    ranked = table.drop(index=reference_models(table.index))
+    return ranked if len(ranked) > 1 else table
+
 def operational_scores(results: pd.DataFrame, threshold: float = 0.5) -> tuple[pd.DataFrame, dict]:
     """(models × task columns + `STEB (operational)`, {'groups': {task: Series}, 'left_out': {task:
-    [datasets]}})."""
+    [datasets]}}); reference models are scored, not used to group."""
     cols, info = {}, {"groups": {}, "left_out": {}}
     for task in task_names():   # the registered tasks, in the tables' column order
         table, left_out = complete_datasets(results, task)
         if left_out: info["left_out"][task] = left_out
         if table.shape[1] == 0: continue
+        ranked = ranked_rows(table)
         groups = (
-            dataset_groups(table, threshold)
-            if len(table) > 1
+            dataset_groups(ranked, threshold)
+            if len(ranked) > 1
             else pd.Series(1, index=table.columns, name="group")
         )
         info["groups"][task] = groups; cols[task] = grouped_macro_average(table, groups)
@@ -106,7 +117,7 @@ def operational_scores(results: pd.DataFrame, threshold: float = 0.5) -> tuple[p
     out = pd.DataFrame(cols); out["STEB (operational)"] = out.mean(axis=1, skipna=False)
     return out, info
 
-# %% ../nbs/lib/70_scores.ipynb #c020
+# %% ../nbs/lib/70_scores.ipynb #c021
 def results_frame(results_dir, include_all: bool = False) -> pd.DataFrame:
     """The long table (model, dataset, task, main_score) of the single-vector STEB results under `results_dir`
     (`include_all`: every result)."""
@@ -127,7 +138,7 @@ def results_frame(results_dir, include_all: bool = False) -> pd.DataFrame:
         ]
     )
 
-# %% ../nbs/lib/70_scores.ipynb #c023
+# %% ../nbs/lib/70_scores.ipynb #c024
 def is_multilingual(dataset: str) -> bool:
     "True for a registered dataset with a non-English language."
     from steb_lib.data.datasets import DATASET_REGISTRY
@@ -138,7 +149,7 @@ def english_results(results: pd.DataFrame) -> pd.DataFrame:
     "The rows of English (or unregistered) datasets."
     return results[~results["dataset"].map(is_multilingual)]
 
-# %% ../nbs/lib/70_scores.ipynb #c026
+# %% ../nbs/lib/70_scores.ipynb #c027
 def cluster_score(
     results: pd.DataFrame, datasets, order_alignment_metric: str = "accuracy", tasks=None
 ) -> tuple[pd.Series, dict]:
@@ -159,7 +170,7 @@ def cluster_score(
         "left_out": ["/".join(c) for c in incomplete],
     }
 
-# %% ../nbs/lib/70_scores.ipynb #c029
+# %% ../nbs/lib/70_scores.ipynb #c030
 OBJECTS_OF_STUDY = ("genre", "register", "time", "demographics", "dialect", "idiolect")
 
 def definitional_datasets(attribute: str) -> list[str]:
@@ -191,7 +202,7 @@ def definitional_scores(results: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
     )
     return out, info
 
-# %% ../nbs/lib/70_scores.ipynb #c033
+# %% ../nbs/lib/70_scores.ipynb #c034
 APPLICATION_COLUMNS = ("ATD", "ATD_adv", "AV", "AV_easy", "AV_medium", "AV_hard", "AR")
 
 def application_datasets(column: str) -> list[str]:
@@ -213,7 +224,7 @@ def application_scores(results: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
     out["Avg."] = out[["ATD", "ATD_adv", "AV", "AR"]].mean(axis=1)
     return out, info
 
-# %% ../nbs/lib/70_scores.ipynb #c036
+# %% ../nbs/lib/70_scores.ipynb #c037
 def multilingual_scores(results: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
     """(models × [pair_classification, retrieval, Avg.], {column: cluster_score info}) over the non-English
     results."""
@@ -236,7 +247,7 @@ def protocol_column(results: pd.DataFrame, protocol: str) -> pd.DataFrame:
         {"AUC": auc, "Rank": auc.rank(ascending=False, method="min").astype(int)}
     ).sort_values("Rank")
 
-# %% ../nbs/lib/70_scores.ipynb #c039
+# %% ../nbs/lib/70_scores.ipynb #c040
 SCORES = {
     "operational": lambda r: operational_scores(english_results(r)),
     "definitional": definitional_scores,
@@ -245,9 +256,11 @@ SCORES = {
 }
 
 def steb_scores(results: pd.DataFrame, score: str = "operational") -> tuple[pd.DataFrame, dict]:
-    "(models × columns ×100, sorted by the overall column, info) for `score` in SCORES."
+    """(models × columns ×100, sorted by the overall column with reference models last, info) for `score` in
+    SCORES."""
     if score not in SCORES: raise StebInputError(f"score must be one of {list(SCORES)}, not {score!r}")
     table, info = SCORES[score](results)
     if table.empty: raise StebInputError(f"no results for the {score} score")
     table = (100 * table).sort_values(table.columns[-1], ascending=False, kind="stable")
-    return table.rename_axis("model"), info
+    refs = reference_models(table.index)
+    return table.loc[[m for m in table.index if m not in refs] + refs].rename_axis("model"), info
