@@ -4,11 +4,14 @@
    on the same pairs (time and agreement).
 2. Retrieval for 1,000 queries against 100,000 targets of dimension 768: time and peak memory, against the size of
    the full 1,000 x 100,000 float64 score matrix that blocking avoids.
+3. Probing a TF-IDF-wide embedding (300 texts x 18,000 dimensions, 5 features): probe_feature (the probes fitted in
+   the training rows' span) vs the same probes fitted in the 18,000 coordinates, time and agreement.
 Run: .venv/bin/python scripts/benchmark_tasks.py
 """
 import os, platform, resource, time, tracemalloc
 import numpy as np
 from sklearn.metrics import roc_auc_score
+from steb_lib.tasks import probing
 from steb_lib.tasks.pairs import all_to_all_auroc, all_to_all_trials
 from steb_lib.tasks.retrieval import retrieval_metrics
 
@@ -41,5 +44,14 @@ def main():
           f"peak memory allocated by the metric {peak / 2**20:.0f} MiB (inputs are {(Q.nbytes + T.nbytes) / 2**20:.0f} MiB; "
           f"one full float64 score matrix would be {full / 2**20:.0f} MiB); process max RSS "
           f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**10:.0f} MiB")
+
+    W = rng.gamma(1.0, size=(300, 18_000)) * (rng.random((300, 18_000)) < 0.01)   # sparse-ish, TF-IDF-like
+    feats = [W[:, :50].sum(1) + rng.normal(size=300) for _ in range(5)]
+    t_fast, fast = best_of(1, lambda: [probing.probe_feature(W, f) for f in feats])
+    t_slow, slow = best_of(1, lambda: [probing.probe_feature(W, f, in_row_space=False) for f in feats])
+    same = sum(a["accuracy"] == b["accuracy"] and a["l2"] == b["l2"] for a, b in zip(fast, slow))
+    print(f"probing 300 texts x 18,000 dimensions, 5 features: {t_fast:.2f} s in the training rows' span, "
+          f"{t_slow:.2f} s in the embedding's coordinates (ratio {t_slow / t_fast:.1f}x); "
+          f"same accuracy and strength for {same} of 5 features")
 
 if __name__ == "__main__": main()

@@ -16,7 +16,7 @@ from .spec import TaskSpec, record_field, record_texts, register_task
 
 # %% auto #0
 __all__ = ['N_BINS', 'SPLIT_FRACTIONS', 'L2_STRENGTHS', 'PROBING', 'quantile_bins', 'balanced_indices', 'train_val_test_indices',
-           'fit_probe', 'probe_feature', 'probing_metrics', 'probed_record', 'with_probing_features',
+           'fit_probe', 'row_space_basis', 'probe_feature', 'probing_metrics', 'probed_record', 'with_probing_features',
            'check_feature_names', 'probing_task_metrics', 'feature_count']
 
 # %% ../../nbs/lib/tasks/15_probing.ipynb #c006
@@ -54,21 +54,33 @@ L2_STRENGTHS = (1e-5, 1e-4, 1e-3, 1e-2)
 
 def fit_probe(X, y, l2: float, seed: int = DEFAULT_SEED) -> LogisticRegression:
     "Logistic regression minimising mean cross-entropy + l2/2 * ||W||^2 (the intercept is not penalised)."
-    clf = LogisticRegression(C=1.0 / (len(y) * l2), max_iter=5000, tol=1e-6, random_state=seed)
+    # fitted close to the optimum, so that the result does not depend on the coordinates (see the fast probes)
+    clf = LogisticRegression(C=1.0 / (len(y) * l2), max_iter=10_000, tol=1e-10, random_state=seed)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", category=UserWarning)
         return clf.fit(X, y)
 
-# %% ../../nbs/lib/tasks/15_probing.ipynb #c017
-def probe_feature(embeddings, values, seed: int = DEFAULT_SEED, strengths=L2_STRENGTHS) -> dict | None:
+# %% ../../nbs/lib/tasks/15_probing.ipynb #c018
+def row_space_basis(X_train) -> np.ndarray:
+    "Orthonormal columns spanning the rows of `X_train` (d × rank): `X_train @ V @ V.T == X_train`."
+    _, s, vt = np.linalg.svd(np.asarray(X_train, np.float64), full_matrices=False)
+    rank = int((s > s.max(initial=0) * max(np.shape(X_train)) * np.finfo(np.float64).eps).sum())
+    return vt[:rank].T
+
+
+# %% ../../nbs/lib/tasks/15_probing.ipynb #c020
+def probe_feature(
+    embeddings, values, seed: int = DEFAULT_SEED, strengths=L2_STRENGTHS, in_row_space: bool = True
+) -> dict | None:
     """Test accuracy of the best-on-validation probe for one feature; None if it has < 2 bins or < 5 texts per
-    balanced bin."""
+    balanced bin (`in_row_space`: fit wide embeddings in the training rows' span)."""
     bins = quantile_bins(values)
     if np.unique(bins).size < 2: return None
     keep = balanced_indices(bins, seed); X, y = np.asarray(embeddings, np.float64)[keep], bins[keep]
     if np.bincount(y).min() < 5: return None
     tr, va, te = train_val_test_indices(y, seed)
     scaler = StandardScaler().fit(X[tr]); X = scaler.transform(X)
+    if in_row_space and X.shape[1] > len(tr): X = X @ row_space_basis(X[tr])   # the same probe, fewer dimensions
     fits = [(fit_probe(X[tr], y[tr], l2, seed), l2) for l2 in strengths]
     val_acc = [clf.score(X[va], y[va]) for clf, _ in fits]
     best = max(range(len(fits)), key=lambda i: (val_acc[i], fits[i][1]))   # ties: stronger regularisation
@@ -76,7 +88,7 @@ def probe_feature(embeddings, values, seed: int = DEFAULT_SEED, strengths=L2_STR
     return {"accuracy": float(clf.score(X[te], y[te])), "l2": l2, "val_accuracy": float(val_acc[best]),
             "n_bins": int(np.unique(y).size), "n_train": len(tr), "n_test": len(te)}
 
-# %% ../../nbs/lib/tasks/15_probing.ipynb #c021
+# %% ../../nbs/lib/tasks/15_probing.ipynb #c024
 def probing_metrics(embeddings, features: Mapping, seed: int = DEFAULT_SEED, progress: bool = False) -> dict:
     """Mean test accuracy of per-feature probes, plus each feature's accuracy and the features that were
     skipped."""
@@ -96,7 +108,7 @@ def probing_metrics(embeddings, features: Mapping, seed: int = DEFAULT_SEED, pro
         "skipped_features": skipped,
     }
 
-# %% ../../nbs/lib/tasks/15_probing.ipynb #c024
+# %% ../../nbs/lib/tasks/15_probing.ipynb #c027
 def probed_record(rec: dict, at: str) -> dict:
     "A probed text `{text, features}` in normal form (`features` None when the record has only a text)."
     if "features" not in rec: return {"text": record_field(rec, at, "text", "text"), "features": None}
