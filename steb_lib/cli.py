@@ -10,6 +10,7 @@ from .core import DEFAULT_SEED, PROTOCOLS, StebInputError, atomic_write_text, lo
 from .tasks.task_data import task_names
 from .models.registry import DEFAULT_MODELS, MODEL_REGISTRY, offline_availability
 from .eval.runner import builtin_datasets, evaluate, evaluate_suite
+from .data.datasets import SUITES
 from .eval.results import results_table
 from .embed.token_store import SCORING_CHOICES
 from .eval.multivector import multi_vector_tasks, not_applicable, scoring_applies
@@ -44,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     src = ev.add_mutually_exclusive_group(required=True)
     src.add_argument("--data-file", help="JSONL file in the task's format")
     src.add_argument("--dataset", help="a registered dataset (steb list-datasets) or a built-in example")
-    src.add_argument("--suite", choices=("mini", "full", "multilingual"), help="every dataset of a suite")
+    src.add_argument("--suite", choices=SUITES, help="every dataset of a suite")
     ev.add_argument("--name", help="dataset name in the results store (default: the file name)")
     ev.add_argument("--revision", help="hub commit to load (pins models the registry does not pin)")
     ev.add_argument(
@@ -110,14 +111,14 @@ def build_parser() -> argparse.ArgumentParser:
     ld = sub.add_parser(
         "list-datasets", help="registered datasets: tasks, language, counts, availability here"
     )
-    ld.add_argument("--task"); ld.add_argument("--suite", choices=("mini", "full", "multilingual"))
+    ld.add_argument("--task"); ld.add_argument("--suite", choices=SUITES)
     fe = sub.add_parser(
         "fetch",
         help="download and verify every source a run needs (datasets and models), "
         "for machines without network",
     )
     which = fe.add_mutually_exclusive_group(required=True)
-    which.add_argument("--suite", choices=("mini", "full", "multilingual"))
+    which.add_argument("--suite", choices=SUITES)
     which.add_argument("--dataset", nargs="+", help="registered datasets")
     fe.add_argument(
         "--models",

@@ -15,7 +15,9 @@ from steb_lib.data.sources import (
     missing_files,
     source_roots,
 )
-from .data.datasets import dataset_entry, dataset_tasks, source_files_sha256, task_entry
+from steb_lib.data.datasets import (
+    dataset_entry, dataset_tasks, has_shipped_samples, lite_dir, source_files_sha256, task_entry
+)
 from .models.registry import model_files_to_fetch, model_source, offline_availability, resolve_model
 
 # %% auto #0
@@ -78,6 +80,8 @@ def fetch_source(source: dict, datasets: list[str], dry_run: bool = False) -> di
     name = ", ".join(datasets) if len(datasets) <= 3 else f"{datasets[0]} and {len(datasets) - 1} more"
     roots = source_roots(source)
     here = any(r is not None and not missing_files(r, source["files"]) for r in roots.values())
+    if not here and all(has_shipped_samples(d) for d in datasets):   # STEB-lite: loadable as they are
+        return _row("dataset", name, "ready", f"shipped samples in {lite_dir()} (the raw files are not needed)")
     if source["kind"] == "manual" and not here:
         return _row(
             "dataset",

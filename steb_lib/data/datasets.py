@@ -4,7 +4,7 @@
 
 # %% ../../nbs/lib/data/25_datasets.ipynb #c003
 from __future__ import annotations
-import hashlib, json, warnings
+import gzip, hashlib, json, warnings
 from dataclasses import dataclass
 from pathlib import Path
 import steb_lib
@@ -26,16 +26,26 @@ from .loaders import LOADERS, LoadContext
 import steb_lib.data.mini_suite, steb_lib.data.authorship_loaders, steb_lib.data.corpus_loaders
 
 # %% auto #0
-__all__ = ['ATTRIBUTES', 'DEFINITIONAL', 'APPLICATIONS', 'SUITES', 'ENTRY_KEYS', 'SOURCE_KEYS', 'DATASET_REGISTRY',
-           'load_dataset_registry', 'dataset_entry', 'suite_datasets', 'sample_records', 'Prepared',
-           'source_files_sha256', 'dataset_tasks', 'task_entry', 'sample_text_count', 'prepare_dataset',
-           'build_prepared', 'write_prepared', 'dataset_availability']
+__all__ = ['ATTRIBUTES', 'DEFINITIONAL', 'APPLICATIONS', 'SUITES', 'LITE_DATASETS', 'LITE_MINI', 'LITE_EXCLUDED_TASKS',
+           'ENTRY_KEYS', 'SOURCE_KEYS', 'DATASET_REGISTRY', 'load_dataset_registry', 'dataset_entry', 'in_suite',
+           'suite_tasks', 'suite_datasets', 'sample_records', 'Prepared', 'source_files_sha256', 'dataset_tasks',
+           'task_entry', 'sample_text_count', 'lite_dir', 'sample_identity', 'shipped_sample', 'has_shipped_samples',
+           'prepare_dataset', 'build_prepared', 'write_prepared', 'dataset_availability']
 
 # %% ../../nbs/lib/data/25_datasets.ipynb #c006
 ATTRIBUTES = ("feature", "dialect", "register", "genre", "time", "demographics", "authorship")
 DEFINITIONAL = ("genre", "register", "time", "demographics", "dialect", "idiolect", "linguistic_features")
 APPLICATIONS = ("ATD", "ATD_adv", "AV", "AR")
-SUITES = ("mini", "full", "multilingual")
+SUITES = ("mini", "full", "multilingual", "lite")
+# STEB-lite: real STEB datasets whose licences allow shipping their prepared samples (`data/lite`, built by
+# `data/26_lite`), plus the mini suite's verification, retrieval and probing sets (no redistributable real data)
+LITE_DATASETS = ("STEL_feature", "STEL_register", "OneStopEnglishCorpus", "eWAVE", "hate_speech_and_offensive_language",
+                 "hate_speech", "x_genre", "corpus-of-diverse-styles")
+LITE_MINI = ("mini_aaac_verification_en", "mini_aaac_verification_nl", "mini_authors_retrieval_en",
+             "mini_authors_retrieval_nl", "mini_probing")
+# the corpus of diverse styles' order alignment reads its paraphrase pairs from another source (a Hugging Face
+# dataset that is not among the raw files at hand), so STEB-lite has its clustering and all-to-all only
+LITE_EXCLUDED_TASKS = {("corpus-of-diverse-styles", "order_alignment")}
 
 ENTRY_KEYS = {
     "name",
@@ -127,13 +137,23 @@ def dataset_entry(name: str) -> dict:
         + (f"; did you mean {', '.join(close)}?" if close else "; see `steb list-datasets`")
     )
 
+def in_suite(entry: dict, suite: str | None) -> bool:
+    "Is the dataset of `entry` in `suite` (None: any)? STEB-lite takes its datasets from the other suites."
+    if suite == "lite": return entry["name"] in LITE_DATASETS + LITE_MINI
+    return suite is None or entry["suite"] == suite
+
+def suite_tasks(entry: dict, suite: str | None = None, task: str | None = None) -> list[str]:
+    "The tasks of `entry` that `suite` evaluates (only `task`, if given)."
+    tasks = list(entry["tasks"]) if task is None else [task_name(task)]
+    return [t for t in tasks if not (suite == "lite" and (entry["name"], t) in LITE_EXCLUDED_TASKS)]
+
 def suite_datasets(suite: str | None = None, task: str | None = None) -> list[dict]:
     "Entries of `suite` (all suites if None) that feed `task` (any task if None), in name order."
     if suite is not None and suite not in SUITES:
         raise StebInputError(f"unknown suite {suite!r}; choose one of {SUITES}")
     task = task_name(task) if task else None
     return [e for n, e in sorted(DATASET_REGISTRY.items(), key=lambda kv: kv[0].lower())
-            if (suite is None or e["suite"] == suite) and (task is None or task in e["tasks"])]
+            if in_suite(e, suite) and (task is None or task in e["tasks"])]
 
 # %% ../../nbs/lib/data/25_datasets.ipynb #c012
 def sample_records(task: str, records: list, target: dict, ctx: LoadContext) -> list[dict]:
@@ -207,7 +227,40 @@ def _write_cached(p: Prepared, jsonl: Path, meta_path: Path) -> None:
             "again next time"
         )
 
-# %% ../../nbs/lib/data/25_datasets.ipynb #c017
+# %% ../../nbs/lib/data/25_datasets.ipynb #c018
+def lite_dir() -> Path:
+    "Where the shipped STEB-lite samples are: `data/lite`."
+    return data_dir()/"lite"
+
+def sample_identity(entry: dict, task: str, seed: int) -> dict:
+    "What determines a prepared sample besides the raw files (its sha256 keys a shipped sample)."
+    return {"loader": entry["loader"], "loader_args": entry.get("loader_args", {}), "source": entry["source"],
+            "task": task, "target": entry["tasks"][task], "seed": seed}
+
+def shipped_sample(entry: dict, task: str, seed: int) -> Prepared | None:
+    "The shipped sample of `entry` (already resolved for `task`) if it was drawn as the entry draws it, else None."
+    meta_path = lite_dir()/entry["name"]/f"{task}.meta.json"
+    if not meta_path.is_file(): return None
+    meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    if meta.get("identity_sha256") != sha256_json(sample_identity(entry, task, seed)): return None
+    # two tasks with the same sample share one file
+    gz = meta_path.with_name(meta.get("records_file", f"{task}.jsonl.gz"))
+    try:
+        lines = gzip.decompress(gz.read_bytes()).decode("utf-8").splitlines()
+        data = prepare_records(task, [json.loads(line) for line in lines if line.strip()])
+        if data.sha256 != meta["data_sha256"]: raise StebInputError("its records do not match their sha256")
+    except (OSError, EOFError, ValueError) as e:   # unreadable gzip, bad JSON, invalid records, wrong records
+        raise dataset_error(entry["name"], f"{gz}: the shipped sample is damaged ({str(e)[:120]})") from None
+    data.n_duplicates = meta.get("n_duplicates_dropped", 0)
+    return Prepared(data, meta | {"found_in": "lite"})
+
+def has_shipped_samples(name: str, seed: int = DEFAULT_SEED) -> bool:
+    "Does every task of dataset `name` have a usable shipped sample?"
+    entry = dataset_entry(name)
+    return all(shipped_sample(task_entry(entry, t), t, seed) is not None for t in dataset_tasks(entry))
+
+
+# %% ../../nbs/lib/data/25_datasets.ipynb #c019
 def prepare_dataset(
     name: str, task: str | None = None, seed: int = DEFAULT_SEED, download: bool | None = None
 ) -> Prepared:
@@ -220,7 +273,10 @@ def prepare_dataset(
         raise dataset_error(
             name, f"no loader yet for this source ({entry['source']['kind']}); see its registry entry's notes"
         )
-    root, where = locate_source(entry["source"], name, download)
+    try: root, where = locate_source(entry["source"], name, download=False)   # raw files here: built from them
+    except StebInputError:
+        if (shipped := shipped_sample(entry, task, seed)) is not None: return shipped
+        root, where = locate_source(entry["source"], name, download)
     raw = source_files_sha256(root, entry["source"])
     key = sha256_json(
         {"entry": entry, "task": task, "seed": seed, "raw": raw, "version": steb_lib.__version__}
@@ -267,7 +323,7 @@ def build_prepared(entry: dict, task: str, seed: int, root: Path, where: str, ra
     if ctx.skipped: meta["skipped"] = dict(sorted(ctx.skipped.items()))
     return Prepared(data, meta)
 
-# %% ../../nbs/lib/data/25_datasets.ipynb #c021
+# %% ../../nbs/lib/data/25_datasets.ipynb #c023
 def write_prepared(p: Prepared, out_dir) -> tuple[Path, str]:
     "Write `<out_dir>/<dataset>.<task>.jsonl` (+ `.meta.json`); return (path, sha256 of the file)."
     out = Path(out_dir)/f"{p.meta['dataset']}.{p.meta['task']}.jsonl"
@@ -278,7 +334,7 @@ def write_prepared(p: Prepared, out_dir) -> tuple[Path, str]:
     )
     return out, hashlib.sha256(text.encode("utf-8")).hexdigest()
 
-# %% ../../nbs/lib/data/25_datasets.ipynb #c024
+# %% ../../nbs/lib/data/25_datasets.ipynb #c026
 def dataset_availability(entry: dict) -> str:
     "Where `entry`'s raw files are, as one word or phrase (no download)."
     if entry["loader"] is None: return "no loader yet"

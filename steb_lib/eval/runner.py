@@ -153,7 +153,7 @@ def evaluate(model, task: str, data_file=None, dataset: str | None = None, name:
 def evaluate_suite(model, suite: str = "mini", task: str | None = None, datasets=None, **kw) -> dict:
     """Evaluate `model` on every (dataset, task) of `suite` (or its `datasets`); {'done', 'failed': [(dataset,
     task, reason)], 'skipped'}."""
-    from steb_lib.data.datasets import dataset_tasks, suite_datasets
+    from steb_lib.data.datasets import suite_datasets, suite_tasks
     encoder = load_encoder(model, revision=kw.pop("revision", None)) if isinstance(model, str) else model
     scoring = parse_scoring(kw.get("scoring", "mean"))
     # a store that cannot be written fails here, not per dataset
@@ -161,7 +161,7 @@ def evaluate_suite(model, suite: str = "mini", task: str | None = None, datasets
     done, failed, skipped = [], [], []
     for entry in suite_datasets(suite, task):
         if datasets is not None and entry["name"] not in datasets: continue
-        for t in dataset_tasks(entry, task):
+        for t in suite_tasks(entry, suite, task):
             if not scoring_applies(t, scoring):   # needs one vector per text: not scored by MaxSim
                 skipped.append((entry["name"], t))
                 _logger.info(f"skip   {entry['name']} / {t}: {not_applicable(t, scoring)}")
