@@ -81,7 +81,7 @@ def fetch_source(source: dict, datasets: list[str], dry_run: bool = False) -> di
     roots = source_roots(source)
     here = any(r is not None and not missing_files(r, source["files"]) for r in roots.values())
     if not here and all(has_shipped_samples(d) for d in datasets):   # STEB-lite: loadable as they are
-        return _row("dataset", name, "ready", f"shipped samples in {lite_dir()} (the raw files are not needed)")
+        return _row("dataset", name, "ready", f"shipped samples in {lite_dir()} (no raw files needed)")
     if source["kind"] == "manual" and not here:
         return _row(
             "dataset",

@@ -38,9 +38,9 @@ DEFINITIONAL = ("genre", "register", "time", "demographics", "dialect", "idiolec
 APPLICATIONS = ("ATD", "ATD_adv", "AV", "AR")
 SUITES = ("mini", "full", "multilingual", "lite")
 # STEB-lite: real STEB datasets whose licences allow shipping their prepared samples (`data/lite`, built by
-# `data/26_lite`), plus the mini suite's verification, retrieval and probing sets (no redistributable real data)
-LITE_DATASETS = ("STEL_feature", "STEL_register", "OneStopEnglishCorpus", "eWAVE", "hate_speech_and_offensive_language",
-                 "hate_speech", "x_genre", "corpus-of-diverse-styles")
+# `data/26_lite`), plus the mini suite's verification, retrieval and probing sets (no shippable real data)
+LITE_DATASETS = ("STEL_feature", "STEL_register", "OneStopEnglishCorpus", "eWAVE",
+                 "hate_speech_and_offensive_language", "hate_speech", "x_genre", "corpus-of-diverse-styles")
 LITE_MINI = ("mini_aaac_verification_en", "mini_aaac_verification_nl", "mini_authors_retrieval_en",
              "mini_authors_retrieval_nl", "mini_probing")
 # the corpus of diverse styles' order alignment reads its paraphrase pairs from another source (a Hugging Face
@@ -238,7 +238,7 @@ def sample_identity(entry: dict, task: str, seed: int) -> dict:
             "task": task, "target": entry["tasks"][task], "seed": seed}
 
 def shipped_sample(entry: dict, task: str, seed: int) -> Prepared | None:
-    "The shipped sample of `entry` (already resolved for `task`) if it was drawn as the entry draws it, else None."
+    "The shipped sample of `entry` (resolved for `task`) if it was drawn as the entry draws it, else None."
     meta_path = lite_dir()/entry["name"]/f"{task}.meta.json"
     if not meta_path.is_file(): return None
     meta = json.loads(meta_path.read_text(encoding="utf-8"))
@@ -273,7 +273,7 @@ def prepare_dataset(
         raise dataset_error(
             name, f"no loader yet for this source ({entry['source']['kind']}); see its registry entry's notes"
         )
-    try: root, where = locate_source(entry["source"], name, download=False)   # raw files here: built from them
+    try: root, where = locate_source(entry["source"], name, download=False)   # raw files here: use them
     except StebInputError:
         if (shipped := shipped_sample(entry, task, seed)) is not None: return shipped
         root, where = locate_source(entry["source"], name, download)

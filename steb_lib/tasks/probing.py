@@ -80,7 +80,8 @@ def probe_feature(
     if np.bincount(y).min() < 5: return None
     tr, va, te = train_val_test_indices(y, seed)
     scaler = StandardScaler().fit(X[tr]); X = scaler.transform(X)
-    if in_row_space and X.shape[1] > len(tr): X = X @ row_space_basis(X[tr])   # the same probe, fewer dimensions
+    # the same probe, fitted in fewer dimensions
+    if in_row_space and X.shape[1] > len(tr): X = X @ row_space_basis(X[tr])
     fits = [(fit_probe(X[tr], y[tr], l2, seed), l2) for l2 in strengths]
     val_acc = [clf.score(X[va], y[va]) for clf, _ in fits]
     best = max(range(len(fits)), key=lambda i: (val_acc[i], fits[i][1]))   # ties: stronger regularisation
