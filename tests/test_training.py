@@ -27,17 +27,6 @@ def test_train_then_evaluate_then_reuse(tmp_path, capsys):
     assert "trained with this recipe" in capsys.readouterr().out
 
 
-def _rules_llm(request, n):
-    "A stand-in LLM on the loopback server: writes the pair with the rule of the feature the prompt names."
-    import random
-    from steb_lib.llm.client import Reply
-    from steb_lib.train.synthetic_data import LLM_FEATURES, RULE_FEATURES
-    user = request["messages"][1]["content"]
-    sentence = user.split("Sentence: ", 1)[1]
-    f = RULE_FEATURES[next(f for f in RULE_FEATURES if LLM_FEATURES[f][0] in user)]
-    return Reply(json.dumps({"with": f.rewrite(sentence, random.Random(0)), "without": f.without(sentence, random.Random(0))}))
-
-
 def test_llm_generator_dry_run_then_train_through_the_console_script(tmp_path):
     """`steb train styledistance --generator llm`: the dry run prints tokens and USD and sends nothing; the run
     gets its pairs from an OpenAI-compatible server (here the loopback one, through the real `openai` client)."""
@@ -46,9 +35,10 @@ def test_llm_generator_dry_run_then_train_through_the_console_script(tmp_path):
     import sys
     from pathlib import Path
     from steb_lib.llm.client import LocalChatServer
+    from steb_lib.train.synthetic_data import rules_stand_in
     steb = str(Path(sys.executable).with_name("steb"))
     env = dict(os.environ, STEB_CACHE=str(tmp_path/"cache"))
-    with LocalChatServer(_rules_llm) as srv:
+    with LocalChatServer(rules_stand_in) as srv:
         args = [steb, "train", "styledistance", "--out", str(tmp_path/"sd"), "--generator", "llm", "--llm-base-url",
                 srv.base_url, "--features", "lowercase", "emoji", "--per-feature", "5", "--steps", "2", "--batch-size", "2"]
         dry = subprocess.run(args + ["--dry-run"], env=env, capture_output=True, text=True)

@@ -81,8 +81,9 @@ def recipe_pairs(recipe: StyleDistanceRecipe, sentences, llm: dict | None = None
     "The parallel pairs of the recipe's generator (`llm`: options of `llm_pairs`, e.g. base_url, cache_dir)."
     if recipe.generator == "rules": return synthetic_pairs(sentences, recipe.features, recipe.seed)
     if recipe.generator == "llm":
-        return llm_pairs(sentences, recipe.features, recipe.llm_model, **({"cache_dir": llm_cache_dir()}
-                         | (llm or {})), per_feature=recipe.per_feature, seed=recipe.seed)
+        options = {"cache_dir": llm_cache_dir()} | (llm or {})
+        return llm_pairs(sentences, recipe.features, recipe.llm_model, per_feature=recipe.per_feature,
+                         seed=recipe.seed, **options)
     raise StebInputError(f"generator {recipe.generator!r}: one of {', '.join(GENERATORS)}")
 
 def training_data(recipe: StyleDistanceRecipe, llm: dict | None = None) -> tuple[list[dict], dict]:

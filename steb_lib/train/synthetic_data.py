@@ -20,7 +20,7 @@ from ..llm.prompting import estimate_llm_run, reply_content
 __all__ = ['CONTENT_CORPORA', 'NUMBER_SUBSTITUTIONS', 'EMOTICON_EMOJI', 'RULE_FEATURES', 'LLM_FEATURES', 'PAIR_SYSTEM',
            'PAIR_USER', 'content_sentences', 'StyleFeature', 'substitute_words', 'feature_pairs', 'synthetic_pairs',
            'word_ngrams', 'texts_sharing_ngrams', 'feature_contrast', 'pair_request', 'parse_pair_reply',
-           'pair_requests', 'estimate_pair_requests', 'llm_pairs']
+           'pair_requests', 'estimate_pair_requests', 'llm_pairs', 'rules_stand_in']
 
 # %% ../../nbs/lib/train/60_synthetic_data.ipynb #c006
 CONTENT_CORPORA = ("homeric_question",)
@@ -220,4 +220,15 @@ def llm_pairs(sentences, features, model: str, cache_dir, per_feature: int = 100
                    "prompt_tokens": u["prompt_tokens"], "completion_tokens": u["completion_tokens"],
                    "usd": usd_cost(u["prompt_tokens"], u["completion_tokens"], price, u["cached_tokens"]),
                    "sent": run.n_sent, "cached": run.n_cached, "pairs_sha256": sha256_json(pairs)}
+
+
+# %% ../../nbs/lib/train/60_synthetic_data.ipynb #c031
+def rules_stand_in(request: dict, n: int = 0):
+    """A stand-in LLM for `LocalChatServer` (tests, demos): it writes the pair of the rule feature the prompt
+    names, with the rule."""
+    from steb_lib.llm.client import Reply
+    user = request["messages"][1]["content"]; sentence = user.split("Sentence: ", 1)[1]
+    f = RULE_FEATURES[next(f for f in RULE_FEATURES if LLM_FEATURES[f][0] in user)]
+    return Reply(json.dumps({"with": f.rewrite(sentence, random.Random(0)),
+                             "without": f.without(sentence, random.Random(0))}))
 
