@@ -24,6 +24,10 @@ def ranking_correlation(scores: pd.DataFrame) -> pd.DataFrame:
     "Spearman ρ between the model rankings of every pair of datasets (columns of a models × datasets table)."
     if len(scores) < 2: raise StebInputError("ranking correlations need at least 2 models")
     n = scores.shape[1]
+    if len(scores) == 2:   # two models: ρ is ±1 by the sign of each dataset's difference (0 for a tie)
+        d = np.sign(np.diff(scores.to_numpy(dtype=float), axis=0)[0])
+        rho = np.outer(d, d); np.fill_diagonal(rho, 1.0)
+        return pd.DataFrame(rho, index=scores.columns, columns=scores.columns)
     with warnings.catch_warnings(), np.errstate(invalid="ignore", divide="ignore"):
         warnings.simplefilter("ignore")   # a flat dataset (constant scores): ρ is undefined, set to 0 below
         r = spearmanr(scores.to_numpy(), axis=0).statistic if n > 1 else 1.0
