@@ -88,13 +88,14 @@ def build_parser() -> argparse.ArgumentParser:
     _add_run_options(ex)
     pp = sub.add_parser(
         "paper",
-        help="the main job: the mini suite for the default models, then every paper notebook (papermill)",
+        help="the main job: STEB-lite for the default models, then every paper notebook (papermill)",
     )
     pp.add_argument("--models", nargs="+", default=list(DEFAULT_MODELS))
+    pp.add_argument("--suite", choices=SUITES, default="lite", help="lite (the main job) or mini (a smoke test)")
     pp.add_argument(
         "--results-dir",
-        default="results/mini",
-        help="chunk results (truncate ones go to RESULTS_DIR-truncate)",
+        default=None,
+        help="chunk results (default results/SUITE; truncate ones go to RESULTS_DIR-truncate)",
     )
     pp.add_argument("--tables-dir", default="tables"); pp.add_argument("--figures-dir", default="figures")
     pp.add_argument("--runs-dir", default="_runs", help="executed notebooks")
@@ -319,11 +320,12 @@ def print_tables(results_dir, scores=("operational", "definitional"), as_csv=Fal
         print()
 
 def run_paper(a) -> None:
-    "`steb paper`: the mini suite for the default models (unless --notebooks-only), then the paper notebooks."
+    "`steb paper`: STEB-lite for the default models (unless --notebooks-only), then the paper notebooks."
     from steb_lib.paper import main_job, run_paper_notebooks
+    a.results_dir = a.results_dir or f"results/{a.suite}"
     start, dirs = (
         time.perf_counter(),
-        dict(tables_dir=a.tables_dir, figures_dir=a.figures_dir, runs_dir=a.runs_dir),
+        dict(tables_dir=a.tables_dir, figures_dir=a.figures_dir, runs_dir=a.runs_dir, suite=a.suite),
     )
     if a.notebooks_only: run_paper_notebooks(a.results_dir, **dirs)
     else: main_job(a.models, a.results_dir, seed=a.seed, cache_dir=a.cache_dir, **dirs)

@@ -4,10 +4,11 @@
 
 # %% ../../nbs/lib/models/34_stylometry.ipynb #c003
 from __future__ import annotations
-import functools, hashlib, json, math, os, re
+import contextlib, functools, hashlib, io, json, math, os, re
 from collections import Counter
 from pathlib import Path
 import numpy as np
+import pandas as pd
 from ..core import StebInputError, check_protocol, check_texts, data_dir, sha256_json
 from .registry import ModelSpec
 from .encoders import encoder_family
@@ -20,9 +21,9 @@ from steb_lib.text_features import (
 )
 
 # %% auto #0
-__all__ = ['FeatureEncoder', 'word_tokens', 'load_function_words', 'function_word_frequencies', 'FunctionWordEncoder',
-           'pos_sequences', 'tfidf_settings', 'fit_tfidf', 'tfidf_vectorizers', 'tfidf_features', 'tfidf_file',
-           'TfidfEncoder', 'LftkEncoder', 'biber_features', 'BiberEncoder']
+__all__ = ['POS_MEMO_SIZE', 'FeatureEncoder', 'word_tokens', 'load_function_words', 'function_word_frequencies',
+           'FunctionWordEncoder', 'pos_sequences', 'tfidf_settings', 'fit_tfidf', 'tfidf_vectorizers', 'tfidf_features',
+           'tfidf_file', 'TfidfEncoder', 'LftkEncoder', 'biber_tag_rates', 'biber_features', 'BiberEncoder']
 
 # %% ../../nbs/lib/models/34_stylometry.ipynb #c006
 class FeatureEncoder:
@@ -83,12 +84,17 @@ class FunctionWordEncoder(FeatureEncoder):
     def features(self, texts): return function_word_frequencies(texts, self.words, self.phrases)
 
 # %% ../../nbs/lib/models/34_stylometry.ipynb #c013
+POS_MEMO_SIZE = 200_000
+_pos_memo: dict[str, str] = {}   # text -> its POS tags, for this process
+
 def pos_sequences(texts, batch_size: int = 64) -> list[str]:
     "Each text as its sequence of fine-grained POS tags, space-separated."
-    return [
-        " ".join(tok.tag_ for tok in doc if not tok.is_space)
-        for doc in spacy_pipeline().pipe(texts, batch_size=batch_size)
-    ]
+    texts = list(texts)
+    if len(_pos_memo) + len(texts) > POS_MEMO_SIZE: _pos_memo.clear()
+    todo = list(dict.fromkeys(t for t in texts if t not in _pos_memo))
+    for text, doc in zip(todo, spacy_pipeline().pipe(todo, batch_size=batch_size)):
+        _pos_memo[text] = " ".join(tok.tag_ for tok in doc if not tok.is_space)
+    return [_pos_memo[t] for t in texts]
 
 # %% ../../nbs/lib/models/34_stylometry.ipynb #c016
 def tfidf_settings(ngram: str) -> dict:
@@ -195,12 +201,20 @@ def _biber_config():
     from biberplus.tagger import load_config
     return {**load_config(), "function_words": False, "show_progress": False}
 
+def biber_tag_rates(text: str, nlp, config) -> pd.DataFrame:
+    "biberplus's table of tag rates for `text`; a text its look-ahead rules crash on is tagged with a final ' .'."
+    from biberplus.tagger import calculate_tag_frequencies
+    with contextlib.redirect_stdout(io.StringIO()):   # on a crash biberplus prints the text and the error
+        df = calculate_tag_frequencies(text, nlp, config)
+        if df is None: df = calculate_tag_frequencies(text + " .", nlp, config)
+    if df is None: raise StebInputError(f"biberplus cannot tag {text[:80]!r}")
+    return df
+
 def biber_features(texts) -> tuple[list[str], np.ndarray]:
     "(tag names, per-text mean rate per 1,000 tokens of each biberplus tag)."
-    from biberplus.tagger import calculate_tag_frequencies
     nlp, config, rows, tags = spacy_pipeline(), _biber_config(), [], None
     for t in texts:
-        df = calculate_tag_frequencies(t, nlp, config)
+        df = biber_tag_rates(t, nlp, config)
         tags = tags or df["tag"].tolist(); rows.append(df["mean"].to_numpy(np.float64))
     return tags, np.vstack(rows)
 
