@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The main job: install (first time only), then the mini suite for the default models and every paper notebook, offline.
+# The main job: install (first time only), then STEB-lite for the default models and every paper notebook, offline.
 set -euo pipefail
 cd "$(dirname "$0")"
 bash scripts/install.sh

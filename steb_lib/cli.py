@@ -11,6 +11,7 @@ from .tasks.task_data import task_names
 from .models.registry import DEFAULT_MODELS, MODEL_REGISTRY, offline_availability
 from .eval.runner import builtin_datasets, evaluate, evaluate_suite
 from .data.datasets import SUITES
+from .paper import PAPER_NOTEBOOKS
 from .eval.results import results_table
 from .embed.token_store import SCORING_CHOICES
 from .eval.multivector import multi_vector_tasks, not_applicable, scoring_applies
@@ -91,7 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="the main job: STEB-lite for the default models, then every paper notebook (papermill)",
     )
     pp.add_argument("--models", nargs="+", default=list(DEFAULT_MODELS))
-    pp.add_argument("--suite", choices=SUITES, default="lite", help="lite (the main job) or mini (a smoke test)")
+    pp.add_argument("--suite", choices=SUITES, default="lite", help="lite (main job) or mini (smoke test)")
     pp.add_argument(
         "--results-dir",
         default=None,
@@ -99,6 +100,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     pp.add_argument("--tables-dir", default="tables"); pp.add_argument("--figures-dir", default="figures")
     pp.add_argument("--runs-dir", default="_runs", help="executed notebooks")
+    pp.add_argument("--notebooks", nargs="+", choices=PAPER_NOTEBOOKS, default=list(PAPER_NOTEBOOKS),
+                    metavar="NAME", help=f"paper notebooks to run (default all: {' '.join(PAPER_NOTEBOOKS)})")
     pp.add_argument("--seed", type=int, default=DEFAULT_SEED)
     pp.add_argument(
         "--cache-dir", default=None, help="embedding cache (default: $STEB_CACHE or ~/.cache/steb-lib)"
@@ -325,7 +328,8 @@ def run_paper(a) -> None:
     a.results_dir = a.results_dir or f"results/{a.suite}"
     start, dirs = (
         time.perf_counter(),
-        dict(tables_dir=a.tables_dir, figures_dir=a.figures_dir, runs_dir=a.runs_dir, suite=a.suite),
+        dict(tables_dir=a.tables_dir, figures_dir=a.figures_dir, runs_dir=a.runs_dir, suite=a.suite,
+             notebooks=a.notebooks),
     )
     if a.notebooks_only: run_paper_notebooks(a.results_dir, **dirs)
     else: main_job(a.models, a.results_dir, seed=a.seed, cache_dir=a.cache_dir, **dirs)

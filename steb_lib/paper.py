@@ -14,10 +14,10 @@ from .models.registry import registry_lookup
 _logger = logging.getLogger("steb_lib.paper")
 
 # %% auto #0
-__all__ = ['CATEGORY_LABELS', 'PAPER_NOTEBOOKS', 'paper_table', 'paper_dataset_counts', 'select_models', 'category_colors',
-           'model_category', 'display_name', 'side_by_side', 'save_table', 'paper_datasets', 'describe_run',
-           'per_dataset_scores', 'save_figure', 'plot_score_heatmap', 'plot_scores_by_category', 'protocol_results_dir',
-           'repo_root', 'run_paper_notebooks', 'kernel_stderr_to', 'main_job']
+__all__ = ['CATEGORY_LABELS', 'PAPER_DATASETS', 'PAPER_NOTEBOOKS', 'paper_table', 'paper_dataset_counts', 'select_models',
+           'category_colors', 'model_category', 'display_name', 'side_by_side', 'save_table', 'paper_datasets',
+           'describe_run', 'per_dataset_scores', 'save_figure', 'plot_score_heatmap', 'plot_scores_by_category',
+           'protocol_results_dir', 'repo_root', 'run_paper_notebooks', 'kernel_stderr_to', 'main_job']
 
 # %% ../nbs/lib/80_paper.ipynb #c006
 def _read_paper_csv(name: str) -> pd.DataFrame:
@@ -94,27 +94,29 @@ def save_table(table: pd.DataFrame, tables_dir, name: str) -> list[Path]:
     return [csv, md]
 
 # %% ../nbs/lib/80_paper.ipynb #c018
+PAPER_DATASETS = 96   # "STEB consists of 96 datasets across 7 languages" (STEB §1)
+
 def paper_datasets(datasets) -> list[str]:
     "Those of `datasets` that are the paper's own (registered in its full or multilingual suite), in order."
     from steb_lib.data.datasets import DATASET_REGISTRY
     return [d for d in datasets if DATASET_REGISTRY.get(d, {}).get("suite") in ("full", "multilingual")]
 
 def _names(models) -> str: return ", ".join(display_name(m) for m in models) or "none"
+def _count(n: int, noun: str) -> str: return f"{n} {noun}{'' if n == 1 else 's'}"
 
 def describe_run(results: pd.DataFrame, suite: str) -> str:
-    "Markdown: the suite, datasets and models behind `results` ('this run'), and how they differ from the paper's."
-    from steb_lib.data.datasets import DATASET_REGISTRY
+    "Markdown: the suite, datasets and models behind `results` ('this run'), and how the paper's differ."
     from steb_lib.scores import reference_models
     datasets, models = sorted(results["dataset"].unique()), sorted(results["model"].unique())
     refs = reference_models(models); ranked = [m for m in models if m not in refs]
     paper_models = paper_table("tab06_operational.csv").index
-    n_paper = sum(e["suite"] == "full" for e in DATASET_REGISTRY.values())
-    return (f"**This run:** the `{suite}` suite, {len(datasets)} datasets ({len(paper_datasets(datasets))} of them "
-            f"the paper's own), {len(ranked)} models ({_names(ranked)})"
+    n_paper = len(paper_datasets(datasets))
+    return (f"**This run:** the `{suite}` suite, {_count(len(datasets), 'dataset')} ({n_paper} of them "
+            f"the paper's own), {_count(len(ranked), 'model')} ({_names(ranked)})"
             + (f" and {_names(refs)} as a reference, not ranked" if refs else "")
             + f". The paper evaluated {_names([m for m in ranked if m in paper_models])} of these models.  \n"
-            f"**The paper:** {n_paper} English datasets (+ the multilingual ones of Tab. 5) and {len(paper_models)} "
-            "models. Groups, averages and ranks here come from this run's results alone: compare the order of "
+            f"**The paper:** {PAPER_DATASETS} datasets in 7 languages and {len(paper_models)} models. "
+            "Groups, averages and ranks here come from this run's results alone: compare the order of "
             "models, not the values.")
 
 # %% ../nbs/lib/80_paper.ipynb #c021
@@ -126,9 +128,11 @@ def per_dataset_scores(results: pd.DataFrame, datasets=None) -> pd.DataFrame:
     from steb_lib.tasks.spec import task_names, task_spec
     r = results if datasets is None else results[results["dataset"].isin(list(datasets))]
     if r.empty: raise StebInputError("no results for these datasets")
-    table = 100 * r.pivot_table(index=["dataset", "task"], columns="model", values="main_score", aggfunc="first")
+    table = 100 * r.pivot_table(index=["dataset", "task"], columns="model", values="main_score",
+                                aggfunc="first")
     refs = reference_models(table.columns); table = table[[m for m in table.columns if m not in refs] + refs]
-    table = table.iloc[sorted(range(len(table)), key=lambda i: (task_names().index(table.index[i][1]), table.index[i][0]))]
+    order = sorted(table.index, key=lambda pair: (task_names().index(pair[1]), pair[0]))   # (dataset, task)
+    table = table.loc[order]
     budget = [DATASET_REGISTRY.get(d, {}).get("tasks", {}).get(t, {}).get("total") for d, t in table.index]
     meta = pd.DataFrame({"metric": [task_spec(t).main_metric for _, t in table.index],
                          "texts (Tab. 15)": pd.array(budget, dtype="Int64")}, index=table.index)
@@ -256,6 +260,7 @@ def main_job(
     figures_dir="figures",
     runs_dir="_runs",
     suite="lite",
+    notebooks=PAPER_NOTEBOOKS,
     **kw,
 ) -> dict:
     """`suite` (chunk) + its multilingual datasets (truncate) for `models`, then the paper notebooks; what
@@ -272,11 +277,13 @@ def main_job(
         ensure_trained(model, progress=False)   # a model steb-lib trains (styledistance-mini): trained once
         encoder = load_encoder(model)
         failed += evaluate_suite(encoder, suite, results_dir=results_dir, protocol="chunk", **kw)["failed"]
-        failed += evaluate_suite(encoder, suite, results_dir=truncate_dir, protocol="truncate", datasets=multilingual,
-                                 **kw)["failed"]
+        failed += evaluate_suite(
+            encoder, suite, results_dir=truncate_dir, protocol="truncate", datasets=multilingual, **kw
+        )["failed"]
     if failed:
         raise StebInputError(
             f"the {suite} suite did not complete: " + "; ".join(f"{d}/{t}: {w}" for d, t, w in failed)
         )
-    return {"notebooks": run_paper_notebooks(results_dir, tables_dir, figures_dir, runs_dir, suite=suite)}
+    notebooks_run = run_paper_notebooks(results_dir, tables_dir, figures_dir, runs_dir, notebooks, suite)
+    return {"notebooks": notebooks_run}
 

@@ -39,8 +39,8 @@ APPLICATIONS = ("ATD", "ATD_adv", "AV", "AR")
 SUITES = ("mini", "full", "multilingual", "lite")
 # STEB-lite: real STEB datasets whose licences allow shipping their prepared samples (`data/lite`, built by
 # `data/26_lite`), plus the mini suite's verification, retrieval and probing sets (no shippable real data).
-# X-GENRE (MIT) is left out for time: its 414 texts average ~1,000 words, and chunked they cost the neural models
-# more than the rest of the suite together (all-MiniLM-L6-v2: 147 s of 192 s on 2 cores)
+# X-GENRE (MIT) is left out for time: its 414 texts average ~1,000 words, and chunked they cost the neural
+# models more than the rest of the suite together (all-MiniLM-L6-v2: 147 s of 192 s on 2 cores)
 LITE_DATASETS = ("STEL_feature", "STEL_register", "OneStopEnglishCorpus", "eWAVE",
                  "hate_speech_and_offensive_language", "hate_speech", "corpus-of-diverse-styles")
 LITE_MINI = ("mini_aaac_verification_en", "mini_aaac_verification_nl", "mini_authors_retrieval_en",

@@ -92,8 +92,8 @@ DEFAULT_MODELS = (
     "biber",
     "sentence-transformers/all-MiniLM-L6-v2",
     "styledistance-mini",   # trained by steb-lib on first use (train/61_styledistance)
-)  # the main job's models: all load offline. all-mpnet-base-v2 (packaged too) is left out for time: on STEB-lite
-# it alone takes ~5 min on 2 cores (~330 tokens/s); add it with `steb paper --models ...`
+)  # the main job's models: all load offline. all-mpnet-base-v2 (packaged too) is left out for time:
+# on STEB-lite it alone takes ~5 min on 2 cores (~330 tokens/s); add it with `steb paper --models ...`
 
 # %% ../../nbs/lib/models/30_registry.ipynb #c010
 def registry_lookup(name: str) -> ModelSpec | None:

@@ -202,7 +202,7 @@ def _biber_config():
     return {**load_config(), "function_words": False, "show_progress": False}
 
 def biber_tag_rates(text: str, nlp, config) -> pd.DataFrame:
-    "biberplus's table of tag rates for `text`; a text its look-ahead rules crash on is tagged with a final ' .'."
+    "biberplus's tag rates for `text`; a text its look-ahead rules crash on is tagged with a final ' .'."
     from biberplus.tagger import calculate_tag_frequencies
     with contextlib.redirect_stdout(io.StringIO()):   # on a crash biberplus prints the text and the error
         df = calculate_tag_frequencies(text, nlp, config)
