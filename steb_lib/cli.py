@@ -12,13 +12,15 @@ from .models.registry import DEFAULT_MODELS, MODEL_REGISTRY, offline_availabilit
 from .eval.runner import builtin_datasets, evaluate, evaluate_suite
 from .data.datasets import SUITES
 from .paper import PAPER_NOTEBOOKS
+from .sweep import EXECUTORS
 from .eval.results import results_table
 from .embed.token_store import SCORING_CHOICES
 from .eval.multivector import multi_vector_tasks, not_applicable, scoring_applies
 
 # %% auto #0
 __all__ = ['EXAMPLE_MODELS', 'SCORE_CHOICES', 'build_parser', 'run_fetch', 'run_examples', 'list_models', 'list_datasets',
-           'prepare', 'run_evaluate', 'run_rerank', 'print_tables', 'run_paper', 'run_train', 'main']
+           'prepare', 'sweep_options', 'run_sweep', 'run_evaluate', 'run_rerank', 'print_tables', 'run_paper',
+           'run_train', 'main', 'progress_bar', 'run_status']
 
 # %% ../nbs/lib/99_cli.ipynb #c005
 def _add_run_options(p):
@@ -31,6 +33,20 @@ def _add_run_options(p):
     p.add_argument(
         "--cache-dir", default=None, help="embedding cache (default: $STEB_CACHE or ~/.cache/steb-lib)"
     )
+
+def _add_executor_options(p):
+    p.add_argument("--executor", choices=("inline",) + EXECUTORS, default="inline",
+                   help="inline: in this process (default); local: one submitit job per (model, dataset) on "
+                   "this machine; slurm: a SLURM job array")
+    p.add_argument("--parallelism", type=int, default=2, help="local: jobs at once (default 2)")
+    p.add_argument("--slurm-partition"); p.add_argument("--slurm-account")
+    p.add_argument("--slurm-gpus", type=int, default=0, help="GPUs per job (default 0)")
+    p.add_argument("--slurm-time", default="4:00:00", help="time limit per job (default 4:00:00)")
+    p.add_argument("--slurm-array-parallelism", type=int, default=16, help="jobs of the array at once (16)")
+    p.add_argument("--slurm-cpus", type=int, default=8, help="CPUs per job (default 8)")
+    p.add_argument("--slurm-mem", help="memory per job, e.g. 32G (default: the partition's)")
+    p.add_argument("--jobs-dir", help="submitit's scripts, pickles, logs (default RESULTS_DIR/.sweep/jobs)")
+    p.add_argument("--no-wait", action="store_true", help="slurm: submit and return; follow with steb status")
 
 def build_parser() -> argparse.ArgumentParser:
     "The `steb` argument parser."
@@ -58,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument(
         "--skip-punctuation", action="store_true", help="multi-vector scoring: drop punctuation-only tokens"
     )
-    _add_run_options(ev)
+    _add_run_options(ev); _add_executor_options(ev)
     rr = sub.add_parser(
         "rerank",
         help="two-stage retrieval: MODEL retrieves the top K candidate documents, --reranker reorders them",
@@ -111,6 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="skip the evaluation, only run the notebooks on RESULTS_DIR",
     )
+    _add_executor_options(pp)
     sub.add_parser("list-models", help="registered models and whether they load offline")
     ld = sub.add_parser(
         "list-datasets", help="registered datasets: tasks, language, counts, availability here"
@@ -144,6 +161,12 @@ def build_parser() -> argparse.ArgumentParser:
     pr.add_argument("--task")
     pr.add_argument("--seed", type=int, default=DEFAULT_SEED)
     pr.add_argument("--out", default="prepared", help="output directory (default: prepared/)")
+    st = sub.add_parser("status", help="a sweep's jobs: finished, running, failed (with logs) and missing")
+    st.add_argument("--results-dir", required=True)
+    st.add_argument("--suite", choices=SUITES, help="jobs of a suite (default: every sweep submitted there)")
+    st.add_argument("--dataset", nargs="+", help="jobs of these datasets")
+    st.add_argument("--models", nargs="+", help="with --suite/--dataset (default: the main job's models)")
+    st.add_argument("--task"); st.add_argument("--protocol", choices=PROTOCOLS, default="chunk")
     tb = sub.add_parser(
         "table", help="STEB scores of a results directory (default: operational and definitional)"
     )
@@ -253,8 +276,34 @@ def _dataset_tasks(name: str, task: str | None) -> list[str]:
     from steb_lib.data.datasets import dataset_entry, dataset_tasks
     return dataset_tasks(dataset_entry(name), task)
 
+def sweep_options(a) -> dict:
+    "`submit_sweep`'s executor options from the command line."
+    from steb_lib.sweep import slurm_parameters
+    slurm = slurm_parameters(a.slurm_partition, a.slurm_gpus, a.slurm_time, a.slurm_array_parallelism,
+                             a.slurm_cpus, a.slurm_mem, a.slurm_account)
+    return dict(folder=a.jobs_dir, parallelism=a.parallelism, slurm=slurm)
+
+def run_sweep(a, jobs) -> int:
+    "Run or submit `jobs` with --executor; print what happened; 1 if a job failed."
+    from steb_lib.sweep import submit_sweep
+    out = submit_sweep(jobs, a.results_dir, a.executor, wait=not a.no_wait, force=a.force, seed=a.seed,
+                       cache_dir=a.cache_dir, **sweep_options(a))
+    verb = "run" if a.executor == "local" else "submitted"
+    print(f"{len(out['submitted'])} jobs {verb}, {out['finished']} already finished")
+    if a.executor == "slurm": print("SLURM jobs: " + " ".join(j.job_id for j in out["jobs"]))
+    for job, why, log in out["failed"]: print(f"  failed {job.label()}: {why} (log: {log})", file=sys.stderr)
+    print(f"status: steb status --results-dir {a.results_dir}")
+    return 1 if out["failed"] else 0
+
 def run_evaluate(a) -> int:
     "`steb evaluate`: one data file, one dataset (all its tasks unless --task) or a whole suite."
+    if a.executor != "inline":
+        from steb_lib.sweep import sweep_jobs
+        if a.data_file or a.scoring != "mean" or a.revision:
+            raise StebInputError("--executor runs registered datasets with mean scoring "
+                                 "(no --data-file, --scoring or --revision)")
+        datasets = [a.dataset] if a.dataset else None
+        return run_sweep(a, sweep_jobs([a.model], a.suite, datasets, a.task, a.protocol))
     kw = dict(revision=a.revision, scoring=a.scoring, skip_punctuation=a.skip_punctuation, **_run_kwargs(a))
     from steb_lib.train.styledistance import ensure_trained
     ensure_trained(a.model)   # a registered model steb-lib trains (styledistance-mini): trained on first use
@@ -331,8 +380,9 @@ def run_paper(a) -> None:
         dict(tables_dir=a.tables_dir, figures_dir=a.figures_dir, runs_dir=a.runs_dir, suite=a.suite,
              notebooks=a.notebooks),
     )
+    sweep = dict(executor=a.executor, sweep=sweep_options(a)) if a.executor != "inline" else {}
     if a.notebooks_only: run_paper_notebooks(a.results_dir, **dirs)
-    else: main_job(a.models, a.results_dir, seed=a.seed, cache_dir=a.cache_dir, **dirs)
+    else: main_job(a.models, a.results_dir, seed=a.seed, cache_dir=a.cache_dir, **dirs, **sweep)
     print(f"\ndone in {time.perf_counter() - start:.0f} s")
     for what, d in (
         ("results", a.results_dir),
@@ -387,6 +437,7 @@ def main(argv=None) -> int:
         elif a.command == "fetch": return run_fetch(a)
         elif a.command == "table": print_tables(a.results_dir, a.score, a.csv)
         elif a.command == "paper": run_paper(a)
+        elif a.command == "status": return run_status(a)
         elif a.command == "train": run_train(a)
     except (StebInputError, FileNotFoundError) as e:
         print(f"steb: error: {e}", file=sys.stderr); return 2
@@ -401,3 +452,28 @@ def main(argv=None) -> int:
     except BrokenPipeError:   # `steb list-datasets | head`: the reader left; not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno()); return 0
     return 0
+
+# %% ../nbs/lib/99_cli.ipynb #c009
+def progress_bar(done: int, total: int, width: int = 30) -> str:
+    "A text bar: `[█████·····] 5/10`."
+    filled = width * done // total if total else width
+    return f"[{'█' * filled}{'·' * (width - filled)}] {done}/{total}"
+
+def run_status(a) -> int:
+    "`steb status`: every job of a sweep (or of a suite × models) by state; 0 only when all are finished."
+    from steb_lib.sweep import manifest_jobs, status_counts, sweep_jobs, sweep_status
+    if a.suite or a.dataset:
+        jobs = sweep_jobs(a.models or list(DEFAULT_MODELS), a.suite, a.dataset, a.task, a.protocol)
+    else: jobs = manifest_jobs(a.results_dir)
+    if not jobs: raise StebInputError(f"no sweep was submitted into {a.results_dir}: name --suite/--dataset")
+    status = sweep_status(jobs, a.results_dir); counts = status_counts(status)
+    print(counts.to_string() + "\n")
+    n_done = int((status["state"] == "finished").sum())
+    print(progress_bar(n_done, len(status)) + " jobs finished, " + ", ".join(
+        f"{int(counts[s].sum())} {s}" for s in ("running", "failed", "missing")))
+    for _, r in status[status["state"] == "failed"].iterrows():
+        log = f" (log: {r['log']})" if r["log"] else ""
+        print(f"  failed  {r['model']} / {r['dataset']}: {r['why']}{log}")
+    for _, r in status[status["state"] == "missing"].head(20).iterrows():
+        print(f"  missing {r['model']} / {r['dataset']} ({r['results']} results)")
+    return 0 if n_done == len(status) else 1

@@ -17,7 +17,7 @@ _logger = logging.getLogger("steb_lib.paper")
 __all__ = ['CATEGORY_LABELS', 'PAPER_DATASETS', 'PAPER_NOTEBOOKS', 'paper_table', 'paper_dataset_counts', 'select_models',
            'category_colors', 'model_category', 'display_name', 'side_by_side', 'save_table', 'paper_datasets',
            'describe_run', 'per_dataset_scores', 'save_figure', 'plot_score_heatmap', 'plot_scores_by_category',
-           'protocol_results_dir', 'repo_root', 'run_paper_notebooks', 'kernel_stderr_to', 'main_job']
+           'protocol_results_dir', 'repo_root', 'run_paper_notebooks', 'kernel_stderr_to', 'sweep_main_job', 'main_job']
 
 # %% ../nbs/lib/80_paper.ipynb #c006
 def _read_paper_csv(name: str) -> pd.DataFrame:
@@ -253,6 +253,20 @@ def kernel_stderr_to(path):
         finally: sys.stderr.flush(); os.dup2(saved, 2); os.close(saved)
 
 # %% ../nbs/lib/80_paper.ipynb #c039
+def sweep_main_job(models, suite, multilingual, results_dir, executor, sweep=None, **kw) -> list:
+    "The main job's evaluation as (model, dataset) jobs through `executor` (waits for them); what failed."
+    from steb_lib.sweep import submit_sweep, sweep_jobs
+    runs = [(sweep_jobs(models, suite), results_dir)]
+    if multilingual:
+        truncate = sweep_jobs(models, suite, multilingual, protocol="truncate")
+        runs.append((truncate, protocol_results_dir(results_dir, "truncate")))
+    failed = []
+    for jobs, where in runs:
+        out = submit_sweep(jobs, where, executor, wait=True, **(sweep or {}), **kw)
+        failed += [(job.dataset, job.model, f"{why} (log: {log})") for job, why, log in out["failed"]]
+    return failed
+
+# %% ../nbs/lib/80_paper.ipynb #c040
 def main_job(
     models=None,
     results_dir="results/lite",
@@ -261,10 +275,12 @@ def main_job(
     runs_dir="_runs",
     suite="lite",
     notebooks=PAPER_NOTEBOOKS,
+    executor=None,
+    sweep=None,
     **kw,
 ) -> dict:
     """`suite` (chunk) + its multilingual datasets (truncate) for `models`, then the paper notebooks; what
-    failed."""
+    failed. With an `executor` (local, slurm), the evaluation is a sweep of (model, dataset) jobs."""
     from steb_lib.data.datasets import suite_datasets
     from steb_lib.models.encoders import load_encoder
     from steb_lib.models.registry import DEFAULT_MODELS
@@ -273,7 +289,9 @@ def main_job(
     from steb_lib.train.styledistance import ensure_trained
     multilingual, failed = [e["name"] for e in suite_datasets(suite) if is_multilingual(e["name"])], []
     truncate_dir = protocol_results_dir(results_dir, "truncate")
-    for model in models or DEFAULT_MODELS:
+    models = list(models or DEFAULT_MODELS)
+    if executor: failed = sweep_main_job(models, suite, multilingual, results_dir, executor, sweep, **kw)
+    for model in [] if executor else models:   # inline: one model at a time, in this process
         ensure_trained(model, progress=False)   # a model steb-lib trains (styledistance-mini): trained once
         encoder = load_encoder(model)
         failed += evaluate_suite(encoder, suite, results_dir=results_dir, protocol="chunk", **kw)["failed"]

@@ -1,0 +1,80 @@
+"""Sweeps (steb_lib.sweep, `--executor`, `steb status`): a local submitit sweep gives the results a sequential run gives,
+each computed once; a killed job's rerun completes; a SLURM submission writes the sbatch script the options ask for."""
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from steb_lib.eval.results import TIMING_FIELDS
+from steb_lib.eval.runner import evaluate_suite
+from steb_lib.sweep import SweepJob, job_results, job_state, make_executor, run_sweep_job, submit_sweep, sweep_jobs
+from steb_lib.testing.tiny_models import make_tiny_model
+
+STEB = Path(sys.executable).parent / "steb"
+
+
+def without_timing(path: Path) -> dict:
+    return {k: v for k, v in json.loads(path.read_text(encoding="utf-8")).items() if k not in TIMING_FIELDS}
+
+
+def test_local_sweep_with_4_jobs_at_once_equals_a_sequential_run(tmp_path):
+    models = ("random", "function-words", str(make_tiny_model("bert", tmp_path / "tiny-bert")))   # 3 cheap models
+    for m in models:
+        assert not evaluate_suite(m, "mini", results_dir=tmp_path / "sequential", cache_dir=tmp_path / "c1", progress=False)["failed"]
+    jobs = sweep_jobs(models, "mini")
+    out = submit_sweep(jobs, tmp_path / "sweep", "local", parallelism=4, fetch_models=False, cache_dir=tmp_path / "c2")
+    assert (len(out["submitted"]), out["finished"], out["failed"]) == (21, 0, [])
+    computed = [p for job in out["jobs"] for p in job.result()["computed"]]
+    assert len(computed) == len(set(computed)) == 3 * 9             # every result computed once, by one job
+    sequential = sorted(p.relative_to(tmp_path / "sequential") for p in (tmp_path / "sequential").rglob("*.json"))
+    swept = sorted(p.relative_to(tmp_path / "sweep") for p in (tmp_path / "sweep").glob("*/*/*.json"))
+    assert swept == sequential
+    for rel in sequential:
+        assert without_timing(tmp_path / "sweep" / rel) == without_timing(tmp_path / "sequential" / rel), rel
+    again = submit_sweep(jobs, tmp_path / "sweep", "local", parallelism=4, fetch_models=False, cache_dir=tmp_path / "c2")
+    assert (again["submitted"], again["finished"]) == ([], 21)       # nothing is redone
+
+
+def test_a_killed_job_is_missing_and_its_rerun_completes(tmp_path):
+    job = SweepJob("tfidf-bundled-1-2", "mini_probing", "mini")    # TF-IDF probing: several seconds of work
+    executor = make_executor("local", tmp_path / "jobs")
+    running = executor.submit(run_sweep_job, job, tmp_path / "results", cache_dir=tmp_path / "cache")
+    deadline = time.time() + 120
+    while job_state(job, tmp_path / "results") != "running":
+        assert time.time() < deadline and not running.done(), "the job never started computing"
+        time.sleep(0.1)
+    running.cancel(check=False)
+    while not running.done(): time.sleep(0.1)
+    time.sleep(0.5)
+    assert job_state(job, tmp_path / "results") == "missing"       # killed: no result, and its lock went with it
+    out = submit_sweep([job], tmp_path / "results", "local", fetch_models=False, cache_dir=tmp_path / "cache")
+    assert (len(out["submitted"]), out["failed"]) == (1, [])
+    assert job_state(job, tmp_path / "results") == "finished" and all(p.exists() for p in job_results(job, tmp_path / "results"))
+
+
+def test_slurm_submission_through_the_cli_and_status(tmp_path):
+    bin_dir = tmp_path / "bin"; bin_dir.mkdir()
+    (bin_dir / "sbatch").write_text('#!/bin/sh\ncp "$1" "$(dirname "$0")/submitted.sh"\necho "Submitted batch job 77"\n')
+    (bin_dir / "srun").write_text("#!/bin/sh\nexit 1\n")
+    for f in ("sbatch", "srun"): (bin_dir / f).chmod(0o755)
+    env = os.environ | {"PATH": f"{bin_dir}:{os.environ['PATH']}", "STEB_CACHE": str(tmp_path / "cache")}
+    results = tmp_path / "results"
+    cmd = [str(STEB), "evaluate", "function-words", "--suite", "mini", "--results-dir", str(results), "--executor", "slurm",
+           "--no-wait", "--slurm-partition", "gpu", "--slurm-gpus", "1", "--slurm-time", "1-00:00:00",
+           "--slurm-array-parallelism", "4", "--slurm-mem", "32G", "--slurm-account", "style"]
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "7 jobs submitted, 0 already finished" in done.stdout and "77_0 77_1" in done.stdout
+    script = (bin_dir / "submitted.sh").read_text()
+    for line in ("--array=0-6%4", "--partition=gpu", "--gpus-per-node=1", "--time=1440", "--mem=32G", "--account=style",
+                 "--cpus-per-task=8", "--job-name=steb"):
+        assert f"#SBATCH {line}" in script, line
+    status = subprocess.run([str(STEB), "status", "--results-dir", str(results)], env=env, capture_output=True, text=True)
+    assert status.returncode == 1 and "0/7 jobs finished, 0 running, 0 failed, 7 missing" in status.stdout
+    # the same jobs run locally into the same store: status is then complete
+    local = subprocess.run(cmd[:8] + ["local", "--parallelism", "2"], env=env, capture_output=True, text=True, timeout=600)
+    assert local.returncode == 0, local.stderr[-2000:]
+    status = subprocess.run([str(STEB), "status", "--results-dir", str(results)], env=env, capture_output=True, text=True)
+    assert status.returncode == 0 and "7/7 jobs finished" in status.stdout, status.stdout
