@@ -14,7 +14,7 @@ from .data.datasets import SUITES
 from .paper import PAPER_NOTEBOOKS
 from .sweep import EXECUTORS
 from .eval.results import results_table
-from .embed.token_store import SCORING_CHOICES
+from .embed.token_store import SCORING_CHOICES, model_scoring
 from .eval.multivector import multi_vector_tasks, not_applicable, scoring_applies
 
 # %% auto #0
@@ -67,9 +67,9 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--revision", help="hub commit to load (pins models the registry does not pin)")
     ev.add_argument(
         "--scoring",
-        default="mean",
-        help=f"{SCORING_CHOICES}: pooled vectors (default), or MaxSim over token / patch vectors "
-        f"(only {', '.join(multi_vector_tasks())}; results go to MODEL@SCORING)",
+        help=f"{SCORING_CHOICES}: pooled vectors, or MaxSim over token / patch vectors "
+        f"(only {', '.join(multi_vector_tasks())}; results go to MODEL@SCORING); default: the mode a trained "
+        "model records in its training.json, else mean",
     )
     ev.add_argument(
         "--skip-punctuation", action="store_true", help="multi-vector scoring: drop punctuation-only tokens"
@@ -299,7 +299,7 @@ def run_evaluate(a) -> int:
     "`steb evaluate`: one data file, one dataset (all its tasks unless --task) or a whole suite."
     if a.executor != "inline":
         from steb_lib.sweep import sweep_jobs
-        if a.data_file or a.scoring != "mean" or a.revision:
+        if a.data_file or a.scoring not in (None, "mean") or a.revision:
             raise StebInputError("--executor runs registered datasets with mean scoring "
                                  "(no --data-file, --scoring or --revision)")
         datasets = [a.dataset] if a.dataset else None
@@ -313,9 +313,10 @@ def run_evaluate(a) -> int:
     if a.dataset:
         from steb_lib.models.encoders import load_encoder
         enc = load_encoder(a.model, revision=kw.pop("revision"))
+        scoring = kw["scoring"] = a.scoring or model_scoring(enc.spec)
         for t in _dataset_tasks(a.dataset, a.task):
-            if not a.task and not scoring_applies(t, a.scoring):
-                print(f"skip   {a.dataset} / {t}: {not_applicable(t, a.scoring)}"); continue
+            if not a.task and not scoring_applies(t, scoring):
+                print(f"skip   {a.dataset} / {t}: {not_applicable(t, scoring)}"); continue
             evaluate(enc, t, dataset=a.dataset, name=a.name, **kw)
         return 0
     start = time.perf_counter()

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/lib/embed/42_token_store.ipynb #c003
 from __future__ import annotations
-import io, math, warnings
+import io, json, math, warnings
 from dataclasses import dataclass, replace
 from pathlib import Path
 import numpy as np
@@ -23,8 +23,8 @@ from .cache import cache_key
 from .late_interaction import auto_patch_size, encoder_token_vectors, patch_vectors
 
 # %% auto #0
-__all__ = ['SCORING_CHOICES', 'TokenVectorStore', 'cached_token_vectors', 'Scoring', 'parse_scoring', 'resolve_auto',
-           'text_vectors', 'vectors_per_text']
+__all__ = ['SCORING_CHOICES', 'TokenVectorStore', 'cached_token_vectors', 'Scoring', 'parse_scoring', 'model_scoring',
+           'resolve_auto', 'text_vectors', 'vectors_per_text']
 
 # %% ../../nbs/lib/embed/42_token_store.ipynb #c006
 class TokenVectorStore:
@@ -150,6 +150,15 @@ def parse_scoring(text) -> Scoring:
     raise StebInputError(f"unknown scoring {text!r}; choose one of {SCORING_CHOICES} (N a positive integer)")
 
 # %% ../../nbs/lib/embed/42_token_store.ipynb #c016
+def model_scoring(spec) -> str:
+    "The scoring mode a model was trained for (`scoring` in its directory's `training.json`), else 'mean'."
+    f = Path(spec.local_dir)/"training.json" if getattr(spec, "local_dir", None) else None
+    if f is None or not f.is_file(): return "mean"
+    try: return str(parse_scoring(json.loads(f.read_text(encoding="utf-8")).get("scoring", "mean")).name)
+    except (json.JSONDecodeError, AttributeError) as e:
+        raise StebInputError(f"{f}: unreadable training record ({e}); remove or repair it") from None
+
+# %% ../../nbs/lib/embed/42_token_store.ipynb #c019
 def resolve_auto(scoring: Scoring, token_counts) -> Scoring:
     "`patch-auto` with n = auto_patch_size(mean token count); other modes unchanged."
     if scoring.patch != "auto": return scoring

@@ -12,7 +12,7 @@ from .results import base_result, compute_once, prepare_stores, result_path, sys
 from ..core import check_protocol
 from ..models.encoders import load_encoder
 from ..embed.cache import embed_texts
-from ..embed.token_store import cached_token_vectors, parse_scoring
+from ..embed.token_store import cached_token_vectors, model_scoring, parse_scoring
 from steb_lib.eval.multivector import (
     check_scoring_applies,
     not_applicable,
@@ -113,13 +113,14 @@ def _check_scoring(encoder, task: str, scoring) -> None:
 
 def evaluate(model, task: str, data_file=None, dataset: str | None = None, name: str | None = None,
              results_dir="results", seed: int = DEFAULT_SEED, protocol: str = "chunk", force: bool = False,
-             cache_dir=None, progress: bool = True, revision: str | None = None, scoring: str = "mean",
+             cache_dir=None, progress: bool = True, revision: str | None = None, scoring: str | None = None,
              skip_punctuation: bool = False) -> dict:
     """Evaluate `model` (a name or a loaded encoder) on a data file or built-in dataset; write and return the
     result."""
-    task, scoring = task_name(task), parse_scoring(scoring)
+    task = task_name(task)
     check_protocol(protocol)
     encoder = load_encoder(model, revision=revision) if isinstance(model, str) else model
+    scoring = parse_scoring(model_scoring(encoder.spec) if scoring is None else scoring)   # None: as trained
     _check_scoring(encoder, task, scoring)
     data, dataset, provenance = task_input(task, data_file, dataset, name, seed)
     prepare_stores(results_dir, cache_dir)
@@ -155,7 +156,7 @@ def evaluate_suite(model, suite: str = "mini", task: str | None = None, datasets
     task, reason)], 'skipped'}."""
     from steb_lib.data.datasets import suite_datasets, suite_tasks
     encoder = load_encoder(model, revision=kw.pop("revision", None)) if isinstance(model, str) else model
-    scoring = parse_scoring(kw.get("scoring", "mean"))
+    kw["scoring"] = scoring = parse_scoring(kw.get("scoring") or model_scoring(encoder.spec))
     # a store that cannot be written fails here, not per dataset
     prepare_stores(kw.get("results_dir", "results"), kw.get("cache_dir"))
     done, failed, skipped = [], [], []
