@@ -15,12 +15,15 @@ from .paper import PAPER_NOTEBOOKS
 from .sweep import EXECUTORS
 from .eval.results import results_table
 from .embed.token_store import SCORING_CHOICES, model_scoring
+from .train.authorship_data import POSITIVE_CHOICES
+from .train.reranker import CURATIONS, NEGATIVE_KINDS
 from .eval.multivector import multi_vector_tasks, not_applicable, scoring_applies
 
 # %% auto #0
-__all__ = ['EXAMPLE_MODELS', 'SCORE_CHOICES', 'build_parser', 'run_fetch', 'run_examples', 'list_models', 'list_datasets',
-           'prepare', 'sweep_options', 'run_sweep', 'run_evaluate', 'run_rerank', 'print_tables', 'run_paper',
-           'run_train', 'main', 'progress_bar', 'run_status']
+__all__ = ['TRAIN_METHODS', 'EXAMPLE_MODELS', 'SCORE_CHOICES', 'AUTHORSHIP_OPTIONS', 'build_parser', 'run_fetch', 'run_examples',
+           'list_models', 'list_datasets', 'prepare', 'sweep_options', 'run_sweep', 'run_evaluate', 'run_rerank',
+           'print_tables', 'run_paper', 'run_train_contrastive', 'run_train_reranker', 'run_train', 'main',
+           'progress_bar', 'run_status']
 
 # %% ../nbs/lib/99_cli.ipynb #c005
 def _add_run_options(p):
@@ -47,6 +50,26 @@ def _add_executor_options(p):
     p.add_argument("--slurm-mem", help="memory per job, e.g. 32G (default: the partition's)")
     p.add_argument("--jobs-dir", help="submitit's scripts, pickles, logs (default RESULTS_DIR/.sweep/jobs)")
     p.add_argument("--no-wait", action="store_true", help="slurm: submit and return; follow with steb status")
+
+TRAIN_METHODS = ("styledistance", "contrastive", "reranker")
+
+def _add_authorship_training_options(tr) -> None:
+    "Options of `steb train contrastive` and `steb train reranker`."
+    tr.add_argument("--data", help="contrastive/reranker: an authorship JSONL file (default: the built-in corpus)")
+    tr.add_argument("--dataset", help="contrastive/reranker: a registered retrieval dataset as training data")
+    tr.add_argument("--scoring", default="mean", help=f"contrastive: what to train for, {SCORING_CHOICES}")
+    tr.add_argument("--positives", choices=POSITIVE_CHOICES, help="contrastive: same author, other or same topic")
+    tr.add_argument("--retriever", default="sentence-transformers/all-MiniLM-L6-v2",
+                    help="reranker: the first-stage model that measures closeness for the curation")
+    tr.add_argument("--curation", choices=tuple(CURATIONS), default="sadiri",
+                    help="reranker: sadiri (other-topic positive; negatives close to query/positive/random) "
+                    "or ir (topic-matched positive; retriever's top-ranked negatives)")
+    tr.add_argument("--negatives", nargs="+", choices=NEGATIVE_KINDS, help="reranker: negative kinds to mix")
+    tr.add_argument("--n-negatives", type=int, help="reranker: negatives per query (default 6)")
+    tr.add_argument("--words", type=int, help="built-in corpus: words per passage (default 64)")
+    tr.add_argument("--per-author", type=int, help="built-in corpus: passages per author (default 160)")
+    tr.add_argument("--validation-share", type=float, help="share of authors held out (default 0.2)")
+    tr.add_argument("--learning-rate", type=float)
 
 def build_parser() -> argparse.ArgumentParser:
     "The `steb` argument parser."
@@ -174,9 +197,11 @@ def build_parser() -> argparse.ArgumentParser:
     tb.add_argument("--csv", action="store_true", help="CSV instead of markdown")
     tb.add_argument("--score", nargs="+", choices=SCORE_CHOICES, default=["operational", "definitional"],
                     help="which tables ('main': every dataset × task main score)")
-    tr = sub.add_parser("train", help="train a style embedding (StyleDistance: triplets of parallel pairs)")
-    tr.add_argument("method", choices=("styledistance",))
+    tr = sub.add_parser("train", help="train a style embedding (styledistance: triplets of parallel pairs; "
+                        "contrastive: InfoNCE on same-author pairs) or an authorship reranker")
+    tr.add_argument("method", choices=TRAIN_METHODS)
     tr.add_argument("--base", default="sentence-transformers/all-MiniLM-L6-v2", help="model to fine-tune")
+    _add_authorship_training_options(tr)
     tr.add_argument("--out", help="directory of the trained model (+ training.json)")
     tr.add_argument("--registered", metavar="NAME",
                     help="train the registry's model NAME (e.g. styledistance-mini) into its place")
@@ -190,7 +215,8 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--llm-base-url", help="llm: an OpenAI-compatible endpoint (default: OpenAI's API)")
     tr.add_argument("--dry-run", action="store_true", help="print the training data's cost; train nothing")
     tr.add_argument("--steps", type=int, help="training steps (default: the CPU recipe's)")
-    tr.add_argument("--batch-size", type=int, help="triplets per step (default: the CPU recipe's)")
+    tr.add_argument("--batch-size", type=int, help="per step: triplets (styledistance), pairs of distinct "
+                    "authors (contrastive), queries (reranker); default: the CPU recipe's")
     tr.add_argument("--seed", type=int, default=DEFAULT_SEED)
     return ap
 
@@ -393,8 +419,41 @@ def run_paper(a) -> None:
     ):
         print(f"{what:19s} {Path(d).resolve()}")
 
+def _given(a, names) -> dict:
+    "The options among `names` given on the command line (None: the recipe's default)."
+    return {n: getattr(a, n) for n in names if getattr(a, n, None) is not None}
+
+AUTHORSHIP_OPTIONS = ("data", "dataset", "words", "per_author", "validation_share", "steps", "batch_size",
+                      "learning_rate", "seed")
+
+def run_train_contrastive(a) -> None:
+    "`steb train contrastive`: InfoNCE on same-author pairs for one scoring mode; say where the model is."
+    from steb_lib.train.contrastive import ContrastiveRecipe, train_contrastive
+    if not a.out: raise StebInputError("--out DIR is required")
+    recipe = ContrastiveRecipe(base=a.base, scoring=a.scoring,
+                               **_given(a, AUTHORSHIP_OPTIONS + ("positives",)))
+    info = train_contrastive(recipe, a.out)
+    print(f"model {Path(a.out).resolve()} ({info['scoring']}, recipe {info['recipe_key']}, "
+          f"{info['data']['n_pairs']} pairs, {info['seconds']} s, {info['pairs_per_second']} pairs/s); "
+          f"evaluate it with: steb evaluate {a.out} --dataset mini_authors_retrieval_en")
+
+def run_train_reranker(a) -> None:
+    "`steb train reranker`: a cross-encoder on Sadiri-v2's or IR-style curation; say where it is."
+    from steb_lib.train.reranker import RerankerRecipe, train_reranker
+    if not a.out: raise StebInputError("--out DIR is required")
+    kw = _given(a, tuple(o for o in AUTHORSHIP_OPTIONS if o != "batch_size") + ("n_negatives",))
+    if a.batch_size: kw["queries_per_step"] = a.batch_size
+    recipe = RerankerRecipe(retriever=a.retriever, base=a.base, curation=a.curation,
+                            negatives=tuple(a.negatives) if a.negatives else None, **kw)
+    info = train_reranker(recipe, a.out)
+    print(f"reranker {Path(a.out).resolve()} ({info['curation']}, recipe {info['recipe_key']}, "
+          f"{info['data']['n_examples']} queries, {info['seconds']} s); use it with: steb rerank "
+          f"{a.retriever} --reranker {a.out} --dataset mini_authors_retrieval_en")
+
 def run_train(a) -> None:
-    "`steb train styledistance`: train (or reuse, or resume) a style embedding and say where it is."
+    "`steb train METHOD`: train (or reuse, or resume) a model and say where it is."
+    if a.method == "contrastive": return run_train_contrastive(a)
+    if a.method == "reranker": return run_train_reranker(a)
     from steb_lib.train.styledistance import (
         RULE_FEATURES, StyleDistanceRecipe, ensure_trained, train_styledistance, training_cost
     )
