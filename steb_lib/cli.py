@@ -55,10 +55,10 @@ TRAIN_METHODS = ("styledistance", "contrastive", "reranker")
 
 def _add_authorship_training_options(tr) -> None:
     "Options of `steb train contrastive` and `steb train reranker`."
-    tr.add_argument("--data", help="contrastive/reranker: an authorship JSONL file (default: the built-in corpus)")
+    tr.add_argument("--data", help="contrastive/reranker: an authorship JSONL (default: the built-in corpus)")
     tr.add_argument("--dataset", help="contrastive/reranker: a registered retrieval dataset as training data")
     tr.add_argument("--scoring", default="mean", help=f"contrastive: what to train for, {SCORING_CHOICES}")
-    tr.add_argument("--positives", choices=POSITIVE_CHOICES, help="contrastive: same author, other or same topic")
+    tr.add_argument("--positives", choices=POSITIVE_CHOICES, help="contrastive: same author, which topic")
     tr.add_argument("--retriever", default="sentence-transformers/all-MiniLM-L6-v2",
                     help="reranker: the first-stage model that measures closeness for the curation")
     tr.add_argument("--curation", choices=tuple(CURATIONS), default="sadiri",
