@@ -70,6 +70,7 @@ def _add_authorship_training_options(tr) -> None:
     tr.add_argument("--per-author", type=int, help="built-in corpus: passages per author (default 160)")
     tr.add_argument("--validation-share", type=float, help="share of authors held out (default 0.2)")
     tr.add_argument("--learning-rate", type=float)
+    tr.add_argument("--save-every", type=int, help="contrastive/reranker: steps between checkpoints (resume)")
 
 def build_parser() -> argparse.ArgumentParser:
     "The `steb` argument parser."
@@ -432,7 +433,7 @@ def run_train_contrastive(a) -> None:
     if not a.out: raise StebInputError("--out DIR is required")
     recipe = ContrastiveRecipe(base=a.base, scoring=a.scoring,
                                **_given(a, AUTHORSHIP_OPTIONS + ("positives",)))
-    info = train_contrastive(recipe, a.out)
+    info = train_contrastive(recipe, a.out, **_given(a, ("save_every",)))
     print(f"model {Path(a.out).resolve()} ({info['scoring']}, recipe {info['recipe_key']}, "
           f"{info['data']['n_pairs']} pairs, {info['seconds']} s, {info['pairs_per_second']} pairs/s); "
           f"evaluate it with: steb evaluate {a.out} --dataset mini_authors_retrieval_en")
@@ -445,7 +446,7 @@ def run_train_reranker(a) -> None:
     if a.batch_size: kw["queries_per_step"] = a.batch_size
     recipe = RerankerRecipe(retriever=a.retriever, base=a.base, curation=a.curation,
                             negatives=tuple(a.negatives) if a.negatives else None, **kw)
-    info = train_reranker(recipe, a.out)
+    info = train_reranker(recipe, a.out, **_given(a, ("save_every",)))
     print(f"reranker {Path(a.out).resolve()} ({info['curation']}, recipe {info['recipe_key']}, "
           f"{info['data']['n_examples']} queries, {info['seconds']} s); use it with: steb rerank "
           f"{a.retriever} --reranker {a.out} --dataset mini_authors_retrieval_en")
