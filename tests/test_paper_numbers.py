@@ -26,6 +26,11 @@ CELLS = [
     ("tab14_truncation.csv", "MSR", "truncate_auc", "67.51"),
     ("tab14_truncation.csv", "StyleDistance", "truncate_rank", "4"),
     ("tab01_prompting.csv", "GPT-5.2", "MRR", "63.4"),
+    ("halvest_tab11_base8.csv", "Mean pooling", "R@20", "0.211"),        # HALvest-Contrastive Tab. 11
+    ("halvest_tab11_base8.csv", "PLI n-gram 3", "nDCG@20", "0.545"),
+    ("halvest_tab11_base8.csv", "LI", "R@100", "0.847"),
+    ("sadiri_v2_tab03.csv", "retriever (Sadiri-v2/Mistral)", "HRS1 Success@8", "42.1"),   # Sadiri-v2 Tab. 3
+    ("sadiri_v2_tab03.csv", "reranker: negatives close to the query only (IR-style)", "HRS2 MRR@20", "30.6"),
 ]
 
 @pytest.mark.parametrize("name,row,col,value", CELLS)
