@@ -14,7 +14,7 @@ from ..core import DEFAULT_SEED, StebInputError, atomic_write_text, sha256_json
 from ..embed.late_interaction import auto_patch_size
 from ..embed.token_store import Scoring, parse_scoring
 from .authorship_data import author_split, contrastive_pairs, load_authorship_data
-from .styledistance import finished_training
+from .styledistance import finished_training, last_complete_checkpoint
 
 _logger = logging.getLogger("steb_lib.train.contrastive")
 
@@ -199,11 +199,11 @@ def train_contrastive(recipe: ContrastiveRecipe, out_dir, save_every: int = 50, 
     model.max_seq_length = min(recipe.max_seq_length, model.max_seq_length or recipe.max_seq_length)
     scoring = training_scoring(recipe.scoring, [p["anchor"] for p in pairs], model.tokenizer)
     checkpoints = out/"checkpoints"
-    resume = checkpoints.is_dir() and any(checkpoints.glob("checkpoint-*"))
+    resume = last_complete_checkpoint(checkpoints)
     start = time.perf_counter()
     trainer = _trainer(model, pairs, recipe, contrastive_loss(model, scoring, recipe.scale), checkpoints,
                        save_every, progress, callbacks)
-    trainer.train(resume_from_checkpoint=resume or None)
+    trainer.train(resume_from_checkpoint=str(resume) if resume else None)
     seconds = time.perf_counter() - start
     model.save(str(out), create_model_card=False)
     info = _training_info(recipe, key, base, scoring, provenance, trainer, resume, seconds)
@@ -218,7 +218,7 @@ def _training_info(recipe, key, base, scoring, provenance, trainer, resume, seco
     return {"method": "contrastive", "scoring": recipe.scoring, "trained_scoring": scoring.name,
             "recipe": asdict(recipe), "recipe_key": key, "base_revision": base["revision"],
             "base_files_sha256": base["files_sha256"], "data": provenance, "losses": losses,
-            "resumed": resume,
+            "resumed": resume is not None,
             "seconds": round(seconds, 1), "steps_per_second": round(recipe.steps / seconds, 3),
             "pairs_per_second": round(recipe.steps * recipe.batch_size / seconds, 1),
             "steb_lib_version": steb_lib.__version__}

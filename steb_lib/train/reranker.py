@@ -10,7 +10,7 @@ from pathlib import Path
 import steb_lib
 from ..core import DEFAULT_SEED, StebInputError, atomic_write_text, l2_normalize, sha256_json
 from .authorship_data import author_split, load_authorship_data
-from .styledistance import finished_training
+from .styledistance import finished_training, last_complete_checkpoint
 
 _logger = logging.getLogger("steb_lib.train.reranker")
 
@@ -160,10 +160,10 @@ def train_reranker(recipe: RerankerRecipe, out_dir, save_every: int = 25, progre
     set_seed(recipe.seed)                                 # the new scoring head's initial weights
     model = CrossEncoder(str(base["path"]), num_labels=1, max_length=recipe.max_length, device=None)
     checkpoints = out/"checkpoints"
-    resume = checkpoints.is_dir() and any(checkpoints.glob("checkpoint-*"))
+    resume = last_complete_checkpoint(checkpoints)
     start = time.perf_counter()
     trainer = _reranker_trainer(model, examples, recipe, checkpoints, save_every, progress, callbacks)
-    trainer.train(resume_from_checkpoint=resume or None)
+    trainer.train(resume_from_checkpoint=str(resume) if resume else None)
     seconds = time.perf_counter() - start
     model.save(str(out), create_model_card=False)
     info = _reranker_info(recipe, key, base, provenance, trainer, resume, seconds)
@@ -179,6 +179,6 @@ def _reranker_info(recipe, key, base, provenance, trainer, resume, seconds) -> d
             "recipe": asdict(recipe) | {"negatives": list(recipe.negatives or ())}, "recipe_key": key,
             "base_revision": base["revision"], "base_files_sha256": base["files_sha256"], "data": provenance,
             "losses": [round(h["loss"], 6) for h in trainer.state.log_history if "loss" in h],
-            "resumed": resume, "seconds": round(seconds, 1),
+            "resumed": resume is not None, "seconds": round(seconds, 1),
             "steps_per_second": round(recipe.steps / seconds, 3),
             "pairs_per_second": round(pairs / seconds, 1), "steb_lib_version": steb_lib.__version__}

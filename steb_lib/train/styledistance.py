@@ -16,8 +16,9 @@ from steb_lib.train.synthetic_data import (
 _logger = logging.getLogger("steb_lib.train.styledistance")
 
 # %% auto #0
-__all__ = ['GENERATORS', 'style_triplets', 'StyleDistanceRecipe', 'finished_training', 'llm_cache_dir', 'recipe_pairs',
-           'training_data', 'train_styledistance', 'training_cost', 'registered_recipe', 'ensure_trained']
+__all__ = ['GENERATORS', 'style_triplets', 'StyleDistanceRecipe', 'finished_training', 'last_complete_checkpoint',
+           'llm_cache_dir', 'recipe_pairs', 'training_data', 'train_styledistance', 'training_cost',
+           'registered_recipe', 'ensure_trained']
 
 # %% ../../nbs/lib/train/61_styledistance.ipynb #c006
 def style_triplets(
@@ -71,6 +72,16 @@ def finished_training(out_dir) -> dict | None:
     f = Path(out_dir)/"training.json"
     return json.loads(f.read_text(encoding="utf-8")) if f.is_file() else None
 
+def last_complete_checkpoint(checkpoints) -> Path | None:
+    """The newest `checkpoint-N` in `checkpoints` whose `trainer_state.json` (the trainer writes it last) is
+    whole; newer ones a kill left half-written are removed. None: nothing to resume from."""
+    numbered = [p for p in Path(checkpoints).glob("checkpoint-*") if p.name.split("-", 1)[1].isdigit()]
+    for c in sorted(numbered, key=lambda p: int(p.name.split("-", 1)[1]), reverse=True):
+        try: json.loads((c/"trainer_state.json").read_text(encoding="utf-8")); return c
+        except (OSError, ValueError):
+            shutil.rmtree(c, ignore_errors=True); _logger.info(f"removed {c}: a checkpoint cut short")
+    return None
+
 GENERATORS = ("rules", "llm")
 
 def llm_cache_dir() -> Path:
@@ -101,7 +112,7 @@ def training_data(recipe: StyleDistanceRecipe, llm: dict | None = None) -> tuple
         "n_triplets": len(triplets),
     }
 
-# %% ../../nbs/lib/train/61_styledistance.ipynb #c013
+# %% ../../nbs/lib/train/61_styledistance.ipynb #c014
 def _trainer(model, triplets, recipe, checkpoints: Path, save_every: int, progress: bool, callbacks=()):
     from datasets import Dataset
     from sentence_transformers import SentenceTransformerTrainer, SentenceTransformerTrainingArguments
@@ -137,10 +148,10 @@ def train_styledistance(recipe: StyleDistanceRecipe, out_dir, save_every: int = 
     triplets, provenance = training_data(recipe, llm)
     model = SentenceTransformer(str(base["path"]), device=None)
     checkpoints = out/"checkpoints"
-    resume = checkpoints.is_dir() and any(checkpoints.glob("checkpoint-*"))
+    resume = last_complete_checkpoint(checkpoints)
     start = time.perf_counter()
     _trainer(model, triplets, recipe, checkpoints, save_every, progress, callbacks).train(
-        resume_from_checkpoint=resume or None
+        resume_from_checkpoint=str(resume) if resume else None
     )
     seconds = time.perf_counter() - start
     model.save(str(out), create_model_card=False)   # its card records the training time: not reproducible
@@ -151,7 +162,7 @@ def train_styledistance(recipe: StyleDistanceRecipe, out_dir, save_every: int = 
         "base_revision": base["revision"],
         "base_files_sha256": base["files_sha256"],
         "data": provenance,
-        "resumed": resume,
+        "resumed": resume is not None,
         "seconds": round(seconds, 1),
         "steps_per_second": round(recipe.steps / seconds, 3),
         "steb_lib_version": steb_lib.__version__,
@@ -163,7 +174,7 @@ def train_styledistance(recipe: StyleDistanceRecipe, out_dir, save_every: int = 
     _logger.info(f"done   {out}: {recipe.steps} steps in {seconds:.0f} s")
     return info
 
-# %% ../../nbs/lib/train/61_styledistance.ipynb #c015
+# %% ../../nbs/lib/train/61_styledistance.ipynb #c016
 def training_cost(recipe: StyleDistanceRecipe, llm: dict | None = None) -> str:
     "One line on what building the recipe's training data costs (the LLM requests not yet cached)."
     if recipe.generator != "llm": return f"generator {recipe.generator!r}: no API calls, nothing to pay"
@@ -179,7 +190,7 @@ def training_cost(recipe: StyleDistanceRecipe, llm: dict | None = None) -> str:
     )
 
 
-# %% ../../nbs/lib/train/61_styledistance.ipynb #c024
+# %% ../../nbs/lib/train/61_styledistance.ipynb #c025
 def registered_recipe(spec) -> StyleDistanceRecipe:
     "The recipe of a registry entry with `trained` (the method must be StyleDistance)."
     if (spec.trained or {}).get("method") != "styledistance":
