@@ -49,7 +49,7 @@ def _train_args(out, steps):
 
 def test_a_killed_training_resumes_to_the_uninterrupted_weights(tmp_path):
     env = dict(os.environ)
-    killed = subprocess.Popen(_train_args(tmp_path/"b", 30), env=env, stdout=subprocess.DEVNULL,
+    killed = subprocess.Popen(_train_args(tmp_path/"b", 12), env=env, stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL, start_new_session=True)
     state = tmp_path/"b"/"checkpoints"/"checkpoint-2"/"trainer_state.json"
     deadline = time.time() + 240
@@ -57,10 +57,10 @@ def test_a_killed_training_resumes_to_the_uninterrupted_weights(tmp_path):
     time.sleep(0.5)
     os.killpg(killed.pid, signal.SIGKILL); killed.wait()
     assert state.exists() and not (tmp_path/"b"/"training.json").exists()
-    rerun = subprocess.run(_train_args(tmp_path/"b", 30), env=env, capture_output=True, text=True)
+    rerun = subprocess.run(_train_args(tmp_path/"b", 12), env=env, capture_output=True, text=True)
     assert rerun.returncode == 0, rerun.stderr
     assert json.loads((tmp_path/"b"/"training.json").read_text())["resumed"] is True
-    whole = subprocess.run(_train_args(tmp_path/"a", 30), env=env, capture_output=True, text=True)
+    whole = subprocess.run(_train_args(tmp_path/"a", 12), env=env, capture_output=True, text=True)
     assert whole.returncode == 0, whole.stderr
     a, b = (load_file(tmp_path/d/"model.safetensors") for d in ("a", "b"))
     assert a.keys() == b.keys() and all((a[k] == b[k]).all() for k in a)
