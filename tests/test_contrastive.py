@@ -77,6 +77,8 @@ def test_trained_reranker_is_used_by_steb_rerank(tmp_path, capsys, curation):
                  "mini_authors_retrieval_en", "--k", "10", "--results-dir", str(res),
                  "--cache-dir", str(tmp_path/"c")]) == 0, capsys.readouterr().err
     (result_file,) = res.glob(f"*rerank=rr-{curation}/mini_authors_retrieval_en/retrieve_rerank.json")
-    metrics = json.loads(result_file.read_text())["metrics"]
+    result = json.loads(result_file.read_text())
+    assert result["reranker_training"] == {"method": "reranker", "curation": curation, "recipe_key": info["recipe_key"]}
+    metrics = result["metrics"]
     assert metrics["rerank_depth"] == 10 and set(metrics["final"]) == set(metrics["first_stage"])
     assert "success@8" in metrics["final"]

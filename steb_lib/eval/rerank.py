@@ -5,7 +5,7 @@
 # %% ../../nbs/lib/eval/52_rerank.ipynb #c003
 from __future__ import annotations
 from pathlib import Path
-import logging, numpy as np
+import json, logging, numpy as np
 from steb_lib.core import (
     DEFAULT_SEED,
     StebInputError,
@@ -81,6 +81,13 @@ def rerank_top(rankings, scores, k: int) -> np.ndarray:
     return rankings
 
 # %% ../../nbs/lib/eval/52_rerank.ipynb #c016
+def _training_record(directory) -> dict | None:
+    "What a reranker trained by `steb train reranker` records of itself: method, curation, recipe key."
+    f = Path(directory)/"training.json"
+    if not f.is_file(): return None
+    info = json.loads(f.read_text(encoding="utf-8"))
+    return {k: info.get(k) for k in ("method", "curation", "recipe_key")}
+
 class CrossEncoderReranker:
     """A sentence-transformers `CrossEncoder` (local directory or hub id at a recorded commit) scoring (query,
     candidate) pairs."""
@@ -110,6 +117,7 @@ class CrossEncoderReranker:
         self.max_length = (
             self.model.max_seq_length if hasattr(self.model, "max_seq_length") else self.model.max_length
         )
+        self.training = _training_record(name_or_path) if local else None
 
     def score(self, queries, candidate_lists, progress: bool = False) -> list[np.ndarray]:
         pairs = [(q, c) for q, cs in zip(queries, candidate_lists) for c in cs]
@@ -125,7 +133,7 @@ class CrossEncoderReranker:
             "reranker_revision": self.revision,
             "reranker_input": f"query and candidate as one pair, truncated to {self.max_length} tokens "
             "(longest side first)",
-        }
+        } | ({"reranker_training": self.training} if self.training else {})
 
 # %% ../../nbs/lib/eval/52_rerank.ipynb #c019
 class MultiVectorReranker:
