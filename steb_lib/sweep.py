@@ -83,7 +83,8 @@ def run_sweep_job(job: SweepJob, results_dir, threads: int | None = None, **kw) 
     outs = job_results(job, results_dir); already = [str(p) for p in outs if p.exists()]
     try:
         out = evaluate_suite(job.model, job.suite, job.task, datasets=[job.dataset], results_dir=results_dir,
-                             protocol=job.protocol, progress=False, **kw)
+                             protocol=job.protocol, progress=False,
+                             **({"scoring": "mean"} | kw))   # the scoring job_results names
     except Exception as e:   # the model would not load, the store cannot be written, ...
         why = f"{type(e).__name__}: {e}"
         _record_failures(job, results_dir, [(job.dataset, job.task or "*", why)]); raise

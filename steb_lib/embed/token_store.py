@@ -154,9 +154,10 @@ def model_scoring(spec) -> str:
     "The scoring mode a model was trained for (`scoring` in its directory's `training.json`), else 'mean'."
     f = Path(spec.local_dir)/"training.json" if getattr(spec, "local_dir", None) else None
     if f is None or not f.is_file(): return "mean"
-    try: return str(parse_scoring(json.loads(f.read_text(encoding="utf-8")).get("scoring", "mean")).name)
-    except (json.JSONDecodeError, AttributeError) as e:
+    try: record = json.loads(f.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as e:
         raise StebInputError(f"{f}: unreadable training record ({e}); remove or repair it") from None
+    return parse_scoring(record.get("scoring", "mean") if isinstance(record, dict) else "mean").name
 
 # %% ../../nbs/lib/embed/42_token_store.ipynb #c019
 def resolve_auto(scoring: Scoring, token_counts) -> Scoring:

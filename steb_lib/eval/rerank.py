@@ -84,8 +84,9 @@ def rerank_top(rankings, scores, k: int) -> np.ndarray:
 def _training_record(directory) -> dict | None:
     "What a reranker trained by `steb train reranker` records of itself: method, curation, recipe key."
     f = Path(directory)/"training.json"
-    if not f.is_file(): return None
-    info = json.loads(f.read_text(encoding="utf-8"))
+    try: info = json.loads(f.read_text(encoding="utf-8"))
+    except (OSError, ValueError): return None   # none, or not ours: nothing to record
+    if not isinstance(info, dict) or info.get("method") != "reranker": return None
     return {k: info.get(k) for k in ("method", "curation", "recipe_key")}
 
 class CrossEncoderReranker:
