@@ -3,7 +3,10 @@
 1. Our MiniLM encoder vs. plain SentenceTransformer.encode on the same 2,000 texts of mixed length (goal: ratio >= 0.95).
 2. Chunk-and-pool overhead on long texts: protocol chunk vs. truncate, and vs. encoding the chunks directly.
 3. Throughput (texts/s) of each non-neural baseline.
-4. With CUDA: all-mpnet-base-v2 in half precision, texts/s and tokens/s.
+4. With CUDA: all-mpnet-base-v2 in half precision at the batch size chosen from free GPU memory: texts/s, tokens/s,
+   peak memory, GPU utilisation.
+5. BENCH_PER_DATASET=SUITE (e.g. lite; BENCH_MODEL, default all-mpnet-base-v2): seconds per dataset of the suite from
+   empty caches, seconds per text, and the full STEB projected from Tab. 15's text counts at that rate.
 Run: HF_HUB_OFFLINE=1 .venv/bin/python scripts/benchmark_models.py   (BENCH_QUICK=1: part 1 only)
 """
 import json, os, random, time
@@ -58,7 +61,29 @@ if torch.cuda.is_available():
     mpnet = load_encoder("all-mpnet-base-v2", device="cuda")
     big = corpus(20000, seed=2)
     n_tokens = sum(len(mpnet.tokenizer(t, truncation=True, max_length=384)["input_ids"]) for t in big)
-    mpnet.encode(big[:500], "truncate", batch_size=128)
-    torch.cuda.synchronize(); t = time.perf_counter()
-    mpnet.encode(big, "truncate", batch_size=128); torch.cuda.synchronize(); t = time.perf_counter() - t
-    print(f"GPU {torch.cuda.get_device_name()}: all-mpnet-base-v2 fp16 {len(big)/t:.0f} texts/s, {n_tokens/t:.0f} tokens/s")
+    batch = mpnet.device_batch_size(32)
+    mpnet.encode(big[:500], "truncate"); torch.cuda.synchronize(); torch.cuda.reset_peak_memory_stats()
+    t = time.perf_counter(); mpnet.encode(big, "truncate"); torch.cuda.synchronize(); t = time.perf_counter() - t
+    try: busy = f"{torch.cuda.utilization()}% utilisation at the end"
+    except Exception as e: busy = f"utilisation not readable ({type(e).__name__})"
+    print(f"GPU {torch.cuda.get_device_name()}: all-mpnet-base-v2 {mpnet.dtype}, batch {batch} (from free memory), "
+          f"{len(big)/t:.0f} texts/s, {n_tokens/t:.0f} tokens/s, peak {torch.cuda.max_memory_allocated()/2**30:.1f} GiB, "
+          f"{busy}; out-of-memory halvings {mpnet.oom_halvings}")
+
+if os.environ.get("BENCH_PER_DATASET"):
+    import csv, tempfile
+    from steb_lib.data.datasets import suite_datasets
+    from steb_lib.eval.runner import evaluate_suite
+    suite, name = os.environ["BENCH_PER_DATASET"], os.environ.get("BENCH_MODEL", "all-mpnet-base-v2")
+    enc, seconds, texts = load_encoder(name), 0.0, 0
+    for e in suite_datasets(suite):
+        with tempfile.TemporaryDirectory() as d:
+            t = time.perf_counter()
+            out = evaluate_suite(enc, suite, datasets=[e["name"]], results_dir=d, cache_dir=d, progress=False)
+            t = time.perf_counter() - t
+        n = sum(r["n_texts"] for r in out["done"]); seconds += t; texts += n
+        print(f"{e['name']:45s} {t:7.1f} s  {n:6d} texts  {t / max(n, 1) * 1000:6.1f} ms/text")
+    full = sum(int(r["total"]) for r in csv.DictReader(open(ROOT/"data"/"paper"/"tab15_sample_counts.csv")))
+    print(f"{name} on {enc.device}: {suite} {seconds:.0f} s for {texts} texts ({seconds / texts * 1000:.1f} ms/text); "
+          f"full STEB (Tab. 15: {full} texts) projected at that rate: {full * seconds / texts / 3600:.1f} h "
+          "(texts of other lengths cost more or less: a projection, not a measurement)")

@@ -138,10 +138,14 @@ def evaluate(model, task: str, data_file=None, dataset: str | None = None, name:
     )
     embedded = []
     def compute():
+        before = len(getattr(encoder, "oom_halvings", []))
         scores, n_new = _scored(
             encoder, data, model_name, seed, protocol, scoring, skip_punctuation, cache_dir, progress
         )
-        embedded.append(n_new); return scores
+        embedded.append(n_new)
+        halved = getattr(encoder, "oom_halvings", [])[before:]   # batches split after running out of memory
+        if halved: _logger.warning(f"{label}: out of GPU memory; batches of {halved} were split in two")
+        return scores | ({"oom_batch_halvings": halved} if halved else {})
     result, computed = compute_once(out, new, compute, force, label)
     if computed:
         _logger.info(
@@ -150,7 +154,7 @@ def evaluate(model, task: str, data_file=None, dataset: str | None = None, name:
         )
     return result
 
-# %% ../../nbs/lib/eval/50_runner.ipynb #c024
+# %% ../../nbs/lib/eval/50_runner.ipynb #c026
 def evaluate_suite(model, suite: str = "mini", task: str | None = None, datasets=None, **kw) -> dict:
     """Evaluate `model` on every (dataset, task) of `suite` (or its `datasets`); {'done', 'failed': [(dataset,
     task, reason)], 'skipped'}."""

@@ -21,8 +21,10 @@ from ..chunking import protocol_pieces, mean_pool_pieces, count_tokens
 # %% auto #0
 __all__ = ['NOT_MODEL_FILES', 'ENCODERS', 'FAMILY_MODULES', 'mean_pool', 'last_token_pool', 'position_ids_from_mask',
            'directory_fingerprint', 'remote_code_repos', 'remote_code_pin', 'fetch_hub_model', 'materialize',
-           'encoder_family', 'default_device', 'length_sorted_batches', 'PieceEncoder', 'context_length',
-           'TransformerEncoder', 'SentenceTransformerEncoder', 'LuarEncoder', 'RandomEncoder', 'load_encoder']
+           'encoder_family', 'default_device', 'length_sorted_batches', 'PieceEncoder', 'is_out_of_memory',
+           'embed_halving_on_oom', 'empty_accelerator_cache', 'batch_size_for_memory', 'checkpoint_dtype',
+           'accelerator_dtype', 'context_length', 'TransformerEncoder', 'SentenceTransformerEncoder', 'LuarEncoder',
+           'RandomEncoder', 'load_encoder']
 
 # %% ../../nbs/lib/models/32_encoders.ipynb #c006
 def mean_pool(hidden, mask):
@@ -152,16 +154,30 @@ class PieceEncoder:
         self.revision, self.files_sha256 = files["revision"], files["files_sha256"]
         self.code_pin = {k: v for k, v in files.items() if k.startswith("model_code_")}
         self.device = device or default_device()
-        self.dtype = "float16" if self.device.startswith("cuda") else "float32"
+        self.dtype = accelerator_dtype(self.device, checkpoint_dtype(self.source))
+        self.oom_halvings: list[int] = []   # batch sizes split after running out of memory
+
+    def device_batch_size(self, requested: int) -> int:
+        "`requested` on a CPU; on a GPU the batch its free memory holds (`batch_size_for_memory`)."
+        config = getattr(getattr(self, "model", None), "config", None) or getattr(self, "hf_config", None)
+        if not str(self.device).startswith("cuda") or config is None: return requested
+        import torch
+        free, _ = torch.cuda.mem_get_info(torch.device(self.device))
+        hidden = getattr(config, "hidden_size", None) or getattr(config, "d_model", 768)
+        heads = getattr(config, "num_attention_heads", None) or 12
+        width = 4 if self.dtype == "float32" else 2   # bytes per value
+        return batch_size_for_memory(free, self.max_tokens + 2, hidden, heads, width)
 
     def embed_pieces(self, pieces, batch_size=32, progress=False) -> np.ndarray:
         lengths = [len(p) for p in pieces]
         out = np.zeros((len(pieces), self.dim), np.float32)
         from tqdm.auto import tqdm
+        embed = lambda idx: self.embed_batch([pieces[i] for i in idx])
         for idx in tqdm(
-            length_sorted_batches(lengths, batch_size), disable=not progress, desc=self.spec.name
+            length_sorted_batches(lengths, self.device_batch_size(batch_size)), disable=not progress,
+            desc=self.spec.name
         ):
-            out[idx] = self.embed_batch([pieces[i] for i in idx])
+            for part, vectors in embed_halving_on_oom(embed, idx, self.oom_halvings): out[part] = vectors
         return out
 
     def encode(
@@ -183,6 +199,56 @@ class PieceEncoder:
         }
 
 # %% ../../nbs/lib/models/32_encoders.ipynb #c017
+def is_out_of_memory(error) -> bool:
+    "True for an accelerator's out-of-memory error (torch's `OutOfMemoryError`, or a RuntimeError saying so)."
+    import torch
+    return isinstance(error, torch.OutOfMemoryError) or (
+        isinstance(error, RuntimeError) and "out of memory" in str(error).lower()
+    )
+
+def embed_halving_on_oom(embed, index_batch, halvings: list) -> list[tuple]:
+    """[(indices, embed(indices))] covering `index_batch`: a batch that runs out of memory is split in two,
+    down to single items; the size of each split batch is appended to `halvings`."""
+    done, queue = [], [index_batch]
+    while queue:
+        idx = queue.pop(0)
+        try: done.append((idx, embed(idx))); continue
+        except Exception as e:
+            if not is_out_of_memory(e) or len(idx) == 1: raise
+        halvings.append(len(idx)); empty_accelerator_cache()
+        queue[:0] = [idx[: len(idx) // 2], idx[len(idx) // 2 :]]
+    return done
+
+def empty_accelerator_cache() -> None:
+    "Give cached GPU memory back after an out-of-memory error (nothing on a CPU)."
+    import torch
+    if torch.cuda.is_available(): torch.cuda.empty_cache()
+
+# %% ../../nbs/lib/models/32_encoders.ipynb #c019
+def batch_size_for_memory(free_bytes: int, max_tokens: int, hidden: int, heads: int, bytes_per_value: int = 2,
+                          share: float = 0.5, cap: int = 512) -> int:
+    """The largest power of two (1 to `cap`) whose activations, max_tokens·(16·hidden + heads·max_tokens)
+    values per sequence, fit in `share` of `free_bytes`."""
+    per_sequence = max_tokens * (16 * hidden + heads * max_tokens) * bytes_per_value
+    n = int(share * free_bytes // per_sequence)
+    return 1 if n < 1 else min(cap, 1 << (n.bit_length() - 1))
+
+def checkpoint_dtype(model_dir) -> str | None:
+    "The dtype a checkpoint was saved in (`torch_dtype` / `dtype` of its config.json), or None."
+    f = Path(model_dir)/"config.json"
+    try: config = json.loads(f.read_text(encoding="utf-8"))
+    except (OSError, ValueError): return None
+    return (config.get("dtype") or config.get("torch_dtype")) if isinstance(config, dict) else None
+
+def accelerator_dtype(device: str, saved_dtype: str | None = None, bf16_supported: bool | None = None) -> str:
+    "float32 on a CPU; on a GPU bfloat16 for a bfloat16 checkpoint where supported, else float16."
+    if not str(device).startswith("cuda"): return "float32"
+    if bf16_supported is None:
+        import torch
+        bf16_supported = torch.cuda.is_bf16_supported()
+    return "bfloat16" if saved_dtype == "bfloat16" and bf16_supported else "float16"
+
+# %% ../../nbs/lib/models/32_encoders.ipynb #c022
 def context_length(config, tokenizer, cap: int | None = None) -> int:
     """Tokens the model can take at once, from its config and tokenizer (RoBERTa-style position offsets
     removed)."""
@@ -254,7 +320,7 @@ class TransformerEncoder(PieceEncoder):
         pool = last_token_pool if self.causal else mean_pool
         return pool(hidden, enc["attention_mask"]).float().cpu().numpy()
 
-# %% ../../nbs/lib/models/32_encoders.ipynb #c029
+# %% ../../nbs/lib/models/32_encoders.ipynb #c034
 @encoder_family("sentence-transformers")
 class SentenceTransformerEncoder(PieceEncoder):
     """A sentence-transformers model: its own modules (pooling, normalisation), the registry's prompt and
@@ -273,7 +339,10 @@ class SentenceTransformerEncoder(PieceEncoder):
             processor_kwargs=code,
             config_kwargs=code,
         )
-        if self.dtype == "float16": self.model.half()
+        if self.dtype != "float32":
+            import torch
+            self.model.to(getattr(torch, self.dtype))
+        self.hf_config = getattr(getattr(self.model[0], "auto_model", None), "config", None)
         self.tokenizer = self.model.tokenizer
         prompt_tokens = count_tokens(spec.prompt, self.tokenizer) if spec.prompt else 0
         self.max_tokens = (
@@ -295,17 +364,19 @@ class SentenceTransformerEncoder(PieceEncoder):
         return super().encode(texts, protocol, batch_size, progress)
 
     def embed_pieces(self, pieces, batch_size=32, progress=False):
+        "sentence-transformers batches itself: on running out of memory, the whole call is retried at half."
         kw = {"prompt": self.spec.prompt} if self.spec.prompt else {}
-        return self.model.encode(
-            list(pieces),
-            batch_size=batch_size,
-            show_progress_bar=progress,
-            convert_to_numpy=True,
-            **kw,
-            **self.spec.encode_kwargs,
-        ).astype(np.float32)
+        batch_size = self.device_batch_size(batch_size)
+        while True:
+            try:
+                vectors = self.model.encode(list(pieces), batch_size=batch_size, show_progress_bar=progress,
+                                            convert_to_numpy=True, **kw, **self.spec.encode_kwargs)
+                return vectors.astype(np.float32)
+            except Exception as e:
+                if not is_out_of_memory(e) or batch_size == 1: raise
+            self.oom_halvings.append(batch_size); empty_accelerator_cache(); batch_size //= 2
 
-# %% ../../nbs/lib/models/32_encoders.ipynb #c033
+# %% ../../nbs/lib/models/32_encoders.ipynb #c040
 @encoder_family("luar")
 class LuarEncoder(PieceEncoder):
     "A LUAR-style author encoder (remote code): episodes of documents -> one vector per episode."
@@ -364,7 +435,7 @@ class LuarEncoder(PieceEncoder):
         ]
         return self._episodes(groups)
 
-# %% ../../nbs/lib/models/32_encoders.ipynb #c036
+# %% ../../nbs/lib/models/32_encoders.ipynb #c043
 @encoder_family("random", takes_device=False)
 class RandomEncoder:
     """Seeded random baseline: text -> standard-normal vector seeded by sha256(text) (independent of batch and
