@@ -96,9 +96,13 @@ def read_jsonl(path: Path, ctx: LoadContext) -> list[dict]:
     except StebInputError as e: raise ctx.error(f"{e}; truncated or corrupt?", path) from None
 
 def read_parquet(path, ctx: LoadContext) -> list[dict]:
-    "The rows of a Parquet file (the format of Hugging Face dataset repositories) as dicts."
+    """The rows of a Parquet file (the format of Hugging Face dataset repositories) as dicts. The bytes are
+    copied into memory Arrow owns: after a failed read of a corrupt file, Arrow's threads can still hold the
+    input at exit, and releasing a Python object there (`bytes`, `BytesIO`) aborts the interpreter
+    (`terminate called without an active exception`; seen in CI under load)."""
     import pyarrow, pyarrow.parquet as pq
-    try: return pq.read_table(io.BytesIO(read_bytes(path, ctx))).to_pylist()
+    sink = pyarrow.BufferOutputStream(); sink.write(read_bytes(path, ctx))
+    try: return pq.read_table(pyarrow.BufferReader(sink.getvalue())).to_pylist()
     except (pyarrow.ArrowException, OSError) as e:
         raise ctx.error(f"not a readable Parquet file ({e}); truncated or corrupt?", path) from None
 
