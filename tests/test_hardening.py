@@ -68,14 +68,12 @@ def test_two_runs_meeting_the_same_corrupt_result(tmp_path):
 
 
 def test_ctrl_c_exits_130_quietly_and_keeps_finished_results(tmp_path):
-    for attempt in range(3):   # on a quick machine the run can end before the signal lands: interrupt again
-        R, C = tmp_path / f"R{attempt}", tmp_path / f"C{attempt}"
-        p = start("evaluate", "random", "--suite", "mini", "--results-dir", R, cache=C)
-        for line in p.stdout:                                       # interrupt once the first result is written
-            if line.startswith("done"): break
-        p.send_signal(signal.SIGINT)
-        rc, err = p.wait(120), p.stderr.read()
-        if rc != 0: break
+    R, C = tmp_path / "R", tmp_path / "C"
+    p = start("evaluate", "random", "--suite", "mini", "--results-dir", R, cache=C)
+    for line in p.stdout:                                           # interrupt once the first result is written
+        if line.startswith("done"): break
+    p.send_signal(signal.SIGINT)
+    rc, err = p.wait(120), p.stderr.read()
     assert rc == 130 and "Traceback" not in err and "interrupted" in err, (rc, err)
     finished = list(R.glob("*/*/*.json"))
     assert finished and all("main_score" in json.loads(f.read_text()) for f in finished)
