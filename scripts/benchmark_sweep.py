@@ -9,14 +9,14 @@ ones (timing fields aside). Run: .venv/bin/python scripts/benchmark_sweep.py [--
 """
 import argparse, json, os, platform, tempfile, time
 from pathlib import Path
-from steb_lib.eval.results import TIMING_FIELDS
+from steb_lib.eval.results import without_timing
 from steb_lib.eval.runner import evaluate_suite
 from steb_lib.sweep import submit_sweep, sweep_jobs
 
 
 def contents(store: Path) -> dict:
-    return {str(p.relative_to(store)): {k: v for k, v in json.loads(p.read_text()).items() if k not in TIMING_FIELDS}
-            for p in sorted(store.glob("*/*/*.json"))}
+    files = sorted(store.glob("*/*/*.json"))
+    return {str(p.relative_to(store)): without_timing(json.loads(p.read_text())) for p in files}
 
 
 def main():

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from steb_lib.eval.results import TIMING_FIELDS
+from steb_lib.eval.results import TIMING_FIELDS, without_timing
 from steb_lib.eval.runner import evaluate
 
 RESULTS = Path(__file__).resolve().parent.parent/"data"/"results"
@@ -18,8 +18,8 @@ def committed(store: str, model: str) -> list[Path]:
     return sorted((RESULTS/store/model).glob("*/*.json"))
 
 
-def without_timing(path: Path) -> dict:
-    return {k: v for k, v in json.loads(path.read_text(encoding="utf-8")).items() if k not in TIMING_FIELDS}
+def stored_without_timing(path: Path) -> dict:
+    return without_timing(json.loads(path.read_text(encoding="utf-8")))
 
 
 @pytest.mark.parametrize("store,protocol", [("lite", "chunk"), ("lite-truncate", "truncate")])
@@ -34,7 +34,7 @@ def test_committed_results_are_reproduced(store, protocol, tmp_path, monkeypatch
             evaluate(model, task, dataset=dataset, results_dir=tmp_path/store, cache_dir=tmp_path/"cache", protocol=protocol,
                      progress=False)
             fresh = tmp_path/store/f.relative_to(RESULTS/store)
-            assert without_timing(fresh) == without_timing(f), f
+            assert stored_without_timing(fresh) == stored_without_timing(f), f
             text = lambda p: [line for line in p.read_text(encoding="utf-8").splitlines()   # noqa: E731
                               if not any(line.startswith(f' "{k}"') for k in TIMING_FIELDS)]
             assert text(fresh) == text(f), f"{f}: same content, other bytes"

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/lib/data/21_loaders.ipynb #c003
 from __future__ import annotations
-import csv, fnmatch, gzip, io, json, re, sys, zipfile
+import csv, fnmatch, gzip, json, re, sys, zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from ..core import StebInputError

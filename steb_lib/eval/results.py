@@ -24,9 +24,9 @@ _logger = logging.getLogger("steb_lib.eval.results")
 
 # %% auto #0
 __all__ = ['TIMING_FIELDS', 'IDENTITY_FIELDS', 'RESULT_FIELDS', 'SCHEMA_VERSION', 'system_name', 'result_system', 'result_path',
-           'result_checksum', 'result_problem', 'result_schema', 'parse_result', 'read_result', 'write_result',
-           'finished_result', 'result_lock', 'compute_once', 'prepare_stores', 'base_result', 'load_results',
-           'results_table']
+           'without_timing', 'result_checksum', 'result_problem', 'result_schema', 'parse_result', 'read_result',
+           'write_result', 'finished_result', 'result_lock', 'compute_once', 'prepare_stores', 'base_result',
+           'load_results', 'results_table']
 
 # %% ../../nbs/lib/eval/45_results.ipynb #c006
 TIMING_FIELDS = ("seconds", "created")
@@ -49,11 +49,15 @@ def result_path(results_dir, model: str, dataset: str, task: str) -> Path:
     "`<results_dir>/<model>/<dataset>/<task>.json`, each part made path-safe."
     return Path(results_dir)/path_name(model)/path_name(dataset)/f"{task_name(task)}.json"
 
+def without_timing(result: dict) -> dict:
+    "A result without its timing fields: what two runs of the same work must agree on."
+    return {k: v for k, v in result.items() if k not in TIMING_FIELDS}
+
 def result_checksum(result: dict) -> str:
     "sha256 of a result's content: every field but the timing fields and the checksum itself."
-    return sha256_json({k: v for k, v in result.items() if k not in TIMING_FIELDS + ("result_sha256",)})
+    return sha256_json({k: v for k, v in without_timing(result).items() if k != "result_sha256"})
 
-# %% ../../nbs/lib/eval/45_results.ipynb #c007
+# %% ../../nbs/lib/eval/45_results.ipynb #c008
 def result_problem(result) -> str | None:
     "What makes `result` (parsed JSON) not a usable result, or None if it is one."
     if not isinstance(result, dict): return f"holds a JSON {type(result).__name__}, not a result object"
@@ -102,7 +106,7 @@ def write_result(path, result: dict) -> Path:
         path, json.dumps(result, sort_keys=True, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
     )
 
-# %% ../../nbs/lib/eval/45_results.ipynb #c012
+# %% ../../nbs/lib/eval/45_results.ipynb #c013
 def _same_inputs(old: dict, new: dict, fields=IDENTITY_FIELDS) -> bool:
     return all(old.get(k) == new.get(k) for k in fields)
 
@@ -192,7 +196,7 @@ def base_result(encoder, model: str, dataset: str, data: TaskData, seed: int, pr
     }
 
 
-# %% ../../nbs/lib/eval/45_results.ipynb #c015
+# %% ../../nbs/lib/eval/45_results.ipynb #c016
 def load_results(results_dir) -> list[dict]:
     """Every usable result under `results_dir`, sorted by system, dataset and task; damaged ones are named and
     left out."""
