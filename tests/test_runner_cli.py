@@ -3,6 +3,8 @@ import json, os, signal, subprocess, sys, time
 from pathlib import Path
 import pytest
 
+from steb_lib.eval.results import without_timing
+
 ROOT = Path(__file__).resolve().parent.parent
 STEB = [str(Path(sys.executable).parent / "steb")]
 MINILM = "sentence-transformers/all-MiniLM-L6-v2"
@@ -15,12 +17,8 @@ def examples_cmd(results, cache, *models):
 
 def results_without_timing(results_dir):
     "Relative path -> result dict minus the timing fields, for every result file."
-    out = {}
-    for p in sorted(Path(results_dir).glob("*/*/*.json")):
-        r = json.loads(p.read_text())
-        for k in ("seconds", "created"): r.pop(k)
-        out[str(p.relative_to(results_dir))] = r
-    return out
+    files = sorted(Path(results_dir).glob("*/*/*.json"))
+    return {str(p.relative_to(results_dir)): without_timing(json.loads(p.read_text())) for p in files}
 
 
 @pytest.fixture(scope="module")
