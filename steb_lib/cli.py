@@ -9,24 +9,32 @@ from pathlib import Path
 from .core import DEFAULT_SEED, PROTOCOLS, StebInputError, atomic_write_text, log_to_stdout
 from .tasks.task_data import task_names
 from .models.registry import DEFAULT_MODELS, MODEL_REGISTRY, offline_availability
-from .eval.runner import builtin_datasets, evaluate, evaluate_suite
+from .eval.runner import builtin_datasets, encoder_and_scoring, evaluate, evaluate_suite
+from .profiles import CORRECTIONS, DEFAULT_PROFILE, PROFILES, make_profile
 from .data.datasets import SUITES
 from .paper import PAPER_NOTEBOOKS
 from .sweep import EXECUTORS
 from .eval.results import results_table
-from .embed.token_store import SCORING_CHOICES, model_scoring
+from .embed.token_store import SCORING_CHOICES
 from .train.authorship_data import POSITIVE_CHOICES
 from .train.reranker import CURATIONS, NEGATIVE_KINDS
 from .eval.multivector import multi_vector_tasks, not_applicable, scoring_applies
 
 # %% auto #0
-__all__ = ['TRAIN_METHODS', 'EXAMPLE_MODELS', 'SCORE_CHOICES', 'AUTHORSHIP_OPTIONS', 'build_parser', 'run_fetch', 'run_examples',
-           'list_models', 'list_datasets', 'prepare', 'sweep_options', 'run_sweep', 'run_evaluate', 'run_rerank',
-           'print_tables', 'run_paper', 'run_train_contrastive', 'run_train_reranker', 'run_train', 'main',
-           'progress_bar', 'run_status']
+__all__ = ['TRAIN_METHODS', 'EXAMPLE_MODELS', 'SCORE_CHOICES', 'AUTHORSHIP_OPTIONS', 'build_parser', 'run_fetch',
+           'list_corrections', 'run_examples', 'list_models', 'list_datasets', 'prepare', 'sweep_options', 'run_sweep',
+           'run_evaluate', 'run_rerank', 'print_tables', 'run_paper', 'run_train_contrastive', 'run_train_reranker',
+           'run_train', 'main', 'progress_bar', 'run_status']
 
 # %% ../nbs/lib/99_cli.ipynb #c005
+def _add_profile_options(p):
+    p.add_argument("--profile", choices=PROFILES, default=DEFAULT_PROFILE,
+                   help="paper: the released STEB code's protocol (default); corrected: every steb-lib correction")
+    p.add_argument("--correct", default="", metavar="NAME,...",
+                   help="apply some corrections (steb corrections lists them) on top of --profile")
+
 def _add_run_options(p):
+    _add_profile_options(p)
     p.add_argument("--results-dir", default="results", help="results store (default: results/)")
     p.add_argument("--seed", type=int, default=DEFAULT_SEED)
     p.add_argument(
@@ -142,7 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
     pp.add_argument("--runs-dir", default="_runs", help="executed notebooks")
     pp.add_argument("--notebooks", nargs="+", choices=PAPER_NOTEBOOKS, default=list(PAPER_NOTEBOOKS),
                     metavar="NAME", help=f"paper notebooks to run (default all: {' '.join(PAPER_NOTEBOOKS)})")
-    pp.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    pp.add_argument("--seed", type=int, default=DEFAULT_SEED); _add_profile_options(pp)
     pp.add_argument(
         "--cache-dir", default=None, help="embedding cache (default: $STEB_CACHE or ~/.cache/steb-lib)"
     )
@@ -153,6 +161,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_executor_options(pp)
     sub.add_parser("list-models", help="registered models and whether they load offline")
+    sub.add_parser("corrections", help="steb-lib's corrections to the released STEB code (--correct NAME)")
     ld = sub.add_parser(
         "list-datasets", help="registered datasets: tasks, language, counts, availability here"
     )
@@ -248,9 +257,12 @@ def run_fetch(a) -> int:
 
 # %% ../nbs/lib/99_cli.ipynb #c008
 def _run_kwargs(a):
-    return dict(
-        results_dir=a.results_dir, seed=a.seed, protocol=a.protocol, force=a.force, cache_dir=a.cache_dir
-    )
+    return dict(results_dir=a.results_dir, seed=a.seed, protocol=a.protocol, force=a.force, cache_dir=a.cache_dir,
+                profile=make_profile(a.profile, a.correct))
+
+def list_corrections() -> None:
+    "Print steb-lib's corrections to the released code: name, kind, reason (`--correct NAME`)."
+    for c in CORRECTIONS.values(): print(f"{c.name:28s} {c.kind:9s} {c.reason}")
 
 EXAMPLE_MODELS = ("random", "sentence-transformers/all-MiniLM-L6-v2")
 SCORE_CHOICES = ("operational", "definitional", "application", "multilingual", "main")
@@ -260,7 +272,7 @@ def run_examples(a) -> None:
     from steb_lib.models.encoders import load_encoder
     start = time.perf_counter()
     for model in a.models:
-        encoder = load_encoder(model)
+        encoder = load_encoder(model, profile=make_profile(a.profile, a.correct))
         for name, ds in builtin_datasets().items():
             for task in ds["tasks"]: evaluate(encoder, task, dataset=name, **_run_kwargs(a))
     print(results_table(a.results_dir).round(4).to_string())
@@ -330,7 +342,8 @@ def run_evaluate(a) -> int:
             raise StebInputError("--executor runs registered datasets with mean scoring "
                                  "(no --data-file, --scoring or --revision)")
         datasets = [a.dataset] if a.dataset else None
-        return run_sweep(a, sweep_jobs([a.model], a.suite, datasets, a.task, a.protocol))
+        profile = make_profile(a.profile, a.correct)
+        return run_sweep(a, sweep_jobs([a.model], a.suite, datasets, a.task, a.protocol, profile))
     kw = dict(revision=a.revision, scoring=a.scoring, skip_punctuation=a.skip_punctuation, **_run_kwargs(a))
     from steb_lib.train.styledistance import ensure_trained
     ensure_trained(a.model)   # a registered model steb-lib trains (styledistance-mini): trained on first use
@@ -338,9 +351,8 @@ def run_evaluate(a) -> int:
         if not a.task: raise StebInputError("--task is required with --data-file")
         evaluate(a.model, a.task, data_file=a.data_file, name=a.name, **kw); return 0
     if a.dataset:
-        from steb_lib.models.encoders import load_encoder
-        enc = load_encoder(a.model, revision=kw.pop("revision"))
-        scoring = kw["scoring"] = a.scoring or model_scoring(enc.spec)
+        enc, kw["scoring"] = encoder_and_scoring(a.model, kw.pop("revision"), a.scoring, kw["profile"])
+        scoring = kw["scoring"]
         for t in _dataset_tasks(a.dataset, a.task):
             if not a.task and not scoring_applies(t, scoring):
                 print(f"skip   {a.dataset} / {t}: {not_applicable(t, scoring)}"); continue
@@ -410,7 +422,9 @@ def run_paper(a) -> None:
     )
     sweep = dict(executor=a.executor, sweep=sweep_options(a)) if a.executor != "inline" else {}
     if a.notebooks_only: run_paper_notebooks(a.results_dir, **dirs)
-    else: main_job(a.models, a.results_dir, seed=a.seed, cache_dir=a.cache_dir, **dirs, **sweep)
+    else:
+        main_job(a.models, a.results_dir, seed=a.seed, cache_dir=a.cache_dir,
+                 profile=make_profile(a.profile, a.correct), **dirs, **sweep)
     print(f"\ndone in {time.perf_counter() - start:.0f} s")
     for what, d in (
         ("results", a.results_dir),
@@ -493,6 +507,7 @@ def main(argv=None) -> int:
         elif a.command == "rerank": return run_rerank(a)
         elif a.command == "examples": run_examples(a)
         elif a.command == "list-models": list_models()
+        elif a.command == "corrections": list_corrections()
         elif a.command == "list-datasets": list_datasets(a.task, a.suite)
         elif a.command == "prepare": prepare(a)
         elif a.command == "fetch": return run_fetch(a)

@@ -10,14 +10,16 @@ from pathlib import Path
 import pandas as pd
 from .core import StebInputError, data_dir
 from .models.registry import registry_lookup
+from .profiles import make_profile
 
 _logger = logging.getLogger("steb_lib.paper")
 
 # %% auto #0
 __all__ = ['CATEGORY_LABELS', 'PAPER_DATASETS', 'PAPER_NOTEBOOKS', 'paper_table', 'paper_dataset_counts', 'select_models',
            'category_colors', 'model_category', 'display_name', 'side_by_side', 'save_table', 'paper_datasets',
-           'describe_run', 'per_dataset_scores', 'save_figure', 'plot_score_heatmap', 'plot_scores_by_category',
-           'protocol_results_dir', 'repo_root', 'run_paper_notebooks', 'kernel_stderr_to', 'sweep_main_job', 'main_job']
+           'describe_run', 'describe_profile', 'per_dataset_scores', 'save_figure', 'plot_score_heatmap',
+           'plot_scores_by_category', 'protocol_results_dir', 'repo_root', 'run_paper_notebooks', 'kernel_stderr_to',
+           'sweep_main_job', 'main_job']
 
 # %% ../nbs/lib/80_paper.ipynb #c006
 def _read_paper_csv(name: str) -> pd.DataFrame:
@@ -117,7 +119,17 @@ def describe_run(results: pd.DataFrame, suite: str) -> str:
             + f". The paper evaluated {_names([m for m in ranked if m in paper_models])} of these models.  \n"
             f"**The paper:** {PAPER_DATASETS} datasets in 7 languages and {len(paper_models)} models. "
             "Groups, averages and ranks here come from this run's results alone: compare the order of "
-            "models, not the values.")
+            "models, not the values." + describe_profile(results))
+
+def describe_profile(results: pd.DataFrame) -> str:
+    "Markdown: the profile that made `results` (`01_profiles`), and the grouping threshold the tables use."
+    names = sorted(set(results["profile"].dropna())) if "profile" in results else []
+    if not names: return ""
+    p = make_profile(names[0])
+    how = ("the released STEB code's protocol, as the paper's numbers were made" if not p.corrections
+           else f"steb-lib's corrections to the released code ({', '.join(sorted(p.corrections))})")
+    return (f"  \n**Profile:** `{p.name}`, {how}. Operational groups use the threshold of the paper's text "
+            "(0.5, §3.3); the released script's default is 1.0.")
 
 # %% ../nbs/lib/80_paper.ipynb #c021
 def per_dataset_scores(results: pd.DataFrame, datasets=None) -> pd.DataFrame:
@@ -256,9 +268,10 @@ def kernel_stderr_to(path):
 def sweep_main_job(models, suite, multilingual, results_dir, executor, sweep=None, **kw) -> list:
     "The main job's evaluation as (model, dataset) jobs through `executor` (waits for them); what failed."
     from steb_lib.sweep import submit_sweep, sweep_jobs
-    runs = [(sweep_jobs(models, suite), results_dir)]
+    profile = kw.pop("profile", None)   # each job carries it
+    runs = [(sweep_jobs(models, suite, profile=profile), results_dir)]
     if multilingual:
-        truncate = sweep_jobs(models, suite, multilingual, protocol="truncate")
+        truncate = sweep_jobs(models, suite, multilingual, protocol="truncate", profile=profile)
         runs.append((truncate, protocol_results_dir(results_dir, "truncate")))
     failed = []
     for jobs, where in runs:
@@ -293,7 +306,7 @@ def main_job(
     if executor: failed = sweep_main_job(models, suite, multilingual, results_dir, executor, sweep, **kw)
     for model in [] if executor else models:   # inline: one model at a time, in this process
         ensure_trained(model, progress=False)   # a model steb-lib trains (styledistance-mini): trained once
-        encoder = load_encoder(model)
+        encoder = load_encoder(model, profile=kw.get("profile"))   # embedding by the profile's route
         failed += evaluate_suite(encoder, suite, results_dir=results_dir, protocol="chunk", **kw)["failed"]
         failed += evaluate_suite(
             encoder, suite, results_dir=truncate_dir, protocol="truncate", datasets=multilingual, **kw

@@ -136,6 +136,7 @@ def results_frame(results_dir, include_all: bool = False) -> pd.DataFrame:
                 "model": result_system(r),
                 **{k: r[k] for k in ("dataset", "task", "main_score")},
                 "protocol": r.get("protocol"),
+                "profile": r.get("profile"),
                 **{m: r["metrics"].get(m, np.nan) for m in ("accuracy", "distractor_accuracy")},
             }
             for r in rows

@@ -12,6 +12,7 @@ from .core import StebInputError, atomic_write_text, canonical_json, path_name
 from .data.datasets import dataset_entry, suite_datasets, suite_tasks
 from .eval.results import result_path
 from .models.registry import resolve_model
+from .profiles import make_profile
 
 _logger = logging.getLogger("steb_lib.sweep")
 
@@ -23,15 +24,17 @@ __all__ = ['EXECUTORS', 'SweepJob', 'sweep_jobs', 'model_result_name', 'job_resu
 # %% ../nbs/lib/65_sweep.ipynb #c006
 @dataclass(frozen=True)
 class SweepJob:
-    "One unit of work: the tasks of one dataset (of `suite`, or only `task`) for one model, in one protocol."
+    """One unit of work: the tasks of one dataset (of `suite`, or only `task`) for one model, in one protocol
+    and profile."""
     model: str
     dataset: str
     suite: str | None = None
     task: str | None = None
     protocol: str = "chunk"
-    def label(self) -> str: return f"{self.model} / {self.dataset} ({self.protocol})"
+    profile: str = "paper"
+    def label(self) -> str: return f"{self.model} / {self.dataset} ({self.protocol}, {self.profile})"
 
-def sweep_jobs(models, suite=None, datasets=None, task=None, protocol="chunk") -> list[SweepJob]:
+def sweep_jobs(models, suite=None, datasets=None, task=None, protocol="chunk", profile=None) -> list[SweepJob]:
     "One job per (model, dataset) of `suite` (only `datasets`, if given), models outermost."
     if suite is None and not datasets: raise StebInputError("a sweep needs a suite or datasets")
     names = [e["name"] for e in suite_datasets(suite, task)]
@@ -39,7 +42,8 @@ def sweep_jobs(models, suite=None, datasets=None, task=None, protocol="chunk") -
         if unknown := sorted(set(datasets) - set(names)):
             raise StebInputError(f"not in suite {suite or 'any'} (for task {task or 'any'}): {unknown}")
         names = [n for n in names if n in set(datasets)]
-    return [SweepJob(m, d, suite, task, protocol) for m in models for d in names]
+    profile = make_profile(profile).name
+    return [SweepJob(m, d, suite, task, protocol, profile) for m in models for d in names]
 
 # %% ../nbs/lib/65_sweep.ipynb #c009
 def model_result_name(model: str) -> str:
@@ -83,7 +87,7 @@ def run_sweep_job(job: SweepJob, results_dir, threads: int | None = None, **kw) 
     outs = job_results(job, results_dir); already = [str(p) for p in outs if p.exists()]
     try:
         out = evaluate_suite(job.model, job.suite, job.task, datasets=[job.dataset], results_dir=results_dir,
-                             protocol=job.protocol, progress=False,
+                             protocol=job.protocol, profile=job.profile, progress=False,
                              **({"scoring": "mean"} | kw))   # the scoring job_results names
     except Exception as e:   # the model would not load, the store cannot be written, ...
         why = f"{type(e).__name__}: {e}"

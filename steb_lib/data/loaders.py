@@ -196,13 +196,23 @@ def style_tuples(tuples, category: str, same=normalized) -> list[dict]:
     return out
 
 # %% ../../nbs/lib/data/21_loaders.ipynb #c014
-_STEL_ID = re.compile(r"^QQ_(.+?)-?(\d+)-(.+?)-?(\d+)_(.+?)-?(\d+)-(.+?)-?(\d+)--\d+$")
+_STEL_ID = re.compile(r"^QQ_([^_]+)_([^_]+)--\d+$")
+
+def _stel_half(half: str) -> tuple[str, str] | None:
+    """The two styles of one half of a STEL ID, `STYLE[-]N-STYLE[-]N` with the same number twice (styles may hold
+    digits and dashes: `s-t1-101-c-101`)."""
+    for m in re.finditer(r"-?(\d+)-", half):
+        first, n, rest = half[:m.start()].removesuffix("-"), m[1], half[m.end():]
+        head = rest[:-len(n)] if rest.endswith(n) else ""
+        if first and head and not head[-1].isdigit(): return first, head.removesuffix("-")   # n whole, not a tail
+    return None
 
 def stel_styles(quad_id: str) -> tuple[str, str, str, str]:
     "The styles of (Anchor 1, Anchor 2, Alternative 1.1, Alternative 1.2) named in a STEL quadruple ID."
     m = _STEL_ID.match(quad_id)
-    if not m: raise ValueError(f"unrecognised STEL ID {quad_id!r}")
-    return m.group(1), m.group(3), m.group(5), m.group(7)
+    halves = [_stel_half(h) for h in m.groups()] if m else [None]
+    if None in halves: raise ValueError(f"unrecognised STEL ID {quad_id!r}")
+    return (*halves[0], *halves[1])
 
 @loader("stel")
 def load_stel(root: Path, args: dict, ctx: LoadContext) -> list[dict]:

@@ -73,8 +73,10 @@ def embed_texts(encoder, texts, protocol: str, cache_root, model_name: str, shar
                 batch_size: int = 32, progress: bool = True) -> tuple[np.ndarray, int]:
     "(matrix with one vector per text, number of texts newly embedded), using and filling the on-disk cache."
     texts = check_texts(texts)
+    tag = encoder.cache_tag(protocol) if hasattr(encoder, "cache_tag") else ""   # the released code's route
     cache = EmbeddingCache(
-        cache_root, model_name, getattr(encoder, "revision", None) or encoder.spec.revision, protocol
+        cache_root, model_name, getattr(encoder, "revision", None) or encoder.spec.revision,
+        f"{protocol}+{tag}" if tag else protocol,
     )
     have = cache.load()
     hashes = [sha256_text(t) for t in texts]

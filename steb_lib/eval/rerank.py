@@ -253,20 +253,20 @@ def evaluate_rerank(
     cache_dir=None,
     progress: bool = True,
     revision: str | None = None,
+    profile=None,
 ) -> dict:
-    """Two-stage evaluation of `retriever` (an encoder or its name) and `reranker` on a retrieval sample;
-    write and return the result."""
+    """Two-stage evaluation of `retriever` (an encoder or its name, embedding by `profile`'s route) and
+    `reranker` on a retrieval sample; write and return the result."""
     from steb_lib.eval.results import IDENTITY_FIELDS, base_result, compute_once, prepare_stores
-    from steb_lib.eval.runner import task_input
-    from steb_lib.models.encoders import load_encoder
+    from steb_lib.eval.runner import encoder_and_scoring, task_input
     from steb_lib.embed.cache import embed_texts
-    encoder = load_encoder(retriever, revision=revision) if isinstance(retriever, str) else retriever
+    encoder, _ = encoder_and_scoring(retriever, revision, "mean", profile)
     data, dataset, provenance = task_input("retrieval", data_file, dataset, name, seed)
-    prepare_stores(results_dir, cache_dir)
+    prepare_stores(results_dir, cache_dir, profile)
     system = f"{encoder.spec.name}+rerank={reranker_label(reranker)}"
     out = Path(results_dir)/path_name(system)/path_name(dataset)/"retrieve_rerank.json"
     new = (
-        base_result(encoder, encoder.spec.name, dataset, data, seed, protocol)
+        base_result(encoder, encoder.spec.name, dataset, data, seed, protocol, profile)
         | provenance
         | reranker.describe()
         | {"task": "retrieve_rerank", "system": system, "level": "document", "rerank_depth": k}

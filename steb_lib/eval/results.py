@@ -18,22 +18,27 @@ from steb_lib.core import (
     sha256_json,
     writable_directory,
 )
+from ..profiles import legacy_profile, make_profile
 from ..tasks.task_data import TaskData, task_name
 
 _logger = logging.getLogger("steb_lib.eval.results")
 
 # %% auto #0
-__all__ = ['TIMING_FIELDS', 'IDENTITY_FIELDS', 'RESULT_FIELDS', 'SCHEMA_VERSION', 'system_name', 'result_system', 'result_path',
-           'without_timing', 'result_checksum', 'result_problem', 'result_schema', 'parse_result', 'read_result',
-           'write_result', 'finished_result', 'result_lock', 'compute_once', 'prepare_stores', 'base_result',
-           'load_results', 'results_table']
+__all__ = ['TIMING_FIELDS', 'IDENTITY_FIELDS', 'RESULT_FIELDS', 'SCHEMA_VERSION', 'STORE_PROFILE_FILE', 'system_name',
+           'result_system', 'result_path', 'without_timing', 'result_checksum', 'result_problem', 'result_schema',
+           'migrate_result', 'parse_result', 'read_result', 'write_result', 'finished_result', 'result_lock',
+           'compute_once', 'prepare_stores', 'store_profile', 'claim_store_profile', 'base_result', 'load_results',
+           'results_table']
 
 # %% ../../nbs/lib/eval/45_results.ipynb #c006
 TIMING_FIELDS = ("seconds", "created")
-IDENTITY_FIELDS = ("model_revision", "model_files_sha256", "data_sha256", "seed", "protocol", "token_filter")
+IDENTITY_FIELDS = (
+    "model_revision", "model_files_sha256", "data_sha256", "seed", "protocol", "token_filter", "profile", "corrections"
+)
 RESULT_FIELDS = ("model", "dataset", "task", "main_score", "metrics")
-# results written before the field existed are version 0: the same fields, read as they are
-SCHEMA_VERSION = 1
+# results written before the field existed are version 0: the same fields, read as they are; before version 2
+# results had no profile: those of the runner (they record a protocol) are read as steb-lib's corrections of then
+SCHEMA_VERSION = 2
 
 def system_name(model: str, scoring: str = "mean") -> str:
     """How a model scored with `scoring` is named in the store and in tables: the model, `@scoring` unless it
@@ -82,13 +87,19 @@ def result_schema(result: dict, path) -> int:
         )
     return version
 
+def migrate_result(result: dict, version: int) -> dict:
+    """A result of an older schema in today's form: a runner's result from before profiles (schema < 2) gets the
+    profile it was made with (`profiles.legacy_profile`)."""
+    if version < 2 and "protocol" in result and "profile" not in result: return result | legacy_profile()
+    return result
+
 def parse_result(path) -> tuple[dict | None, str | None]:
-    "(result, None) for a usable result file, (None, what is wrong) otherwise."
+    "(result in today's schema, None) for a usable result file, (None, what is wrong) otherwise."
     try: result = json.loads(Path(path).read_text(encoding="utf-8"))
     except (ValueError, OSError) as e: return None, f"cannot be read ({type(e).__name__})"
     problem = result_problem(result)
-    if problem is None: result_schema(result, path)
-    return (None, problem) if problem else (result, None)
+    if problem: return None, problem
+    return migrate_result(result, result_schema(result, path)), None
 
 def read_result(path) -> dict | None:
     """The result at `path`, or None if absent; a damaged or invalid one is set aside (`*.corrupt`) and None
@@ -162,19 +173,49 @@ def compute_once(
 
 _READY_STORES: set = set()
 
-def prepare_stores(results_dir, cache_dir=None) -> None:
-    """Before any work: the results directory must be writable; leftovers of dead writers go (once per process
-    and store)."""
-    key = (str(Path(results_dir).resolve()), str(cache_dir or default_cache_dir()))
+def prepare_stores(results_dir, cache_dir=None, profile=None) -> None:
+    """Before any work: the results directory must be writable and, given a `profile`, hold no other profile's
+    results; leftovers of dead writers go (once per process and store)."""
+    key = (str(Path(results_dir).resolve()), str(cache_dir or default_cache_dir()), str(profile))
     if key in _READY_STORES: return
     writable_directory(results_dir, "results directory")
+    if profile is not None: claim_store_profile(results_dir, profile)
     for d in (Path(results_dir), Path(cache_dir or default_cache_dir())):
         if d.is_dir(): remove_stale_temporaries(d, recursive=True)
     _READY_STORES.add(key)
 
-def base_result(encoder, model: str, dataset: str, data: TaskData, seed: int, protocol: str) -> dict:
+STORE_PROFILE_FILE = ".steb-profile.json"
+
+def store_profile(results_dir) -> dict | None:
+    """{profile, corrections} of the results under `results_dir`: its marker file, else (a store from before
+    markers) that of its first result that records one; None for a store without either."""
+    marker = Path(results_dir)/STORE_PROFILE_FILE
+    if marker.is_file():
+        try: return json.loads(marker.read_text(encoding="utf-8"))
+        except ValueError: set_aside(marker, "unreadable profile marker; reading the profile from the results")
+    for p in sorted(Path(results_dir).glob("*/*/*.json")):
+        result, _ = parse_result(p)
+        if result is not None and "profile" in result:
+            return {"profile": result["profile"], "corrections": result["corrections"]}
+    return None
+
+def claim_store_profile(results_dir, profile) -> None:
+    "Refuse a run of `profile` on a store of another profile (as a result refuses another seed); mark a new store."
+    want, have = make_profile(profile).record(), store_profile(results_dir)
+    if have is not None and have != want:
+        raise StebInputError(
+            f"{results_dir} holds results of profile {have['profile']} (corrections: "
+            f"{', '.join(have['corrections']) or 'none'}); this run's profile is {want['profile']}: use another "
+            "results directory (a table never mixes profiles)"
+        )
+    if not (Path(results_dir)/STORE_PROFILE_FILE).is_file():
+        atomic_write_text(Path(results_dir)/STORE_PROFILE_FILE, json.dumps(want, sort_keys=True) + "\n")
+
+def base_result(
+    encoder, model: str, dataset: str, data: TaskData, seed: int, protocol: str, profile=None
+) -> dict:
     """The provenance every result starts from: the model (revision, family, source, files), the data (sha256,
-    counts), seed, protocol."""
+    counts), seed, protocol, profile (default: paper) and its corrections."""
     return {
         "schema_version": SCHEMA_VERSION,
         "model": model,
@@ -189,6 +230,7 @@ def base_result(encoder, model: str, dataset: str, data: TaskData, seed: int, pr
         "task": data.task,
         "protocol": protocol,
         "seed": seed,
+        **make_profile(profile).record(),
         "n_texts": len(data.texts),
         "n_records": len(data.records),
         "steb_lib_version": steb_lib.__version__,
@@ -205,6 +247,12 @@ def load_results(results_dir) -> list[dict]:
         result, problem = parse_result(p)
         if problem: warnings.warn(f"left out {p}: the result {problem}"); continue
         found.append(result)
+    profiles = sorted({r["profile"] for r in found if "profile" in r})
+    if len(profiles) > 1:
+        raise StebInputError(
+            f"{results_dir} mixes results of the profiles {', '.join(profiles)}: score each profile's results "
+            "from a directory of its own"
+        )
     return sorted(found, key=lambda r: (result_system(r), r["dataset"], r["task"]))
 
 def results_table(results_dir):

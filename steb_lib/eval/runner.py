@@ -10,7 +10,9 @@ from ..core import DEFAULT_SEED, StebInputError, data_dir, default_cache_dir
 from ..tasks.task_data import TaskData, load_task_file, score_task, task_name, task_spec
 from .results import base_result, compute_once, prepare_stores, result_path, system_name
 from ..core import check_protocol
-from ..models.encoders import load_encoder
+from ..models.encoders import check_route, load_encoder
+from ..models.registry import resolve_model
+from ..profiles import make_profile
 from ..embed.cache import embed_texts
 from ..embed.token_store import cached_token_vectors, model_scoring, parse_scoring
 from steb_lib.eval.multivector import (
@@ -25,7 +27,8 @@ import numpy as np
 _logger = logging.getLogger("steb_lib.eval.runner")
 
 # %% auto #0
-__all__ = ['builtin_datasets', 'builtin_dataset_file', 'task_input', 'joint_author_scores', 'evaluate', 'evaluate_suite']
+__all__ = ['builtin_datasets', 'builtin_dataset_file', 'task_input', 'joint_author_scores', 'encoder_and_scoring', 'evaluate',
+           'evaluate_suite']
 
 # %% ../../nbs/lib/eval/50_runner.ipynb #c006
 def builtin_datasets() -> dict:
@@ -65,9 +68,11 @@ def task_input(
     )
 
 # %% ../../nbs/lib/eval/50_runner.ipynb #c010
-def joint_author_scores(encoder, data: TaskData, protocol: str, authors_per_batch: int = 8) -> dict:
+def joint_author_scores(
+    encoder, data: TaskData, protocol: str, authors_per_batch: int = 8, profile=None
+) -> dict:
     """A task scored with one vector per author episode, its documents encoded jointly
-    (`encoder.encode_authors`)."""
+    (`encoder.encode_authors`), under `profile`."""
     spec = task_spec(data.task)
     def vectors(groups):
         return np.concatenate(
@@ -76,7 +81,8 @@ def joint_author_scores(encoder, data: TaskData, protocol: str, authors_per_batc
                 for i in range(0, len(groups), authors_per_batch)
             ]
         )
-    metrics = spec.episode_metrics(data.records, vectors)
+    kw = {"profile": make_profile(profile)} if spec.corrections else {}
+    metrics = spec.episode_metrics(data.records, vectors, **kw)
     return {"main_score": metrics[spec.main_metric], "metrics": metrics}
 
 def _author_pooling(encoder, task: str) -> dict:
@@ -88,7 +94,7 @@ def _author_pooling(encoder, task: str) -> dict:
     }
 
 def _scored(
-    encoder, data, model_name, seed, protocol, scoring, skip_punctuation, cache_dir, progress
+    encoder, data, model_name, seed, protocol, scoring, skip_punctuation, cache_dir, progress, profile
 ) -> tuple[dict, int]:
     """(task scores, texts newly embedded) under `scoring`: pooled vectors, LUAR episodes, or token vectors
     and MaxSim."""
@@ -100,9 +106,19 @@ def _scored(
         return score_task_multivector(data, store, scoring, progress=progress), n_new
     # LUAR: authors as episodes, as trained (SPEC §9)
     if task_spec(data.task).episode_metrics and hasattr(encoder, "encode_authors"):
-        return joint_author_scores(encoder, data, protocol), len(data.texts)
+        return joint_author_scores(encoder, data, protocol, profile=profile), len(data.texts)
     E, n_new = embed_texts(encoder, data.texts, protocol, cache, model_name, progress=progress)
-    return score_task(data, E, seed=seed, progress=progress), n_new
+    return score_task(data, E, seed=seed, progress=progress, profile=profile), n_new
+
+def encoder_and_scoring(model, revision, scoring, profile):
+    """(encoder, parsed scoring; None: as trained) for `model`, embedding by `profile`'s route; multi-vector
+    scoring, steb-lib's own extension, reads the model's own token vectors in any profile."""
+    spec = resolve_model(model, revision) if isinstance(model, str) else model.spec
+    scoring = parse_scoring(model_scoring(spec) if scoring is None else scoring)
+    route = None if scoring.multi_vector else profile
+    encoder = load_encoder(spec, profile=route) if isinstance(model, str) else model
+    if route is not None: check_route(encoder, route)
+    return encoder, scoring
 
 def _check_scoring(encoder, task: str, scoring) -> None:
     """Refuse a multi-vector scoring for a task that needs one vector per text, or for a model without token
@@ -114,20 +130,19 @@ def _check_scoring(encoder, task: str, scoring) -> None:
 def evaluate(model, task: str, data_file=None, dataset: str | None = None, name: str | None = None,
              results_dir="results", seed: int = DEFAULT_SEED, protocol: str = "chunk", force: bool = False,
              cache_dir=None, progress: bool = True, revision: str | None = None, scoring: str | None = None,
-             skip_punctuation: bool = False) -> dict:
-    """Evaluate `model` (a name or a loaded encoder) on a data file or built-in dataset; write and return the
-    result."""
-    task = task_name(task)
+             skip_punctuation: bool = False, profile=None) -> dict:
+    """Evaluate `model` (a name or a loaded encoder) on a data file or built-in dataset under `profile` (default:
+    paper, the released code's protocol); write and return the result."""
+    task, profile = task_name(task), make_profile(profile)
     check_protocol(protocol)
-    encoder = load_encoder(model, revision=revision) if isinstance(model, str) else model
-    scoring = parse_scoring(model_scoring(encoder.spec) if scoring is None else scoring)   # None: as trained
+    encoder, scoring = encoder_and_scoring(model, revision, scoring, profile)
     _check_scoring(encoder, task, scoring)
     data, dataset, provenance = task_input(task, data_file, dataset, name, seed)
-    prepare_stores(results_dir, cache_dir)
+    prepare_stores(results_dir, cache_dir, profile)
     model_name = encoder.spec.name; system = system_name(model_name, scoring.name)
     out, label = result_path(results_dir, system, dataset, task), f"{system} / {dataset} / {task}"
     new = (
-        base_result(encoder, model_name, dataset, data, seed, protocol)
+        base_result(encoder, model_name, dataset, data, seed, protocol, profile)
         | provenance
         | {"scoring": scoring.name}
         | (
@@ -140,7 +155,7 @@ def evaluate(model, task: str, data_file=None, dataset: str | None = None, name:
     def compute():
         before = len(getattr(encoder, "oom_halvings", []))
         scores, n_new = _scored(
-            encoder, data, model_name, seed, protocol, scoring, skip_punctuation, cache_dir, progress
+            encoder, data, model_name, seed, protocol, scoring, skip_punctuation, cache_dir, progress, profile
         )
         embedded.append(n_new)
         halved = getattr(encoder, "oom_halvings", [])[before:]   # batches split after running out of memory
@@ -159,10 +174,11 @@ def evaluate_suite(model, suite: str = "mini", task: str | None = None, datasets
     """Evaluate `model` on every (dataset, task) of `suite` (or its `datasets`); {'done', 'failed': [(dataset,
     task, reason)], 'skipped'}."""
     from steb_lib.data.datasets import suite_datasets, suite_tasks
-    encoder = load_encoder(model, revision=kw.pop("revision", None)) if isinstance(model, str) else model
-    kw["scoring"] = scoring = parse_scoring(kw.get("scoring") or model_scoring(encoder.spec))
-    # a store that cannot be written fails here, not per dataset
-    prepare_stores(kw.get("results_dir", "results"), kw.get("cache_dir"))
+    kw["profile"] = profile = make_profile(kw.get("profile"))
+    encoder, kw["scoring"] = encoder_and_scoring(model, kw.pop("revision", None), kw.get("scoring"), profile)
+    scoring = kw["scoring"]
+    # a store that cannot be written, or holds another profile, fails here, not per dataset
+    prepare_stores(kw.get("results_dir", "results"), kw.get("cache_dir"), profile)
     done, failed, skipped = [], [], []
     for entry in suite_datasets(suite, task):
         if datasets is not None and entry["name"] not in datasets: continue

@@ -11,20 +11,25 @@ from ..core import StebInputError, check_protocol, check_texts, sha256_text
 from steb_lib.models.registry import (
     ModelSpec,
     detect_family,
+    family_from_config,
     model_files_to_fetch,
     model_source,
     resolve_model,
 )
 from ..data.sources import offline
 from ..chunking import protocol_pieces, mean_pool_pieces, count_tokens
+from ..profiles import make_profile
+from ..text_features import spacy_pipeline
 
 # %% auto #0
-__all__ = ['NOT_MODEL_FILES', 'ENCODERS', 'FAMILY_MODULES', 'mean_pool', 'last_token_pool', 'position_ids_from_mask',
-           'directory_fingerprint', 'remote_code_repos', 'remote_code_pin', 'fetch_hub_model', 'materialize',
-           'encoder_family', 'default_device', 'length_sorted_batches', 'PieceEncoder', 'is_out_of_memory',
-           'embed_halving_on_oom', 'empty_accelerator_cache', 'batch_size_for_memory', 'checkpoint_dtype',
-           'accelerator_dtype', 'context_length', 'TransformerEncoder', 'SentenceTransformerEncoder', 'LuarEncoder',
-           'RandomEncoder', 'load_encoder']
+__all__ = ['SPACY_WINDOW_CHARS', 'NOT_MODEL_FILES', 'ENCODERS', 'FAMILY_MODULES', 'RELEASED_CAUSAL_CAP', 'ROUTE_CORRECTIONS',
+           'mean_pool', 'last_token_pool', 'position_ids_from_mask', 'EmbeddingRoute', 'embedding_route',
+           'released_last_token_pool', 'spacy_sentences', 'released_chunks', 'directory_fingerprint',
+           'remote_code_repos', 'remote_code_pin', 'fetch_hub_model', 'materialize', 'encoder_family', 'default_device',
+           'length_sorted_batches', 'PieceEncoder', 'is_out_of_memory', 'embed_halving_on_oom',
+           'empty_accelerator_cache', 'batch_size_for_memory', 'checkpoint_dtype', 'accelerator_dtype',
+           'context_length', 'TransformerEncoder', 'SentenceTransformerEncoder', 'LuarEncoder', 'RandomEncoder',
+           'released_route_files', 'check_route', 'load_encoder']
 
 # %% ../../nbs/lib/models/32_encoders.ipynb #c006
 def mean_pool(hidden, mask):
@@ -42,6 +47,50 @@ def last_token_pool(hidden, mask):
 def position_ids_from_mask(mask):
     "Position ids counting only non-padding tokens (0 for padding), so left padding does not shift positions."
     return (mask.long().cumsum(-1) - 1).clamp(min=0)
+
+# %% ../../nbs/lib/models/32_encoders.ipynb #c007b
+@dataclasses.dataclass(frozen=True)
+class EmbeddingRoute:
+    "How texts become vectors: each field True applies a correction of `01_profiles`, False the released code."
+    own_pipeline: bool = True      # st-pipeline
+    true_last_token: bool = True   # true-last-token
+    exact_chunks: bool = True      # exact-chunks
+
+def embedding_route(profile=None) -> EmbeddingRoute:
+    "The route `profile` asks for (a name or `Profile`); None: steb-lib's own route, every correction applied."
+    if profile is None: return EmbeddingRoute()
+    p = make_profile(profile)
+    return EmbeddingRoute(p.corrects("st-pipeline"), p.corrects("true-last-token"), p.corrects("exact-chunks"))
+
+def released_last_token_pool(hidden, mask):
+    "The released code's causal pooling: index `mask.sum() - 1`, right for right padding only."
+    import torch
+    return hidden[torch.arange(hidden.shape[0], device=hidden.device), mask.sum(1) - 1]
+
+# %% ../../nbs/lib/models/32_encoders.ipynb #c007e
+SPACY_WINDOW_CHARS = 100_000
+
+def spacy_sentences(text: str) -> list[str]:
+    "spaCy's (en_core_web_sm) sentences of `text`, stripped, empty ones left out, as the released chunker reads them."
+    nlp, out, start = spacy_pipeline(parser=True), [], 0
+    while start < len(text):
+        end = len(text) if len(text) - start <= SPACY_WINDOW_CHARS else text.rfind(" ", start, start + SPACY_WINDOW_CHARS)
+        end = start + SPACY_WINDOW_CHARS if end <= start else end
+        out += [s.text.strip() for s in nlp(text[start:end]).sents]; start = end
+    return [s for s in out if s]
+
+def released_chunks(text: str, tokenizer, max_length: int) -> list[str]:
+    """The released code's chunks: `text` if it fits in `max_length` tokens with special tokens, else its spaCy
+    sentences packed greedily (joined by a space), an over-long sentence alone."""
+    if len(tokenizer.encode(text, add_special_tokens=True)) <= max_length: return [text]
+    sentences = spacy_sentences(text)
+    if not sentences: return [text]
+    budget = max_length - len(tokenizer.encode("", add_special_tokens=True))
+    chunks, current, used = [], [], 0
+    for sentence, n in zip(sentences, [len(tokenizer.encode(s, add_special_tokens=False)) for s in sentences]):
+        if current and used + n > budget: chunks.append(" ".join(current)); current, used = [], 0
+        current.append(sentence); used += n
+    return chunks + [" ".join(current)]
 
 # %% ../../nbs/lib/models/32_encoders.ipynb #c009
 # files that describe how a directory was made, not the model (steb-lib's training.json holds timings)
@@ -144,12 +193,14 @@ def length_sorted_batches(lengths, batch_size: int) -> list[np.ndarray]:
 class PieceEncoder:
     "Base class: split texts into protocol pieces, embed pieces in length-sorted batches, mean-pool per text."
     family, pooling, language = "", "", "en"
+    route, route_tags = EmbeddingRoute(), ()   # route_tags: where the route differs from the model's own
+    route_fields = ("exact_chunks",)           # the `EmbeddingRoute` fields that change this encoder's vectors
     def embed_batch(self, pieces: list[str]) -> np.ndarray: raise NotImplementedError
 
-    def _locate(self, spec: ModelSpec, device: str | None):
-        """Record the spec, its local files and revision (`materialize`), the device and the precision used on
-        it."""
-        self.spec, files = spec, materialize(spec)
+    def _locate(self, spec: ModelSpec, device: str | None, files: dict | None = None):
+        """Record the spec, its local files and revision (`materialize`, unless given), the device and the
+        precision used on it."""
+        self.spec, files = spec, files or materialize(spec)
         self.source, self.source_note = files["path"], files["source_note"]
         self.revision, self.files_sha256 = files["revision"], files["files_sha256"]
         self.code_pin = {k: v for k, v in files.items() if k.startswith("model_code_")}
@@ -184,9 +235,21 @@ class PieceEncoder:
         self, texts, protocol: str = "chunk", batch_size: int = 32, progress: bool = False
     ) -> np.ndarray:
         "One vector per text: chunk-and-mean-pool (`chunk`) or the first `max_tokens` tokens (`truncate`)."
-        texts = check_texts(texts)
-        pieces, counts = protocol_pieces(texts, self.tokenizer, self.max_tokens, protocol, self.language)
+        pieces, counts = self.protocol_pieces(check_texts(texts), protocol)
         return mean_pool_pieces(self.embed_pieces(pieces, batch_size, progress), counts)
+
+    def protocol_pieces(self, texts, protocol: str) -> tuple[list[str], list[int]]:
+        "(pieces, pieces per text) under `protocol`, chunked by steb-lib's chunker or, per the route, the released one."
+        if protocol != "chunk" or self.route.exact_chunks:
+            return protocol_pieces(texts, self.tokenizer, self.max_tokens, protocol, self.language)
+        limit = self.max_tokens + self.tokenizer.num_special_tokens_to_add()
+        per_text = [released_chunks(t, self.tokenizer, limit) for t in texts]
+        return [c for cs in per_text for c in cs], [len(cs) for cs in per_text]
+
+    def cache_tag(self, protocol: str) -> str:
+        "What the embedding cache's key adds to `protocol` for this route ('' for steb-lib's own)."
+        chunks = ["spacy-chunks"] if protocol == "chunk" and not self.route.exact_chunks else []
+        return "+".join([*self.route_tags, *chunks])
 
     def describe(self) -> dict:
         return {
@@ -195,6 +258,8 @@ class PieceEncoder:
             "model_max_tokens": self.max_tokens,
             "model_device": self.device,
             "model_dtype": self.dtype,
+            "model_route": "+".join(self.route_tags) or "own",
+            "model_chunker": "pysbd, exact" if self.route.exact_chunks else "spaCy, greedy (released)",
             **getattr(self, "code_pin", {}),
         }
 
@@ -270,31 +335,45 @@ def context_length(config, tokenizer, cap: int | None = None) -> int:
         )
     return min(limits)
 
+RELEASED_CAUSAL_CAP = 10_240   # the released code's context cap for causal LMs
+
 @encoder_family("masked-lm", "causal-lm")
 class TransformerEncoder(PieceEncoder):
     """A masked LM (mean pooling, `AutoModel`) or causal LM (last non-padding token): the base model of
     `AutoModelForCausalLM`, which is the *text* model for text+vision configs such as `qwen3_5`."""
-    def __init__(self, spec: ModelSpec, device: str | None = None, padding_side: str | None = None):
+    def __init__(self, spec: ModelSpec, device: str | None = None, padding_side: str | None = None,
+                 route: EmbeddingRoute | None = None, files: dict | None = None):
         import torch
         from transformers import AutoModel, AutoModelForCausalLM, AutoTokenizer
-        self.family = spec.family; self._locate(spec, device)
+        self._locate(spec, device, files); self.route = route or EmbeddingRoute()
+        # a sentence-transformers checkpoint run as a plain model: the released code's route
+        self.family = (
+            spec.family if spec.family != "sentence-transformers"
+            else family_from_config(json.loads((Path(self.source)/"config.json").read_text(encoding="utf-8")))
+        )
+        self.route_tags = ("hf-route",) if spec.family == "sentence-transformers" else ()
         code = {
             "trust_remote_code": spec.trust_remote_code,
             **({"code_revision": spec.code_revision} if spec.code_revision else {}),
         }
         self.tokenizer = AutoTokenizer.from_pretrained(self.source, **code)
         if self.tokenizer.pad_token is None: self.tokenizer.pad_token = self.tokenizer.eos_token
+        self.causal = self.family == "causal-lm"
+        self.released_pooling = self.causal and not self.route.true_last_token
+        self.route_fields = ("exact_chunks", *(["true_last_token"] if self.causal else []), *(
+            ["own_pipeline"] if spec.family == "sentence-transformers" else []))
+        if self.released_pooling: self.tokenizer.padding_side, self.route_tags = "left", (*self.route_tags, "released-last-token")
         if padding_side: self.tokenizer.padding_side = padding_side
-        self.causal = spec.family == "causal-lm"
         loader = AutoModelForCausalLM if self.causal else AutoModel
         model = loader.from_pretrained(self.source, dtype=getattr(torch, self.dtype), **code)
         self.model = (model.base_model if self.causal else model).to(self.device).eval()
-        self.pooling = "last non-padding token" if self.causal else "attention-mask mean"
-        config = self.model.config.get_text_config()
-        self.max_tokens = (
-            context_length(config, self.tokenizer, spec.max_length)
-            - self.tokenizer.num_special_tokens_to_add()
+        self.pooling = (
+            "index mask.sum()-1, left padding (released)" if self.released_pooling
+            else "last non-padding token" if self.causal else "attention-mask mean"
         )
+        config = self.model.config.get_text_config()
+        cap = min(spec.max_length or RELEASED_CAUSAL_CAP, RELEASED_CAUSAL_CAP) if self.released_pooling else spec.max_length
+        self.max_tokens = context_length(config, self.tokenizer, cap) - self.tokenizer.num_special_tokens_to_add()
         self.dim = config.hidden_size
 
     def embed_batch(self, pieces):
@@ -308,16 +387,13 @@ class TransformerEncoder(PieceEncoder):
             max_length=self.max_tokens + self.tokenizer.num_special_tokens_to_add(),
             return_tensors="pt",
         ).to(self.device)
-        kw = (
-            {"position_ids": position_ids_from_mask(enc["attention_mask"]), "use_cache": False}
-            if self.causal
-            else {}
-        )
+        kw = {"use_cache": False} if self.causal else {}
+        if self.causal and not self.released_pooling: kw["position_ids"] = position_ids_from_mask(enc["attention_mask"])
         with torch.inference_mode():
             hidden = self.model(
                 input_ids=enc["input_ids"], attention_mask=enc["attention_mask"], **kw
             ).last_hidden_state
-        pool = last_token_pool if self.causal else mean_pool
+        pool = released_last_token_pool if self.released_pooling else last_token_pool if self.causal else mean_pool
         return pool(hidden, enc["attention_mask"]).float().cpu().numpy()
 
 # %% ../../nbs/lib/models/32_encoders.ipynb #c034
@@ -329,6 +405,8 @@ class SentenceTransformerEncoder(PieceEncoder):
     def __init__(self, spec: ModelSpec, device: str | None = None):
         from sentence_transformers import SentenceTransformer
         self._locate(spec, device)
+        # the released code embeds a checkpoint with a config.json as a plain model (`st-pipeline`)
+        if (Path(self.source)/"config.json").is_file(): self.route_fields = ("exact_chunks", "own_pipeline")
         # remote code in another repository, pinned
         code = {"code_revision": spec.code_revision} if spec.code_revision else None
         self.model = SentenceTransformer(
@@ -381,6 +459,7 @@ class SentenceTransformerEncoder(PieceEncoder):
 class LuarEncoder(PieceEncoder):
     "A LUAR-style author encoder (remote code): episodes of documents -> one vector per episode."
     family, pooling = "luar", "LUAR episode attention"
+    route_fields = ()   # the released code has a LUAR class of its own; no correction touches it
     def __init__(self, spec: ModelSpec, device: str | None = None):
         import torch
         from transformers import AutoModel, AutoTokenizer
@@ -451,9 +530,35 @@ class RandomEncoder:
         return np.asarray(rows, dtype=np.float32)
     def describe(self): return {"model_family": "random", "model_pooling": "none", "model_max_tokens": None}
 
-def load_encoder(name, device: str | None = None, revision: str | None = None):
-    "An encoder for `name` (registry name, alias, paper name, hub id or local directory) or a `ModelSpec`."
+def released_route_files(spec: ModelSpec, route: EmbeddingRoute) -> dict | None:
+    """The local files of a sentence-transformers `spec` that the released code would embed as a plain model
+    (a checkpoint with a config.json, and the route asks for the released code's); else None."""
+    if spec.family != "sentence-transformers" or route.own_pipeline: return None
+    files = materialize(spec)
+    return files if (Path(files["path"])/"config.json").is_file() else None
+
+ROUTE_CORRECTIONS = {"own_pipeline": "st-pipeline", "true_last_token": "true-last-token", "exact_chunks": "exact-chunks"}
+
+def check_route(encoder, profile) -> None:
+    """Refuse an encoder object that embeds otherwise than `profile` asks: its results would be recorded under a
+    profile they were not made by."""
+    want = embedding_route(profile)
+    fields = getattr(encoder, "route_fields", ())
+    off = sorted(ROUTE_CORRECTIONS[f] for f in fields if getattr(encoder.route, f) != getattr(want, f))
+    if off:
+        name = make_profile(profile).name
+        raise StebInputError(
+            f"{encoder.spec.name} was loaded with another embedding route than profile {name} asks for (it "
+            f"differs on {', '.join(off)}): load it with load_encoder(..., profile={name!r}), or pass its name"
+        )
+
+def load_encoder(name, device: str | None = None, revision: str | None = None, profile=None):
+    """An encoder for `name` (registry name, alias, paper name, hub id or local directory) or a `ModelSpec`,
+    embedding by `profile`'s route (None: steb-lib's own route)."""
     spec = name if isinstance(name, ModelSpec) else resolve_model(name, revision)
+    route = embedding_route(profile)
+    if (files := released_route_files(spec, route)) is not None:
+        return TransformerEncoder(spec, device=device, route=route, files=files)
     # an unregistered hub id: the family its files say; a LUAR model runs its own code, so needs --revision
     if spec.family == "auto":
         family = detect_family(materialize(spec)["path"])
@@ -461,4 +566,7 @@ def load_encoder(name, device: str | None = None, revision: str | None = None):
     if spec.family in FAMILY_MODULES: importlib.import_module(FAMILY_MODULES[spec.family])
     if spec.family not in ENCODERS:
         raise StebInputError(f"model {spec.name!r} cannot be loaded: {spec.notes}")
-    return ENCODERS[spec.family](spec, device=device)
+    if ENCODERS[spec.family] is TransformerEncoder: return TransformerEncoder(spec, device=device, route=route)
+    encoder = ENCODERS[spec.family](spec, device=device)
+    if isinstance(encoder, SentenceTransformerEncoder): encoder.route = route   # the chunker
+    return encoder

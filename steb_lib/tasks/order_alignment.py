@@ -8,13 +8,15 @@ import itertools
 from collections.abc import Mapping
 import numpy as np
 from tqdm.auto import tqdm
+from scipy.optimize import linear_sum_assignment
 from ..core import StebInputError, l2_normalize
+from ..profiles import make_profile
 from .spec import TaskSpec, record_field, register_task, sample_labelled
 
 # %% auto #0
-__all__ = ['MAX_TUPLE_SIZE', 'ORDER_ALIGNMENT', 'injective_assignments', 'expected_alignment_accuracy', 'category_alignment_sums',
-           'order_alignment_metrics', 'tuple_record', 'check_tuples', 'tuple_texts', 'order_alignment_task_metrics',
-           'sample_tuples']
+__all__ = ['MAX_TUPLE_SIZE', 'ORDER_ALIGNMENT', 'injective_assignments', 'expected_alignment_accuracy', 'unit_tuples',
+           'category_alignment_sums', 'order_alignment_metrics', 'solver_alignment_accuracy', 'solver_category_sums',
+           'tuple_record', 'check_tuples', 'tuple_texts', 'order_alignment_task_metrics', 'sample_tuples']
 
 # %% ../../nbs/lib/tasks/13_order_alignment.ipynb #c006
 MAX_TUPLE_SIZE = 6
@@ -36,12 +38,14 @@ def expected_alignment_accuracy(sim, targets, tol: float = 1e-9) -> np.ndarray:
     return (optimal @ correct) / optimal.sum(1)
 
 # %% ../../nbs/lib/tasks/13_order_alignment.ipynb #c012
-def _block_scores(XA, XB, a_offset: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    "Plain and both distractor accuracies for A = XA (a block starting at `a_offset`) against every B in XB."
+def _block_scores(XA, XB, a_offset: int, ordered: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Plain and both distractor accuracies for A = XA (a block starting at `a_offset`) against every other B in
+    XB (`ordered`), or against the B that come after it."""
     na, m = XA.shape[:2]; nb = len(XB)
     cross = np.einsum("amd,bnd->abmn", XA, XB)                      # cos(a_i, b_j)
     within = np.einsum("amd,and->amn", XA, XA)                       # cos(a_i, a_j)
-    keep = (np.arange(nb)[None, :] != (a_offset + np.arange(na))[:, None]).ravel()
+    later = np.arange(nb)[None, :] - (a_offset + np.arange(na))[:, None]
+    keep = ((later != 0) if ordered else (later > 0)).ravel()
     last = np.broadcast_to(within[:, None, :m - 1, m - 1:], (na, nb, m - 1, 1))
     first = np.broadcast_to(within[:, None, 1:, :1], (na, nb, m - 1, 1))
     drop_last = np.concatenate([cross[:, :, :m - 1, :m - 1], last], axis=-1)   # B' = (b_1..b_{m-1}, a_m)
@@ -52,35 +56,70 @@ def _block_scores(XA, XB, a_offset: int) -> tuple[np.ndarray, np.ndarray, np.nda
             expected_alignment_accuracy(flat(drop_first), np.arange(1, m)))
 
 # %% ../../nbs/lib/tasks/13_order_alignment.ipynb #c014
-def category_alignment_sums(embeddings, max_block_elements: int = 4_000_000) -> dict:
-    "Summed plain and distractor accuracies over all ordered pairs of one category's tuples (n, m, dim)."
+def unit_tuples(embeddings) -> np.ndarray:
+    "One category's tuple embeddings (n, m, dim) checked (2+ tuples of 2 to 6 texts) and scaled to unit length."
     X = np.asarray(embeddings, dtype=np.float64)
     if X.ndim != 3: raise StebInputError(f"expected tuples of shape (n, m, dim), got {X.shape}")
     n, m, d = X.shape
     if n < 2: raise StebInputError(f"order alignment needs at least 2 tuples per category; got {n}")
     if not 2 <= m <= MAX_TUPLE_SIZE:
         raise StebInputError(f"tuples must have 2 to {MAX_TUPLE_SIZE} texts; got {m}")
-    X = l2_normalize(X.reshape(n * m, d)).reshape(n, m, d)
+    return l2_normalize(X.reshape(n * m, d)).reshape(n, m, d)
+
+def category_alignment_sums(embeddings, max_block_elements: int = 4_000_000, ordered: bool = True) -> dict:
+    """Summed plain and distractor accuracies over all ordered pairs of one category's tuples (n, m, dim), or
+    over its unordered pairs (`ordered=False`: A before B in record order)."""
+    X = unit_tuples(embeddings); n, m, _ = X.shape
     per_pair = len(injective_assignments(m, m)) * m * 3
     block = max(1, max_block_elements // (n * per_pair))
     sums = np.zeros(3)
     for start in range(0, n, block):
-        sums += [s.sum() for s in _block_scores(X[start:start + block], X, start)]
-    return {"plain": sums[0], "drop_last": sums[1], "drop_first": sums[2], "n_instances": n * (n - 1)}
+        sums += [s.sum() for s in _block_scores(X[start:start + block], X, start, ordered)]
+    pairs = n * (n - 1) if ordered else n * (n - 1) // 2
+    return {"plain": sums[0], "drop_last": sums[1], "drop_first": sums[2], "n_instances": pairs}
 
 # %% ../../nbs/lib/tasks/13_order_alignment.ipynb #c016
-def order_alignment_metrics(tuples_by_category: Mapping, progress: bool = False) -> dict:
-    "`accuracy` and `distractor_accuracy` over all ordered tuple pairs, pooled across categories."
+def order_alignment_metrics(
+    tuples_by_category: Mapping, progress: bool = False, clip: bool = False, ordered: bool = True
+) -> dict:
+    """`accuracy` and `distractor_accuracy` pooled across categories: over all ordered tuple pairs with ties
+    averaged, or, with `clip=True, ordered=False`, as the released code scores them (`solver_category_sums`)."""
     if not tuples_by_category: raise StebInputError("order alignment needs at least one category")
+    sums_of = (
+        (lambda X: solver_category_sums(X, clip, ordered)) if clip
+        else (lambda X: category_alignment_sums(X, ordered=ordered))
+    )
     total = {"plain": 0.0, "drop_last": 0.0, "drop_first": 0.0, "n_instances": 0}
     for cat, emb in tqdm(tuples_by_category.items(), desc="order alignment", disable=not progress):
-        try: sums = category_alignment_sums(emb)
+        try: sums = sums_of(emb)
         except StebInputError as e: raise StebInputError(f"category {cat!r}: {e}") from None
         for k in total: total[k] += sums[k]
     n = total["n_instances"]
     return {"accuracy": float(total["plain"] / n),
             "distractor_accuracy": float((total["drop_last"] + total["drop_first"]) / (2 * n)),
             "n_instances": int(n), "n_categories": len(tuples_by_category)}
+
+# %% ../../nbs/lib/tasks/13_order_alignment.ipynb #c024b
+def solver_alignment_accuracy(A, B, offset: int = 0, clip: bool = True) -> float:
+    """One instance as the released code scores it: rows of A (unit vectors) assigned to B by scipy's solver on
+    the cost 1 - max(cos, 0) (`clip`) or 1 - cos; the share of rows sent to position row + `offset`."""
+    S = A @ B.T
+    rows, cols = linear_sum_assignment(1.0 - (np.maximum(S, 0.0) if clip else S))
+    return float(np.mean(cols[np.argsort(rows)] == np.arange(len(A)) + offset))
+
+def solver_category_sums(embeddings, clip: bool = True, ordered: bool = False) -> dict:
+    """`category_alignment_sums` computed one instance at a time with the solver: each unordered pair (A before
+    B), or each ordered pair."""
+    X = unit_tuples(embeddings)
+    pairs = itertools.permutations(range(len(X)), 2) if ordered else itertools.combinations(range(len(X)), 2)
+    sums, count = np.zeros(3), 0
+    for i, j in pairs:
+        A, B = X[i], X[j]
+        last, first = B.copy(), B.copy(); last[-1], first[0] = A[-1], A[0]
+        sums += [solver_alignment_accuracy(A, B, 0, clip), solver_alignment_accuracy(A[:-1], last, 0, clip),
+                 solver_alignment_accuracy(A[1:], first, 1, clip)]
+        count += 1
+    return {"plain": sums[0], "drop_last": sums[1], "drop_first": sums[2], "n_instances": count}
 
 # %% ../../nbs/lib/tasks/13_order_alignment.ipynb #c026
 def tuple_record(rec: dict, at: str) -> dict:
@@ -104,10 +143,14 @@ def check_tuples(records) -> None:
 
 def tuple_texts(records) -> list[str]: return [t for r in records for t in r["texts"]]
 
-def order_alignment_task_metrics(records, vectors_of, seed, progress) -> dict:
-    cats = {}
+def order_alignment_task_metrics(records, vectors_of, seed, progress, profile=None) -> dict:
+    "The task's metrics under `profile`: the released procedure unless it applies `oa-no-clip` / `oa-both-directions`."
+    cats, profile = {}, make_profile(profile)
     for r in records: cats.setdefault(r["category"], []).append(vectors_of(r["texts"]))
-    return order_alignment_metrics({c: np.stack(v) for c, v in sorted(cats.items())}, progress=progress)
+    return order_alignment_metrics(
+        {c: np.stack(v) for c, v in sorted(cats.items())}, progress=progress,
+        clip=not profile.corrects("oa-no-clip"), ordered=profile.corrects("oa-both-directions"),
+    )
 
 def sample_tuples(records, target: dict, ctx) -> list[dict]:
     "Up to `target['per_class']` texts of each category, as whole tuples (`ctx`: a `SampleContext`)."
@@ -125,5 +168,6 @@ ORDER_ALIGNMENT = register_task(
         draw=sample_tuples,
         text_count=lambda records: len(tuple_texts(records)),
         name_field="category",
+        corrections=("oa-no-clip", "oa-both-directions"),
     )
 )

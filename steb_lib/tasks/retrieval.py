@@ -7,13 +7,14 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import digamma
 from ..core import StebInputError, l2_normalize
+from ..profiles import make_profile
 from .spec import TaskSpec, draw_seeded, record_field, record_texts, register_task
 
 # %% auto #0
 __all__ = ['RETRIEVAL_KS', 'RETRIEVAL', 'author_vectors', 'relevant_rank_counts', 'rank_counts_from_scores',
            'expected_reciprocal_rank', 'expected_success_at', 'expected_ndcg_at', 'rank_metrics',
            'relevant_target_index', 'retrieval_metrics', 'authored_record', 'check_retrieval_sample', 'author_groups',
-           'retrieval_task_metrics', 'author_episode_metrics', 'sample_authors']
+           'without_target_only_authors', 'retrieval_task_metrics', 'author_episode_metrics', 'sample_authors']
 
 # %% ../../nbs/lib/tasks/14_retrieval.ipynb #c006
 def author_vectors(embeddings, authors) -> tuple[list, np.ndarray]:
@@ -127,7 +128,18 @@ def author_groups(records: list[dict], side: str) -> dict[str, list[str]]:
     return out
 
 # %% ../../nbs/lib/tasks/14_retrieval.ipynb #c022
-def retrieval_task_metrics(records, vectors_of, seed, progress) -> dict:
+def without_target_only_authors(records) -> list[dict]:
+    "The records of authors that have a query: target authors without one dropped, as the released code does."
+    queried = {r["author"] for r in records if r["side"] == "query"}
+    return [r for r in records if r["author"] in queried]
+
+def _profiled(records, profile) -> list[dict]:
+    "The records retrieval scores under `profile`: all of them with `retrieval-keep-target-only`."
+    return records if make_profile(profile).corrects("retrieval-keep-target-only") else without_target_only_authors(records)
+
+def retrieval_task_metrics(records, vectors_of, seed, progress, profile=None) -> dict:
+    "The task's metrics under `profile` (`paper`: target authors without a query are left out)."
+    records = _profiled(records, profile)
     q, t = [r for r in records if r["side"] == "query"], [r for r in records if r["side"] == "target"]
     return retrieval_metrics(
         vectors_of(record_texts(q)),
@@ -136,9 +148,10 @@ def retrieval_task_metrics(records, vectors_of, seed, progress) -> dict:
         [r["author"] for r in t],
     )
 
-def author_episode_metrics(records, encode_groups) -> dict:
+def author_episode_metrics(records, encode_groups, profile=None) -> dict:
     """Retrieval metrics with one vector per author and side: `encode_groups(list of an author's texts, ...)`
     embeds them jointly."""
+    records = _profiled(records, profile)
     q, t = author_groups(records, "query"), author_groups(records, "target")
     return retrieval_metrics(
         encode_groups(list(q.values())), list(q), encode_groups(list(t.values())), list(t)
@@ -156,4 +169,4 @@ def sample_authors(records, target: dict, ctx) -> list[dict]:
 RETRIEVAL = register_task(TaskSpec(
     "retrieval", "mrr", column=5, record=authored_record, check=check_retrieval_sample, texts=record_texts,
     metrics=retrieval_task_metrics, draw=sample_authors, name_field="author", multi_vector=True,
-    episode_metrics=author_episode_metrics))
+    episode_metrics=author_episode_metrics, corrections=("retrieval-keep-target-only",)))

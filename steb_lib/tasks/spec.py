@@ -178,6 +178,8 @@ class TaskSpec:
     multi_vector: bool = False       # can token vectors + MaxSim score it (steb_lib.eval.multivector)?
     # (records, encode_groups) -> metrics, for encoders of author episodes (LUAR)
     episode_metrics: Callable | None = None
+    # the corrections (steb_lib.profiles) its metrics react to; `metrics` then also takes `profile=`
+    corrections: tuple = ()
 
 TASK_REGISTRY: dict[str, TaskSpec] = {}
 

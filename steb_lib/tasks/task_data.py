@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 import numpy as np
 from ..core import DEFAULT_SEED, StebInputError, canonical_json, sha256_json
+from ..profiles import make_profile
 from steb_lib.tasks.spec import (
     TASK_REGISTRY,
     TaskSpec,
@@ -113,8 +114,12 @@ def _vectors(data: TaskData, embeddings):
     row = {t: i for i, t in enumerate(data.texts)}
     return lambda texts: E[[row[t] for t in texts]]
 
-def score_task(data: TaskData, embeddings, seed: int = DEFAULT_SEED, progress: bool = False) -> dict:
-    "The task's metrics for `embeddings` (one row per `data.texts`), with `main_score` added."
+def score_task(
+    data: TaskData, embeddings, seed: int = DEFAULT_SEED, progress: bool = False, profile=None
+) -> dict:
+    """The task's metrics for `embeddings` (one row per `data.texts`) under `profile` (default: paper), with
+    `main_score` added."""
     spec = task_spec(data.task)
-    metrics = spec.metrics(data.records, _vectors(data, embeddings), seed, progress)
+    kw = {"profile": make_profile(profile)} if spec.corrections else {}
+    metrics = spec.metrics(data.records, _vectors(data, embeddings), seed, progress, **kw)
     return {"main_score": metrics[spec.main_metric], "metrics": metrics}
