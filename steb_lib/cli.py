@@ -29,7 +29,7 @@ __all__ = ['TRAIN_METHODS', 'EXAMPLE_MODELS', 'SCORE_CHOICES', 'AUTHORSHIP_OPTIO
 # %% ../nbs/lib/99_cli.ipynb #c005
 def _add_profile_options(p):
     p.add_argument("--profile", choices=PROFILES, default=DEFAULT_PROFILE,
-                   help="paper: the released STEB code's protocol (default); corrected: every steb-lib correction")
+                   help="paper: the released STEB code's protocol (default); corrected: all corrections")
     p.add_argument("--correct", default="", metavar="NAME,...",
                    help="apply some corrections (steb corrections lists them) on top of --profile")
 
@@ -257,8 +257,8 @@ def run_fetch(a) -> int:
 
 # %% ../nbs/lib/99_cli.ipynb #c008
 def _run_kwargs(a):
-    return dict(results_dir=a.results_dir, seed=a.seed, protocol=a.protocol, force=a.force, cache_dir=a.cache_dir,
-                profile=make_profile(a.profile, a.correct))
+    return dict(results_dir=a.results_dir, seed=a.seed, protocol=a.protocol, force=a.force,
+                cache_dir=a.cache_dir, profile=make_profile(a.profile, a.correct))
 
 def list_corrections() -> None:
     "Print steb-lib's corrections to the released code: name, kind, reason (`--correct NAME`)."
@@ -397,6 +397,8 @@ def print_tables(results_dir, scores=("operational", "definitional"), as_csv=Fal
     "Print each score's table (×100) for a results directory, as markdown or CSV, with what was left out."
     from steb_lib.scores import results_frame, steb_scores
     results = results_frame(results_dir)
+    profiles = sorted(set(results["profile"].dropna()))
+    if profiles and not as_csv: print(f"profile: {profiles[0]} (steb corrections lists the corrections)\n")
     for score in scores:
         print(f"# {score}" if as_csv else f"## STEB ({score})\n")
         try:

@@ -218,6 +218,7 @@ PAPER_NOTEBOOKS = (
     "f2_order_alignment",
     "f4_chunk_and_pool",
     "train_styledistance",
+    "parity",
 )
 
 def repo_root() -> Path:

@@ -25,33 +25,34 @@ CORRECTIONS: dict[str, Correction] = {}
 
 def register_correction(name: str, kind: str, reason: str) -> Correction:
     "Add a correction to `CORRECTIONS` (running its cell again replaces it) and return it."
-    if kind not in CORRECTION_KINDS: raise StebInputError(f"correction kind must be one of {CORRECTION_KINDS}")
+    if kind not in CORRECTION_KINDS:
+        raise StebInputError(f"correction kind must be one of {CORRECTION_KINDS}")
     CORRECTIONS[name] = Correction(name, kind, reason)
     return CORRECTIONS[name]
 
 # %% ../nbs/lib/01_profiles.ipynb #c009
 register_correction(
     "st-pipeline", "route",
-    "embed a sentence-transformers checkpoint with its own modules (pooling, normalisation, prompt, max_seq_length); "
-    "the released code runs every checkpoint that has a config.json through plain AutoModel mean pooling, "
-    "unnormalised, in 512-token chunks, which k-means clustering is sensitive to")
+    "embed a sentence-transformers checkpoint with its own modules (pooling, normalisation, prompt, "
+    "max_seq_length); the released code runs every checkpoint that has a config.json through plain AutoModel "
+    "mean pooling, unnormalised, in 512-token chunks, which k-means clustering is sensitive to")
 register_correction(
     "true-last-token", "route",
-    "pool a causal LM at each text's last non-padding token; the released code indexes mask.sum()-1 under left "
-    "padding, which is not the last token for the shorter texts of a batch")
+    "pool a causal LM at each text's last non-padding token; the released code indexes mask.sum()-1 under "
+    "left padding, which is not the last token for the shorter texts of a batch")
 register_correction(
     "exact-chunks", "route",
-    "cut a long text at pysbd sentence boundaries into chunks that fill the context exactly, over-long sentences "
-    "cut at token boundaries; the released code packs spaCy sentences greedily and lets the tokenizer truncate "
-    "an over-long sentence, whose tail is then never embedded")
+    "cut a long text at pysbd sentence boundaries into chunks that fill the context exactly, over-long "
+    "sentences cut at token boundaries; the released code packs spaCy sentences greedily and lets the "
+    "tokenizer truncate an over-long sentence, whose tail is then never embedded")
 register_correction(
     "oa-no-clip", "metric",
-    "order alignment keeps negative cosines and averages over tied optimal assignments; the released code clips "
-    "cosine at 0, so ties go to the solver's identity-leaning choice and degenerate embeddings gain")
+    "order alignment keeps negative cosines and averages over tied optimal assignments; the released code "
+    "clips cosine at 0, so ties go to the solver's identity-leaning choice and degenerate embeddings gain")
 register_correction(
     "oa-both-directions", "metric",
-    "order alignment scores every ordered pair of tuples; the released code scores each unordered pair in one "
-    "direction, so the distractor score depends on the order of the records")
+    "order alignment scores every ordered pair of tuples; the released code scores each unordered pair in "
+    "one direction, so the distractor score depends on the order of the records")
 register_correction(
     "retrieval-keep-target-only", "metric",
     "retrieval keeps target authors without a query as distractor candidates; the released code drops them, "
@@ -85,21 +86,25 @@ def parse_corrections(correct) -> frozenset:
     names = {n.strip() for n in names if n.strip()}
     unknown = sorted(names - set(CORRECTIONS))
     if unknown:
-        raise StebInputError(f"unknown correction {', '.join(unknown)}; choose from {', '.join(sorted(CORRECTIONS))}")
+        raise StebInputError(
+            f"unknown correction {', '.join(unknown)}; choose from {', '.join(sorted(CORRECTIONS))}"
+        )
     return frozenset(names)
 
 def make_profile(profile=None, correct=()) -> Profile:
-    "The profile `profile` (a name, `paper+a,b`, a `Profile`, None: paper) with the corrections `correct` added."
+    "Profile `profile` (a name, `paper+a,b`, a `Profile`, None: paper) with the corrections `correct` added."
     if isinstance(profile, Profile): base = profile.corrections
-    elif isinstance(profile, str) and profile.startswith("paper+"): base = parse_corrections(profile[len("paper+"):])
+    elif isinstance(profile, str) and profile.startswith("paper+"): base = parse_corrections(profile[6:])
     elif (profile or DEFAULT_PROFILE) not in PROFILES:
         raise StebInputError(f"unknown profile {profile!r}; choose one of {', '.join(PROFILES)}")
     else: base = frozenset(CORRECTIONS) if profile == "corrected" else frozenset()
     return Profile(base | parse_corrections(correct))
 
 # %% ../nbs/lib/01_profiles.ipynb #c018
-LEGACY_CORRECTIONS = ("exact-chunks", "oa-both-directions", "oa-no-clip", "retrieval-keep-target-only", "st-pipeline",
-                      "true-last-token")
+LEGACY_CORRECTIONS = (
+    "exact-chunks", "oa-both-directions", "oa-no-clip", "retrieval-keep-target-only", "st-pipeline",
+    "true-last-token",
+)
 
 def legacy_profile() -> dict:
     "The profile fields of a result written before profiles existed: steb-lib's corrections of that time."

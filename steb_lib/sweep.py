@@ -34,7 +34,9 @@ class SweepJob:
     profile: str = "paper"
     def label(self) -> str: return f"{self.model} / {self.dataset} ({self.protocol}, {self.profile})"
 
-def sweep_jobs(models, suite=None, datasets=None, task=None, protocol="chunk", profile=None) -> list[SweepJob]:
+def sweep_jobs(
+    models, suite=None, datasets=None, task=None, protocol="chunk", profile=None
+) -> list[SweepJob]:
     "One job per (model, dataset) of `suite` (only `datasets`, if given), models outermost."
     if suite is None and not datasets: raise StebInputError("a sweep needs a suite or datasets")
     names = [e["name"] for e in suite_datasets(suite, task)]

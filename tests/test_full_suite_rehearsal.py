@@ -47,8 +47,15 @@ def test_every_dataset_every_task_models_scores_and_paper_notebooks(tmp_path):
     results = tmp_path/"results-truncate"   # 05_multilingual reads truncate results from <results_dir>-truncate
     for model in ("function-words", "random", str(tiny)):
         for suite in ("full", "multilingual"):
-            out = steb("evaluate", model, "--suite", suite, "--protocol", "truncate", "--results-dir", str(results), env=env)
+            # the PAN18 fixture's problem 2 has unknown texts by one candidate only: the released code's rule (target
+            # authors without a query leave) would leave one target, which is an error (checked below)
+            out = steb("evaluate", model, "--suite", suite, "--protocol", "truncate", "--results-dir", str(results),
+                       "--correct", "retrieval-keep-target-only", env=env)
             assert ", 0 failed" in out.splitlines()[-1], out.splitlines()[-1]
+    paper = subprocess.run([str(Path(sys.executable).parent/"steb"), "evaluate", "random", "--dataset",
+                            "pan18_cross_domain_authorship_attribution_italian", "--task", "retrieval", "--results-dir",
+                            str(tmp_path/"paper")], capture_output=True, text=True, env=env)
+    assert paper.returncode == 2 and "target authors have no query and are left out" in paper.stderr, paper.stderr
     expected = {(e["name"], t) for s in ("full", "multilingual") for e in suite_datasets(s) for t in dataset_tasks(e)}
     assert len(expected) >= 130 and {e for e in DATASET_REGISTRY if not e.startswith("mini_")} == {n for n, _ in expected}
     for model_dir in results.iterdir():   # every dataset x task has a result for every model

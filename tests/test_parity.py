@@ -37,7 +37,7 @@ def tmp(tmp_path_factory):
                                                   ("hate_speech_and_offensive_language", 0.0129, 0.1515)])
 def test_clustering_follows_the_released_embedding_route(tmp, dataset, released, own):
     paper = evaluate(tmp, dataset, "clustering")
-    assert (paper["profile"], paper["model_route"], paper["model_family"]) == ("paper", "hf-route", "masked-lm")
+    assert (paper["profile"], paper["model_route"], paper["model_family"]) == ("paper", "hf-route", "sentence-transformers")
     assert abs(paper["main_score"] - released) < 5e-4, paper["main_score"]
     corrected = evaluate(tmp, dataset, "clustering", "--profile", "corrected", store="rc")
     assert corrected["model_route"] == "own" and abs(corrected["main_score"] - own) < 5e-4, corrected["main_score"]
@@ -66,7 +66,8 @@ def test_a_store_holds_one_profile_and_the_table_says_which(tmp):
     r = steb("evaluate", MINILM, "--dataset", "hate_speech", "--task", "clustering", "--results-dir", str(tmp / "r"),
              "--correct", "no-such-fix")
     assert r.returncode == 2 and "unknown correction no-such-fix" in r.stderr
-    assert json.loads((tmp / "r" / ".steb-profile.json").read_text()) == {"corrections": [], "profile": "paper"}
+    assert json.loads((tmp / "r" / ".steb-profile").read_text()) == {"corrections": [], "profile": "paper"}
+    assert steb("table", "--results-dir", str(tmp / "r")).stdout.startswith("profile: paper")
     listed = steb("corrections").stdout
     for name in ("st-pipeline", "true-last-token", "exact-chunks", "oa-no-clip", "oa-both-directions",
                  "retrieval-keep-target-only"):

@@ -199,12 +199,13 @@ def style_tuples(tuples, category: str, same=normalized) -> list[dict]:
 _STEL_ID = re.compile(r"^QQ_([^_]+)_([^_]+)--\d+$")
 
 def _stel_half(half: str) -> tuple[str, str] | None:
-    """The two styles of one half of a STEL ID, `STYLE[-]N-STYLE[-]N` with the same number twice (styles may hold
-    digits and dashes: `s-t1-101-c-101`)."""
+    """The two styles of one half of a STEL ID, `STYLE[-]N-STYLE[-]N` with the same number twice (styles may
+    hold digits and dashes: `s-t1-101-c-101`)."""
     for m in re.finditer(r"-?(\d+)-", half):
         first, n, rest = half[:m.start()].removesuffix("-"), m[1], half[m.end():]
         head = rest[:-len(n)] if rest.endswith(n) else ""
-        if first and head and not head[-1].isdigit(): return first, head.removesuffix("-")   # n whole, not a tail
+        if first and head and not head[-1].isdigit():   # n is a whole number, not the tail of one
+            return first, head.removesuffix("-")
     return None
 
 def stel_styles(quad_id: str) -> tuple[str, str, str, str]:

@@ -79,7 +79,8 @@ def embed_texts(encoder, texts, protocol: str, cache_root, model_name: str, shar
         f"{protocol}+{tag}" if tag else protocol,
     )
     have = cache.load()
-    hashes = [sha256_text(t) for t in texts]
+    keys_of = getattr(encoder, "cache_keys", lambda texts, protocol: [sha256_text(t) for t in texts])
+    hashes = keys_of(texts, protocol)
     todo = sorted(
         {h: t for h, t in zip(hashes, texts) if h not in have}.items(), key=lambda ht: (len(ht[1]), ht[0])
     )

@@ -33,11 +33,12 @@ __all__ = ['TIMING_FIELDS', 'IDENTITY_FIELDS', 'RESULT_FIELDS', 'SCHEMA_VERSION'
 # %% ../../nbs/lib/eval/45_results.ipynb #c006
 TIMING_FIELDS = ("seconds", "created")
 IDENTITY_FIELDS = (
-    "model_revision", "model_files_sha256", "data_sha256", "seed", "protocol", "token_filter", "profile", "corrections"
+    "model_revision", "model_files_sha256", "data_sha256", "seed", "protocol", "token_filter", "profile",
+    "corrections",
 )
 RESULT_FIELDS = ("model", "dataset", "task", "main_score", "metrics")
-# results written before the field existed are version 0: the same fields, read as they are; before version 2
-# results had no profile: those of the runner (they record a protocol) are read as steb-lib's corrections of then
+# results written before the field existed are version 0: the same fields, read as they are; before version
+# 2 results had no profile: the runner's (they record a protocol) are read as steb-lib's corrections of then
 SCHEMA_VERSION = 2
 
 def system_name(model: str, scoring: str = "mean") -> str:
@@ -88,8 +89,8 @@ def result_schema(result: dict, path) -> int:
     return version
 
 def migrate_result(result: dict, version: int) -> dict:
-    """A result of an older schema in today's form: a runner's result from before profiles (schema < 2) gets the
-    profile it was made with (`profiles.legacy_profile`)."""
+    """A result of an older schema in today's form: a runner's result from before profiles (schema < 2) gets
+    the profile it was made with (`profiles.legacy_profile`)."""
     if version < 2 and "protocol" in result and "profile" not in result: return result | legacy_profile()
     return result
 
@@ -184,7 +185,7 @@ def prepare_stores(results_dir, cache_dir=None, profile=None) -> None:
         if d.is_dir(): remove_stale_temporaries(d, recursive=True)
     _READY_STORES.add(key)
 
-STORE_PROFILE_FILE = ".steb-profile.json"
+STORE_PROFILE_FILE = ".steb-profile"
 
 def store_profile(results_dir) -> dict | None:
     """{profile, corrections} of the results under `results_dir`: its marker file, else (a store from before
@@ -192,7 +193,7 @@ def store_profile(results_dir) -> dict | None:
     marker = Path(results_dir)/STORE_PROFILE_FILE
     if marker.is_file():
         try: return json.loads(marker.read_text(encoding="utf-8"))
-        except ValueError: set_aside(marker, "unreadable profile marker; reading the profile from the results")
+        except ValueError: set_aside(marker, "unreadable profile marker; reading it from the results")
     for p in sorted(Path(results_dir).glob("*/*/*.json")):
         result, _ = parse_result(p)
         if result is not None and "profile" in result:
@@ -200,13 +201,13 @@ def store_profile(results_dir) -> dict | None:
     return None
 
 def claim_store_profile(results_dir, profile) -> None:
-    "Refuse a run of `profile` on a store of another profile (as a result refuses another seed); mark a new store."
+    "Refuse a run of `profile` on a store of another profile (as a result refuses a seed); mark a new store."
     want, have = make_profile(profile).record(), store_profile(results_dir)
     if have is not None and have != want:
         raise StebInputError(
             f"{results_dir} holds results of profile {have['profile']} (corrections: "
-            f"{', '.join(have['corrections']) or 'none'}); this run's profile is {want['profile']}: use another "
-            "results directory (a table never mixes profiles)"
+            f"{', '.join(have['corrections']) or 'none'}); this run's profile is {want['profile']}: use "
+            "another results directory (a table never mixes profiles)"
         )
     if not (Path(results_dir)/STORE_PROFILE_FILE).is_file():
         atomic_write_text(Path(results_dir)/STORE_PROFILE_FILE, json.dumps(want, sort_keys=True) + "\n")
@@ -250,8 +251,8 @@ def load_results(results_dir) -> list[dict]:
     profiles = sorted({r["profile"] for r in found if "profile" in r})
     if len(profiles) > 1:
         raise StebInputError(
-            f"{results_dir} mixes results of the profiles {', '.join(profiles)}: score each profile's results "
-            "from a directory of its own"
+            f"{results_dir} mixes results of the profiles {', '.join(profiles)}: score each profile's "
+            "results from a directory of its own"
         )
     return sorted(found, key=lambda r: (result_system(r), r["dataset"], r["task"]))
 

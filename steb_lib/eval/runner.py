@@ -131,8 +131,8 @@ def evaluate(model, task: str, data_file=None, dataset: str | None = None, name:
              results_dir="results", seed: int = DEFAULT_SEED, protocol: str = "chunk", force: bool = False,
              cache_dir=None, progress: bool = True, revision: str | None = None, scoring: str | None = None,
              skip_punctuation: bool = False, profile=None) -> dict:
-    """Evaluate `model` (a name or a loaded encoder) on a data file or built-in dataset under `profile` (default:
-    paper, the released code's protocol); write and return the result."""
+    """Evaluate `model` (a name or a loaded encoder) on a data file or built-in dataset under `profile`
+    (default: paper, the released code's protocol); write and return the result."""
     task, profile = task_name(task), make_profile(profile)
     check_protocol(protocol)
     encoder, scoring = encoder_and_scoring(model, revision, scoring, profile)

@@ -17,7 +17,7 @@ from steb_lib.models.registry import (
     resolve_model,
 )
 from ..data.sources import offline
-from ..chunking import protocol_pieces, mean_pool_pieces, count_tokens
+from ..chunking import protocol_pieces, mean_pool_pieces, count_tokens, token_counts
 from ..profiles import make_profile
 from ..text_features import spacy_pipeline
 
@@ -51,16 +51,16 @@ def position_ids_from_mask(mask):
 # %% ../../nbs/lib/models/32_encoders.ipynb #c007b
 @dataclasses.dataclass(frozen=True)
 class EmbeddingRoute:
-    "How texts become vectors: each field True applies a correction of `01_profiles`, False the released code."
+    "How texts become vectors: a field True applies a correction of `01_profiles`, False the released code."
     own_pipeline: bool = True      # st-pipeline
     true_last_token: bool = True   # true-last-token
     exact_chunks: bool = True      # exact-chunks
 
 def embedding_route(profile=None) -> EmbeddingRoute:
-    "The route `profile` asks for (a name or `Profile`); None: steb-lib's own route, every correction applied."
+    "The route `profile` asks for (a name or `Profile`); None: steb-lib's own, every correction applied."
     if profile is None: return EmbeddingRoute()
-    p = make_profile(profile)
-    return EmbeddingRoute(p.corrects("st-pipeline"), p.corrects("true-last-token"), p.corrects("exact-chunks"))
+    fix = make_profile(profile).corrects
+    return EmbeddingRoute(fix("st-pipeline"), fix("true-last-token"), fix("exact-chunks"))
 
 def released_last_token_pool(hidden, mask):
     "The released code's causal pooling: index `mask.sum() - 1`, right for right padding only."
@@ -71,23 +71,24 @@ def released_last_token_pool(hidden, mask):
 SPACY_WINDOW_CHARS = 100_000
 
 def spacy_sentences(text: str) -> list[str]:
-    "spaCy's (en_core_web_sm) sentences of `text`, stripped, empty ones left out, as the released chunker reads them."
-    nlp, out, start = spacy_pipeline(parser=True), [], 0
+    "spaCy's (en_core_web_sm) sentences of `text`, stripped, empty ones left out: the released chunker's."
+    nlp, out, start, window = spacy_pipeline(parser=True), [], 0, SPACY_WINDOW_CHARS
     while start < len(text):
-        end = len(text) if len(text) - start <= SPACY_WINDOW_CHARS else text.rfind(" ", start, start + SPACY_WINDOW_CHARS)
-        end = start + SPACY_WINDOW_CHARS if end <= start else end
+        end = len(text) if len(text) - start <= window else text.rfind(" ", start, start + window)
+        end = start + window if end <= start else end
         out += [s.text.strip() for s in nlp(text[start:end]).sents]; start = end
     return [s for s in out if s]
 
 def released_chunks(text: str, tokenizer, max_length: int) -> list[str]:
-    """The released code's chunks: `text` if it fits in `max_length` tokens with special tokens, else its spaCy
-    sentences packed greedily (joined by a space), an over-long sentence alone."""
+    """The released code's chunks: `text` if it fits in `max_length` tokens with special tokens, else its
+    spaCy sentences packed greedily (joined by a space), an over-long sentence alone."""
     if len(tokenizer.encode(text, add_special_tokens=True)) <= max_length: return [text]
     sentences = spacy_sentences(text)
     if not sentences: return [text]
     budget = max_length - len(tokenizer.encode("", add_special_tokens=True))
     chunks, current, used = [], [], 0
-    for sentence, n in zip(sentences, [len(tokenizer.encode(s, add_special_tokens=False)) for s in sentences]):
+    counts = [len(tokenizer.encode(s, add_special_tokens=False)) for s in sentences]
+    for sentence, n in zip(sentences, counts):
         if current and used + n > budget: chunks.append(" ".join(current)); current, used = [], 0
         current.append(sentence); used += n
     return chunks + [" ".join(current)]
@@ -194,7 +195,7 @@ class PieceEncoder:
     "Base class: split texts into protocol pieces, embed pieces in length-sorted batches, mean-pool per text."
     family, pooling, language = "", "", "en"
     route, route_tags = EmbeddingRoute(), ()   # route_tags: where the route differs from the model's own
-    route_fields = ("exact_chunks",)           # the `EmbeddingRoute` fields that change this encoder's vectors
+    route_fields = ("exact_chunks",)           # the `EmbeddingRoute` fields its vectors depend on
     def embed_batch(self, pieces: list[str]) -> np.ndarray: raise NotImplementedError
 
     def _locate(self, spec: ModelSpec, device: str | None, files: dict | None = None):
@@ -239,7 +240,7 @@ class PieceEncoder:
         return mean_pool_pieces(self.embed_pieces(pieces, batch_size, progress), counts)
 
     def protocol_pieces(self, texts, protocol: str) -> tuple[list[str], list[int]]:
-        "(pieces, pieces per text) under `protocol`, chunked by steb-lib's chunker or, per the route, the released one."
+        "(pieces, pieces per text) under `protocol`: steb-lib's chunker or, per the route, the released one."
         if protocol != "chunk" or self.route.exact_chunks:
             return protocol_pieces(texts, self.tokenizer, self.max_tokens, protocol, self.language)
         limit = self.max_tokens + self.tokenizer.num_special_tokens_to_add()
@@ -247,13 +248,20 @@ class PieceEncoder:
         return [c for cs in per_text for c in cs], [len(cs) for cs in per_text]
 
     def cache_tag(self, protocol: str) -> str:
-        "What the embedding cache's key adds to `protocol` for this route ('' for steb-lib's own)."
-        chunks = ["spacy-chunks"] if protocol == "chunk" and not self.route.exact_chunks else []
-        return "+".join([*self.route_tags, *chunks])
+        "What the embedding cache's directory adds to `protocol` for this route ('' for the model's own)."
+        return "+".join(self.route_tags)
+
+    def cache_keys(self, texts, protocol: str) -> list[str]:
+        """Each text's key in the embedding cache: its sha256, marked `+spacy-chunks` where the released
+        chunker cuts it (only there do the two chunkers give other vectors)."""
+        keys = [sha256_text(t) for t in texts]
+        if protocol != "chunk" or self.route.exact_chunks: return keys
+        over = [n > self.max_tokens for n in token_counts(texts, self.tokenizer)]
+        return [k + "+spacy-chunks" if o else k for k, o in zip(keys, over)]
 
     def describe(self) -> dict:
         return {
-            "model_family": self.family,
+            "model_family": self.spec.family,   # what the model is; `model_route` says how it was embedded
             "model_pooling": self.pooling,
             "model_max_tokens": self.max_tokens,
             "model_device": self.device,
@@ -362,7 +370,8 @@ class TransformerEncoder(PieceEncoder):
         self.released_pooling = self.causal and not self.route.true_last_token
         self.route_fields = ("exact_chunks", *(["true_last_token"] if self.causal else []), *(
             ["own_pipeline"] if spec.family == "sentence-transformers" else []))
-        if self.released_pooling: self.tokenizer.padding_side, self.route_tags = "left", (*self.route_tags, "released-last-token")
+        if self.released_pooling:
+            self.tokenizer.padding_side, self.route_tags = "left", (*self.route_tags, "released-last-token")
         if padding_side: self.tokenizer.padding_side = padding_side
         loader = AutoModelForCausalLM if self.causal else AutoModel
         model = loader.from_pretrained(self.source, dtype=getattr(torch, self.dtype), **code)
@@ -372,8 +381,10 @@ class TransformerEncoder(PieceEncoder):
             else "last non-padding token" if self.causal else "attention-mask mean"
         )
         config = self.model.config.get_text_config()
-        cap = min(spec.max_length or RELEASED_CAUSAL_CAP, RELEASED_CAUSAL_CAP) if self.released_pooling else spec.max_length
-        self.max_tokens = context_length(config, self.tokenizer, cap) - self.tokenizer.num_special_tokens_to_add()
+        cap = spec.max_length
+        if self.released_pooling: cap = min(cap or RELEASED_CAUSAL_CAP, RELEASED_CAUSAL_CAP)
+        specials = self.tokenizer.num_special_tokens_to_add()
+        self.max_tokens = context_length(config, self.tokenizer, cap) - specials
         self.dim = config.hidden_size
 
     def embed_batch(self, pieces):
@@ -388,12 +399,14 @@ class TransformerEncoder(PieceEncoder):
             return_tensors="pt",
         ).to(self.device)
         kw = {"use_cache": False} if self.causal else {}
-        if self.causal and not self.released_pooling: kw["position_ids"] = position_ids_from_mask(enc["attention_mask"])
+        if self.causal and not self.released_pooling:
+            kw["position_ids"] = position_ids_from_mask(enc["attention_mask"])
         with torch.inference_mode():
             hidden = self.model(
                 input_ids=enc["input_ids"], attention_mask=enc["attention_mask"], **kw
             ).last_hidden_state
-        pool = released_last_token_pool if self.released_pooling else last_token_pool if self.causal else mean_pool
+        pool = (released_last_token_pool if self.released_pooling
+                else last_token_pool if self.causal else mean_pool)
         return pool(hidden, enc["attention_mask"]).float().cpu().numpy()
 
 # %% ../../nbs/lib/models/32_encoders.ipynb #c034
@@ -537,11 +550,13 @@ def released_route_files(spec: ModelSpec, route: EmbeddingRoute) -> dict | None:
     files = materialize(spec)
     return files if (Path(files["path"])/"config.json").is_file() else None
 
-ROUTE_CORRECTIONS = {"own_pipeline": "st-pipeline", "true_last_token": "true-last-token", "exact_chunks": "exact-chunks"}
+ROUTE_CORRECTIONS = {
+    "own_pipeline": "st-pipeline", "true_last_token": "true-last-token", "exact_chunks": "exact-chunks"
+}
 
 def check_route(encoder, profile) -> None:
-    """Refuse an encoder object that embeds otherwise than `profile` asks: its results would be recorded under a
-    profile they were not made by."""
+    """Refuse an encoder object that embeds otherwise than `profile` asks: its results would be recorded under
+    a profile they were not made by."""
     want = embedding_route(profile)
     fields = getattr(encoder, "route_fields", ())
     off = sorted(ROUTE_CORRECTIONS[f] for f in fields if getattr(encoder.route, f) != getattr(want, f))
@@ -549,7 +564,7 @@ def check_route(encoder, profile) -> None:
         name = make_profile(profile).name
         raise StebInputError(
             f"{encoder.spec.name} was loaded with another embedding route than profile {name} asks for (it "
-            f"differs on {', '.join(off)}): load it with load_encoder(..., profile={name!r}), or pass its name"
+            f"differs on {', '.join(off)}): load it with load_encoder(..., profile={name!r}) or pass its name"
         )
 
 def load_encoder(name, device: str | None = None, revision: str | None = None, profile=None):
@@ -557,16 +572,16 @@ def load_encoder(name, device: str | None = None, revision: str | None = None, p
     embedding by `profile`'s route (None: steb-lib's own route)."""
     spec = name if isinstance(name, ModelSpec) else resolve_model(name, revision)
     route = embedding_route(profile)
-    if (files := released_route_files(spec, route)) is not None:
-        return TransformerEncoder(spec, device=device, route=route, files=files)
     # an unregistered hub id: the family its files say; a LUAR model runs its own code, so needs --revision
     if spec.family == "auto":
         family = detect_family(materialize(spec)["path"])
         spec = dataclasses.replace(spec, family=family, trust_remote_code=family == "luar")
+    if (files := released_route_files(spec, route)) is not None:
+        return TransformerEncoder(spec, device=device, route=route, files=files)
     if spec.family in FAMILY_MODULES: importlib.import_module(FAMILY_MODULES[spec.family])
     if spec.family not in ENCODERS:
         raise StebInputError(f"model {spec.name!r} cannot be loaded: {spec.notes}")
-    if ENCODERS[spec.family] is TransformerEncoder: return TransformerEncoder(spec, device=device, route=route)
+    if ENCODERS[spec.family] is TransformerEncoder: return TransformerEncoder(spec, device, route=route)
     encoder = ENCODERS[spec.family](spec, device=device)
     if isinstance(encoder, SentenceTransformerEncoder): encoder.route = route   # the chunker
     return encoder

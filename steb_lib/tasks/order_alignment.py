@@ -39,8 +39,8 @@ def expected_alignment_accuracy(sim, targets, tol: float = 1e-9) -> np.ndarray:
 
 # %% ../../nbs/lib/tasks/13_order_alignment.ipynb #c012
 def _block_scores(XA, XB, a_offset: int, ordered: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Plain and both distractor accuracies for A = XA (a block starting at `a_offset`) against every other B in
-    XB (`ordered`), or against the B that come after it."""
+    """Plain and both distractor accuracies for A = XA (a block starting at `a_offset`) against every other B
+    in XB (`ordered`), or against the B that come after it."""
     na, m = XA.shape[:2]; nb = len(XB)
     cross = np.einsum("amd,bnd->abmn", XA, XB)                      # cos(a_i, b_j)
     within = np.einsum("amd,and->amn", XA, XA)                       # cos(a_i, a_j)
@@ -57,7 +57,7 @@ def _block_scores(XA, XB, a_offset: int, ordered: bool = True) -> tuple[np.ndarr
 
 # %% ../../nbs/lib/tasks/13_order_alignment.ipynb #c014
 def unit_tuples(embeddings) -> np.ndarray:
-    "One category's tuple embeddings (n, m, dim) checked (2+ tuples of 2 to 6 texts) and scaled to unit length."
+    "One category's tuple embeddings (n, m, dim), checked (2+ tuples of 2 to 6 texts), at unit length."
     X = np.asarray(embeddings, dtype=np.float64)
     if X.ndim != 3: raise StebInputError(f"expected tuples of shape (n, m, dim), got {X.shape}")
     n, m, d = X.shape
@@ -83,7 +83,8 @@ def order_alignment_metrics(
     tuples_by_category: Mapping, progress: bool = False, clip: bool = False, ordered: bool = True
 ) -> dict:
     """`accuracy` and `distractor_accuracy` pooled across categories: over all ordered tuple pairs with ties
-    averaged, or, with `clip=True, ordered=False`, as the released code scores them (`solver_category_sums`)."""
+    averaged, or, with `clip=True, ordered=False`, as the released code scores them
+    (`solver_category_sums`)."""
     if not tuples_by_category: raise StebInputError("order alignment needs at least one category")
     sums_of = (
         (lambda X: solver_category_sums(X, clip, ordered)) if clip
@@ -100,25 +101,27 @@ def order_alignment_metrics(
             "n_instances": int(n), "n_categories": len(tuples_by_category)}
 
 # %% ../../nbs/lib/tasks/13_order_alignment.ipynb #c024b
-def solver_alignment_accuracy(A, B, offset: int = 0, clip: bool = True) -> float:
-    """One instance as the released code scores it: rows of A (unit vectors) assigned to B by scipy's solver on
-    the cost 1 - max(cos, 0) (`clip`) or 1 - cos; the share of rows sent to position row + `offset`."""
-    S = A @ B.T
+def solver_alignment_accuracy(S, offset: int = 0, clip: bool = True) -> float:
+    """One instance as the released code scores it: the rows of the cosine matrix `S` assigned to its columns
+    by scipy's solver on the cost 1 - max(cos, 0) (`clip`) or 1 - cos; the share sent to row + `offset`."""
+    S = np.asarray(S)
     rows, cols = linear_sum_assignment(1.0 - (np.maximum(S, 0.0) if clip else S))
-    return float(np.mean(cols[np.argsort(rows)] == np.arange(len(A)) + offset))
+    return float(np.mean(cols[np.argsort(rows)] == np.arange(len(S)) + offset))
 
 def solver_category_sums(embeddings, clip: bool = True, ordered: bool = False) -> dict:
-    """`category_alignment_sums` computed one instance at a time with the solver: each unordered pair (A before
-    B), or each ordered pair."""
-    X = unit_tuples(embeddings)
-    pairs = itertools.permutations(range(len(X)), 2) if ordered else itertools.combinations(range(len(X)), 2)
+    """`category_alignment_sums` computed one instance at a time with the solver: each unordered pair (A
+    before B), or each ordered pair. Cosines come from one product per A, whatever the vectors' width."""
+    X = unit_tuples(embeddings); n, m, d = X.shape
     sums, count = np.zeros(3), 0
-    for i, j in pairs:
-        A, B = X[i], X[j]
-        last, first = B.copy(), B.copy(); last[-1], first[0] = A[-1], A[0]
-        sums += [solver_alignment_accuracy(A, B, 0, clip), solver_alignment_accuracy(A[:-1], last, 0, clip),
-                 solver_alignment_accuracy(A[1:], first, 1, clip)]
-        count += 1
+    for i in range(n):
+        G = (X[i] @ X.reshape(n * m, d).T).reshape(m, n, m)      # cos(a_r, x_jc) for every tuple j
+        for j in (k for k in range(n) if k != i and (ordered or k > i)):
+            S = G[:, j, :]
+            last, first = S[:-1].copy(), S[1:].copy()
+            last[:, -1], first[:, 0] = G[:-1, i, -1], G[1:, i, 0]   # B with A's own last / first text
+            sums += [solver_alignment_accuracy(S, 0, clip), solver_alignment_accuracy(last, 0, clip),
+                     solver_alignment_accuracy(first, 1, clip)]
+            count += 1
     return {"plain": sums[0], "drop_last": sums[1], "drop_first": sums[2], "n_instances": count}
 
 # %% ../../nbs/lib/tasks/13_order_alignment.ipynb #c026
@@ -144,7 +147,7 @@ def check_tuples(records) -> None:
 def tuple_texts(records) -> list[str]: return [t for r in records for t in r["texts"]]
 
 def order_alignment_task_metrics(records, vectors_of, seed, progress, profile=None) -> dict:
-    "The task's metrics under `profile`: the released procedure unless it applies `oa-no-clip` / `oa-both-directions`."
+    "The task's metrics under `profile`: the released procedure unless it applies the oa-* corrections."
     cats, profile = {}, make_profile(profile)
     for r in records: cats.setdefault(r["category"], []).append(vectors_of(r["texts"]))
     return order_alignment_metrics(

@@ -135,7 +135,16 @@ def without_target_only_authors(records) -> list[dict]:
 
 def _profiled(records, profile) -> list[dict]:
     "The records retrieval scores under `profile`: all of them with `retrieval-keep-target-only`."
-    return records if make_profile(profile).corrects("retrieval-keep-target-only") else without_target_only_authors(records)
+    if make_profile(profile).corrects("retrieval-keep-target-only"): return records
+    kept = without_target_only_authors(records)
+    targets = lambda recs: {r["author"] for r in recs if r["side"] == "target"}   # noqa: E731
+    if len(targets(kept)) < 2:
+        raise StebInputError(
+            f"{len(targets(records)) - len(targets(kept))} target authors have no query and are left out, as "
+            f"the released code does; {len(targets(kept))} remains and retrieval needs 2 (the correction "
+            "retrieval-keep-target-only keeps them)"
+        )
+    return kept
 
 def retrieval_task_metrics(records, vectors_of, seed, progress, profile=None) -> dict:
     "The task's metrics under `profile` (`paper`: target authors without a query are left out)."

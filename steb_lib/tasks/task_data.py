@@ -5,7 +5,6 @@
 # %% ../../nbs/lib/tasks/19_task_data.ipynb #c003
 from __future__ import annotations
 import warnings
-import warnings
 from dataclasses import dataclass, field
 import numpy as np
 from ..core import DEFAULT_SEED, StebInputError, canonical_json, sha256_json
@@ -108,7 +107,9 @@ def load_task_file(task: str, path) -> TaskData:
     except StebInputError as e:
         raise StebInputError(str(e) if str(e).startswith(str(path)) else f"{path}: {e}") from None
     if data.n_duplicates:   # they would inflate pair and clustering scores; the result counts them too
-        warnings.warn(f"{path}: {data.n_duplicates} exact duplicate records dropped (the first copy of each kept)")
+        warnings.warn(
+            f"{path}: {data.n_duplicates} exact duplicate records dropped (the first copy of each kept)"
+        )
     return data
 
 # %% ../../nbs/lib/tasks/19_task_data.ipynb #c015
