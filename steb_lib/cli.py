@@ -192,7 +192,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     pr.add_argument("name")
     pr.add_argument("--task")
-    pr.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    pr.add_argument("--seed", type=int, default=DEFAULT_SEED); _add_profile_options(pr)
     pr.add_argument("--out", default="prepared", help="output directory (default: prepared/)")
     st = sub.add_parser("status", help="a sweep's jobs: finished, running, failed (with logs) and missing")
     st.add_argument("--results-dir", required=True)
@@ -304,7 +304,7 @@ def prepare(a) -> None:
     from steb_lib.data.datasets import dataset_entry, dataset_tasks, prepare_dataset, write_prepared
     entry = dataset_entry(a.name)
     for t in dataset_tasks(entry, a.task):
-        p = prepare_dataset(entry["name"], t, a.seed)
+        p = prepare_dataset(entry["name"], t, a.seed, profile=make_profile(a.profile, a.correct))
         path, sha = write_prepared(p, a.out)
         print(f"{path}  sha256 {sha}  ({p.meta['n_records']} records, {p.meta['n_texts']} texts"
               + (f"; shortfall: {'; '.join(p.meta['shortfall'])}" if p.meta["shortfall"] else "") + ")")

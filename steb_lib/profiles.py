@@ -56,7 +56,17 @@ register_correction(
 register_correction(
     "retrieval-keep-target-only", "metric",
     "retrieval keeps target authors without a query as distractor candidates; the released code drops them, "
-    "which makes the task easier than the data");
+    "which makes the task easier than the data")
+register_correction(
+    "seeded-selection", "selection",
+    "draw each label's sample with the seed, keep a label with fewer records than Tab. 15 asks (with a note) and "
+    "drop exact duplicates; the released code keeps the first N records of each label in file order, so the "
+    "sample follows the file's order, drops rarer labels and keeps duplicates")
+register_correction(
+    "onestop-sentences", "selection",
+    "OneStopEnglish as (elementary, intermediate, advanced) sentence triples from its aligned files; the "
+    "released code aligns the three versions' paragraph lines by line index, which pairs unrelated paragraphs "
+    "wherever the versions' paragraphing differs (169 of the 188 readable articles)");
 
 # %% ../nbs/lib/01_profiles.ipynb #c012
 PROFILES = ("paper", "corrected")
@@ -75,6 +85,9 @@ class Profile:
         "Is correction `name` applied?"
         if name not in CORRECTIONS: raise KeyError(f"no correction named {name!r}")
         return name in self.corrections
+    def of_kind(self, kind: str) -> list[str]:
+        "The applied corrections of `kind` (route, selection, metric, aggregation), sorted."
+        return sorted(c for c in self.corrections if CORRECTIONS[c].kind == kind)
     def record(self) -> dict:
         "What a result records: the profile's name and its corrections."
         return {"profile": self.name, "corrections": sorted(self.corrections)}
@@ -102,8 +115,8 @@ def make_profile(profile=None, correct=()) -> Profile:
 
 # %% ../nbs/lib/01_profiles.ipynb #c018
 LEGACY_CORRECTIONS = (
-    "exact-chunks", "oa-both-directions", "oa-no-clip", "retrieval-keep-target-only", "st-pipeline",
-    "true-last-token",
+    "exact-chunks", "oa-both-directions", "oa-no-clip", "onestop-sentences", "retrieval-keep-target-only",
+    "seeded-selection", "st-pipeline", "true-last-token",
 )
 
 def legacy_profile() -> dict:

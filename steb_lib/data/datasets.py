@@ -22,15 +22,17 @@ from steb_lib.core import (
 from ..tasks.task_data import TaskData, prepare_records, task_name, task_names, task_spec
 from .sources import dataset_error, locate_source, matching_files, source_availability
 from .loaders import LOADERS, LoadContext
+from ..profiles import CORRECTIONS, make_profile
 # register their loaders
 import steb_lib.data.mini_suite, steb_lib.data.authorship_loaders, steb_lib.data.corpus_loaders
 
 # %% auto #0
 __all__ = ['ATTRIBUTES', 'DEFINITIONAL', 'APPLICATIONS', 'SUITES', 'LITE_DATASETS', 'LITE_MINI', 'LITE_EXCLUDED_TASKS',
-           'ENTRY_KEYS', 'SOURCE_KEYS', 'DATASET_REGISTRY', 'load_dataset_registry', 'dataset_entry', 'in_suite',
-           'suite_tasks', 'suite_datasets', 'sample_records', 'Prepared', 'source_files_sha256', 'dataset_tasks',
-           'task_entry', 'sample_text_count', 'lite_dir', 'sample_identity', 'shipped_sample', 'has_shipped_samples',
-           'prepare_dataset', 'build_prepared', 'write_prepared', 'dataset_availability']
+           'ENTRY_KEYS', 'SOURCE_KEYS', 'DATASET_REGISTRY', 'SELECTION_RULES', 'load_dataset_registry', 'dataset_entry',
+           'in_suite', 'suite_tasks', 'suite_datasets', 'sample_records', 'Prepared', 'source_files_sha256',
+           'dataset_tasks', 'sample_corrections', 'task_entry', 'sample_text_count', 'lite_dir', 'sample_identity',
+           'shipped_name', 'shipped_sample', 'has_shipped_samples', 'prepare_dataset', 'build_prepared',
+           'write_prepared', 'dataset_availability']
 
 # %% ../../nbs/lib/data/25_datasets.ipynb #c006
 ATTRIBUTES = ("feature", "dialect", "register", "genre", "time", "demographics", "authorship")
@@ -68,6 +70,7 @@ ENTRY_KEYS = {
     "fixture",
     "notes",
     "task_overrides",
+    "correction_overrides",
 }
 SOURCE_KEYS = {
     "repo": {"owner", "repo", "commit", "archive_sha256"},
@@ -112,6 +115,8 @@ def _check_entry(e: dict, path: Path) -> dict:
         raise StebInputError(f"{path}: definitional {e['definitional']!r}")
     if e.get("application") not in (None, *APPLICATIONS):
         raise StebInputError(f"{path}: application {e['application']!r}")
+    bad = [c for c in e.get("correction_overrides", {}) if getattr(CORRECTIONS.get(c), "kind", "") != "selection"]
+    if bad: raise StebInputError(f"{path}: correction_overrides names {bad}, not selection corrections")
     return e
 
 def load_dataset_registry(directory=None) -> dict[str, dict]:
@@ -183,10 +188,18 @@ def dataset_tasks(entry: dict, task: str | None = None) -> list[str]:
         raise StebInputError(f"dataset {entry['name']} feeds {list(entry['tasks'])}, not {task}")
     return [task]
 
-def task_entry(entry: dict, task: str) -> dict:
-    """`entry` as it applies to `task`: its `task_overrides[task]` (another source, loader, fixture...) merged
-    in."""
-    return {**entry, **entry.get("task_overrides", {}).get(task, {})}
+def sample_corrections(entry: dict, profile=None) -> list[str]:
+    """The corrections of `profile` (default: paper) that change `entry`'s sample: `seeded-selection`, and the
+    selection corrections the entry has `correction_overrides` for."""
+    own = entry.get("correction_overrides", {})
+    return [c for c in make_profile(profile).of_kind("selection") if c == "seeded-selection" or c in own]
+
+def task_entry(entry: dict, task: str, profile=None) -> dict:
+    """`entry` as it applies to `task` under `profile`: its `task_overrides[task]` (another source, loader,
+    fixture...) merged in, then the `correction_overrides` of the profile's selection corrections."""
+    out = {**entry, **entry.get("task_overrides", {}).get(task, {})}
+    for c in sample_corrections(out, profile): out = {**out, **out.get("correction_overrides", {}).get(c, {})}
+    return out
 
 def sample_text_count(task: str, records: list[dict]) -> int:
     """Texts in the sample as Tab. 15 counts them (repeats included: a predefined trial is 2, a tuple its
@@ -201,7 +214,7 @@ def _prepared_paths(name: str, task: str, key: str) -> tuple[Path, Path]:
     d = usable_cache_dir(default_cache_dir())/"prepared"/name
     return d/f"{task}.{key[:16]}.jsonl", d/f"{task}.{key[:16]}.meta.json"
 
-def _read_cached(task: str, jsonl: Path, meta_path: Path) -> Prepared | None:
+def _read_cached(task: str, jsonl: Path, meta_path: Path, keep_duplicates: bool = False) -> Prepared | None:
     """The cached prepared sample, validated as a fresh one is; None if absent, else set aside and None if it
     is damaged."""
     if not (jsonl.exists() and meta_path.exists()): return None
@@ -209,7 +222,7 @@ def _read_cached(task: str, jsonl: Path, meta_path: Path) -> Prepared | None:
         recs = [json.loads(l) for l in jsonl.read_text(encoding="utf-8").splitlines() if l.strip()]
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
         if not isinstance(meta, dict): raise StebInputError(f"meta is a {type(meta).__name__}, not an object")
-        data = prepare_records(task, recs)
+        data = prepare_records(task, recs, keep_duplicates=keep_duplicates)
         if data.sha256 != meta.get("data_sha256"):
             raise StebInputError("records do not match their recorded sha256")
     # JSON, Unicode and validation errors are all ValueErrors
@@ -234,69 +247,87 @@ def lite_dir() -> Path:
     "Where the shipped STEB-lite samples are: `data/lite`."
     return data_dir()/"lite"
 
-def sample_identity(entry: dict, task: str, seed: int) -> dict:
-    "What determines a prepared sample besides the raw files (its sha256 keys a shipped sample)."
+def sample_identity(entry: dict, task: str, seed: int, selection=()) -> dict:
+    """What determines a prepared sample besides the raw files (its sha256 keys a shipped sample); `selection`:
+    the `sample_corrections` applied."""
     return {"loader": entry["loader"], "loader_args": entry.get("loader_args", {}), "source": entry["source"],
-            "task": task, "target": entry["tasks"][task], "seed": seed}
+            "task": task, "target": entry["tasks"][task], "seed": seed, "selection": sorted(selection)}
 
-def shipped_sample(entry: dict, task: str, seed: int) -> Prepared | None:
-    "The shipped sample of `entry` (resolved for `task`) if it was drawn as the entry draws it, else None."
-    meta_path = lite_dir()/entry["name"]/f"{task}.meta.json"
+def shipped_name(task: str, selection=()) -> str:
+    "The file stem of a shipped sample: `clustering`, or `clustering+seeded-selection` under corrections."
+    return task + ("+" + ",".join(sorted(selection)) if selection else "")
+
+def shipped_sample(entry: dict, task: str, seed: int, selection=()) -> Prepared | None:
+    """The shipped sample of `entry` (resolved for `task` and the profile) under the `selection` corrections, if
+    it was drawn as the entry draws it, else None."""
+    meta_path = lite_dir()/entry["name"]/f"{shipped_name(task, selection)}.meta.json"
     if not meta_path.is_file(): return None
     meta = json.loads(meta_path.read_text(encoding="utf-8"))
-    if meta.get("identity_sha256") != sha256_json(sample_identity(entry, task, seed)): return None
+    if meta.get("identity_sha256") != sha256_json(sample_identity(entry, task, seed, selection)): return None
     # two tasks with the same sample share one file
     gz = meta_path.with_name(meta.get("records_file", f"{task}.jsonl.gz"))
     try:
         lines = gzip.decompress(gz.read_bytes()).decode("utf-8").splitlines()
-        data = prepare_records(task, [json.loads(line) for line in lines if line.strip()])
+        recs = [json.loads(line) for line in lines if line.strip()]
+        data = prepare_records(task, recs, keep_duplicates="seeded-selection" not in selection)
         if data.sha256 != meta["data_sha256"]: raise StebInputError("its records do not match their sha256")
     except (OSError, EOFError, ValueError) as e:   # unreadable gzip, bad JSON, invalid records, wrong records
         raise dataset_error(entry["name"], f"{gz}: the shipped sample is damaged ({str(e)[:120]})") from None
     data.n_duplicates = meta.get("n_duplicates_dropped", 0)
     return Prepared(data, meta | {"found_in": "lite"})
 
-def has_shipped_samples(name: str, seed: int = DEFAULT_SEED) -> bool:
-    "Does every task of dataset `name` have a usable shipped sample?"
+def has_shipped_samples(name: str, seed: int = DEFAULT_SEED, profile=None) -> bool:
+    "Does every task of dataset `name` have a usable shipped sample under `profile` (default: paper)?"
     entry = dataset_entry(name)
-    return all(shipped_sample(task_entry(entry, t), t, seed) is not None for t in dataset_tasks(entry))
+    def shipped(t):
+        e = task_entry(entry, t, profile)
+        return shipped_sample(e, t, seed, sample_corrections(e, profile)) is not None
+    return all(shipped(t) for t in dataset_tasks(entry))
 
 
 # %% ../../nbs/lib/data/25_datasets.ipynb #c019
 def prepare_dataset(
-    name: str, task: str | None = None, seed: int = DEFAULT_SEED, download: bool | None = None
+    name: str, task: str | None = None, seed: int = DEFAULT_SEED, download: bool | None = None, profile=None
 ) -> Prepared:
-    "The prepared sample of registered dataset `name` for `task` (its only task if omitted)."
+    """The prepared sample of registered dataset `name` for `task` (its only task if omitted), selected as
+    `profile` (default: paper, the released rule) says."""
     entry = dataset_entry(name); name = entry["name"]
     tasks = dataset_tasks(entry, task)
     if len(tasks) > 1: raise StebInputError(f"dataset {name} feeds {tasks}: say which task")
-    task = tasks[0]; entry = task_entry(entry, task)
+    task = tasks[0]; entry = task_entry(entry, task, profile); selection = sample_corrections(entry, profile)
     if entry["loader"] is None:
         raise dataset_error(
             name, f"no loader yet for this source ({entry['source']['kind']}); see its registry entry's notes"
         )
     try: root, where = locate_source(entry["source"], name, download=False)   # raw files here: use them
     except StebInputError:
-        if (shipped := shipped_sample(entry, task, seed)) is not None: return shipped
+        if (shipped := shipped_sample(entry, task, seed, selection)) is not None: return shipped
         root, where = locate_source(entry["source"], name, download)
     raw = source_files_sha256(root, entry["source"])
-    key = sha256_json(
-        {"entry": entry, "task": task, "seed": seed, "raw": raw, "version": steb_lib.__version__}
-    )
+    key = sha256_json({"entry": entry, "task": task, "seed": seed, "raw": raw, "selection": selection,
+                       "version": steb_lib.__version__})
     jsonl, meta_path = _prepared_paths(name, task, key)
-    cached = _read_cached(task, jsonl, meta_path)
+    cached = _read_cached(task, jsonl, meta_path, keep_duplicates="seeded-selection" not in selection)
     if cached is not None: return cached
-    prep = build_prepared(entry, task, seed, root, where, raw)
+    prep = build_prepared(entry, task, seed, root, where, raw, selection)
     _write_cached(prep, jsonl, meta_path)
     return prep
 
-def build_prepared(entry: dict, task: str, seed: int, root: Path, where: str, raw: dict) -> Prepared:
-    "Run `entry`'s loader on the files under `root`, sample, validate, and describe the result."
-    target = entry["tasks"][task]; ctx = LoadContext(entry["name"], task, seed, target)
+SELECTION_RULES = {
+    False: "the first N records of each label in file order, labels with fewer dropped, duplicates kept "
+           "(the released code)",
+    True: "a seeded draw per label, short labels kept, exact duplicates dropped (seeded-selection)",
+}
+
+def build_prepared(entry: dict, task: str, seed: int, root: Path, where: str, raw: dict, selection=()) -> Prepared:
+    """Run `entry`'s loader on the files under `root`, sample (under the `selection` corrections), validate, and
+    describe the result."""
+    seeded = "seeded-selection" in selection
+    target = entry["tasks"][task]; ctx = LoadContext(entry["name"], task, seed, target, seeded=seeded)
     records = sample_records(
         task, LOADERS[entry["loader"]](root, entry.get("loader_args", {}), ctx), target, ctx
     )
-    try: data = prepare_records(task, records)
+    try: data = prepare_records(task, records, keep_duplicates=not seeded)
     except StebInputError as e:
         left_out = [n for n in ctx.notes if "left out" in n]
         raise dataset_error(
@@ -318,9 +349,12 @@ def build_prepared(entry: dict, task: str, seed: int, root: Path, where: str, ra
         "shortfall": ctx.notes,
         "languages": entry["languages"],
         "sampling": entry.get("sampling", ""),
+        "selection": {"rule": SELECTION_RULES[seeded], "corrections": sorted(selection)},
         "steb_lib_version": steb_lib.__version__,
     }
     if data.n_duplicates: meta["n_duplicates_dropped"] = data.n_duplicates
+    repeats = len(data.records) - len({canonical_json(r) for r in data.records})
+    if repeats: meta["n_duplicates_kept"] = repeats
     # what the loader left out or replaced, by reason
     if ctx.skipped: meta["skipped"] = dict(sorted(ctx.skipped.items()))
     return Prepared(data, meta)

@@ -4,17 +4,18 @@
 
 # %% ../../nbs/lib/data/26_lite.ipynb #c003
 from __future__ import annotations
-import csv, gzip, json
+import csv, gzip, itertools, json
 from pathlib import Path
 from steb_lib.core import (
     DEFAULT_SEED, StebInputError, atomic_write_bytes, atomic_write_text, canonical_json, sha256_json
 )
 from .sources import locate_source, raw_mirror_dir, source_prefix
-from .datasets import (LITE_DATASETS, build_prepared, dataset_entry, lite_dir, sample_identity,
-                                    source_files_sha256, suite_tasks, task_entry)
+from .datasets import (LITE_DATASETS, build_prepared, dataset_entry, lite_dir, sample_corrections,
+                                    sample_identity, shipped_name, source_files_sha256, suite_tasks, task_entry)
+from ..profiles import make_profile
 
 # %% auto #0
-__all__ = ['trimmed_raw_files', 'build_lite_sample', 'lite_samples', 'licences_markdown', 'write_lite']
+__all__ = ['trimmed_raw_files', 'build_lite_sample', 'selection_variants', 'lite_samples', 'licences_markdown', 'write_lite']
 
 # %% ../../nbs/lib/data/26_lite.ipynb #c006
 def trimmed_raw_files(source: dict) -> list[str]:
@@ -29,25 +30,33 @@ def trimmed_raw_files(source: dict) -> list[str]:
 
 
 # %% ../../nbs/lib/data/26_lite.ipynb #c009
-def build_lite_sample(name: str, task: str, seed: int = DEFAULT_SEED) -> tuple[bytes, dict]:
-    "(gzipped JSONL records, meta) of the prepared sample of `name` for `task`, built from its raw files."
-    entry = task_entry(dataset_entry(name), task)
+def build_lite_sample(name: str, task: str, seed: int = DEFAULT_SEED, selection=()) -> tuple[bytes, dict]:
+    """(gzipped JSONL records, meta) of the prepared sample of `name` for `task` under the `selection`
+    corrections, built from its raw files."""
+    entry = task_entry(dataset_entry(name), task, make_profile("paper", selection))
     if trimmed := trimmed_raw_files(entry["source"]):
         raise StebInputError(f"{name}: the mirror's files are trimmed ({', '.join(trimmed[:3])}, ...)")
     root, where = locate_source(entry["source"], name, download=False)
     raw = source_files_sha256(root, entry["source"])
-    prep = build_prepared(entry, task, seed, root, where, raw)
+    prep = build_prepared(entry, task, seed, root, where, raw, selection)
     body = "".join(canonical_json(r) + "\n" for r in prep.data.records).encode("utf-8")
     meta = {k: v for k, v in prep.meta.items() if k not in ("found_in", "steb_lib_version")} | {
-        "identity_sha256": sha256_json(sample_identity(entry, task, seed)), "raw_files_sha256": raw,
+        "identity_sha256": sha256_json(sample_identity(entry, task, seed, selection)), "raw_files_sha256": raw,
         "license": entry["license"], "citation": entry.get("citation", "")}
     return gzip.compress(body, compresslevel=9, mtime=0), meta
 
 
 # %% ../../nbs/lib/data/26_lite.ipynb #c012
-def lite_samples(names=LITE_DATASETS) -> list[tuple[str, str]]:
-    "Every (dataset, task) of STEB-lite's shipped datasets."
-    return [(n, t) for n in names for t in suite_tasks(dataset_entry(n), "lite")]
+def selection_variants(name: str, task: str) -> list[tuple[str, ...]]:
+    """Every combination of the selection corrections that change the sample of `name` for `task` (none: the
+    paper profile's), so that each correction alone and all of them can be run with no raw files."""
+    entry = task_entry(dataset_entry(name), task, "corrected")
+    own = sample_corrections(entry, "corrected")
+    return [c for k in range(len(own) + 1) for c in itertools.combinations(own, k)]
+
+def lite_samples(names=LITE_DATASETS) -> list[tuple[str, str, tuple]]:
+    "Every (dataset, task, selection corrections) of STEB-lite's shipped datasets."
+    return [(n, t, s) for n in names for t in suite_tasks(dataset_entry(n), "lite") for s in selection_variants(n, t)]
 
 def licences_markdown(metas: list[dict]) -> str:
     "The `LICENSES.md` of the shipped samples: one row per dataset."
@@ -66,14 +75,15 @@ def licences_markdown(metas: list[dict]) -> str:
 def write_lite(out=None, names=LITE_DATASETS, seed: int = DEFAULT_SEED) -> list[Path]:
     "Build and write every shipped sample of `names` (+ `LICENSES.md`) into `out` (default `data/lite`)."
     out, written, metas, files = Path(out or lite_dir()), [], [], {}
-    for name, task in lite_samples(names):
-        gz, meta = build_lite_sample(name, task, seed); metas.append(meta)
+    for name, task, selection in lite_samples(names):
+        gz, meta = build_lite_sample(name, task, seed, selection); metas.append(meta)
+        stem = shipped_name(task, selection)
         if (name, gz) in files: meta["records_file"] = files[name, gz]
         else:
-            files[name, gz] = f"{task}.jsonl.gz"
-            written.append(atomic_write_bytes(out/name/f"{task}.jsonl.gz", gz))
+            files[name, gz] = f"{stem}.jsonl.gz"
+            written.append(atomic_write_bytes(out/name/f"{stem}.jsonl.gz", gz))
         text = json.dumps(meta, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
-        written.append(atomic_write_text(out/name/f"{task}.meta.json", text))
+        written.append(atomic_write_text(out/name/f"{stem}.meta.json", text))
     written.append(atomic_write_text(out/"LICENSES.md", licences_markdown(metas)))
     return written
 

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/lib/data/21_loaders.ipynb #c003
 from __future__ import annotations
-import csv, fnmatch, gzip, json, re, sys, zipfile
+import csv, fnmatch, gzip, io, json, re, sys, zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from ..core import StebInputError
@@ -15,10 +15,10 @@ from ..tasks.spec import SampleContext, parse_jsonl
 __all__ = ['LOADERS', 'GRADED_FORMALITY_COLUMNS', 'loader', 'LoadContext', 'read_bytes', 'read_text', 'read_csv_dicts',
            'read_json', 'read_jsonl', 'read_parquet', 'read_table', 'files_of', 'text_list', 'normalized', 'open_tree',
            'source_tree', 'paragraphs', 'tree_files', 'natural_key', 'style_tuples', 'stel_styles', 'load_stel',
-           'load_styleptb', 'load_onestop', 'load_asset', 'load_ewave', 'load_sms_spam', 'load_davidson',
-           'load_stormfront', 'load_politeness', 'load_cds', 'load_xgenre', 'load_detectrl_multi_llm',
-           'load_detectrl_attack', 'load_parallel_shakespeare', 'read_bible_chapter', 'load_bible_versions',
-           'load_probing_jsonl', 'load_graded_formality']
+           'load_styleptb', 'load_onestop', 'onestop_article', 'paragraph_lines', 'load_onestop_paragraphs',
+           'load_asset', 'load_ewave', 'load_sms_spam', 'load_davidson', 'load_stormfront', 'load_politeness',
+           'load_cds', 'load_xgenre', 'load_detectrl_multi_llm', 'load_detectrl_attack', 'load_parallel_shakespeare',
+           'read_bible_chapter', 'load_bible_versions', 'load_probing_jsonl', 'load_graded_formality']
 
 # %% ../../nbs/lib/data/21_loaders.ipynb #c006
 LOADERS: dict = {}
@@ -276,6 +276,34 @@ def load_onestop(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
     ele = dict(_aligned_records(root/"Sentence-Aligned"/"ADV-ELE.txt", ctx))
     itm = dict(_aligned_records(root/"Sentence-Aligned"/"ADV-INT.txt", ctx))
     return style_tuples([(ele[a], itm[a], a) for a in ele if a in itm], "reading_level")
+
+# %% ../../nbs/lib/data/21_loaders.ipynb #6b3789df
+_ONESTOP_LEVELS = {"ele": "Ele-Txt", "int": "Int-Txt/Int-Txt", "adv": "Adv-Txt"}
+
+def onestop_article(filename: str) -> str:
+    "The article a OneStop file belongs to: its name without `-adv.txt`, `-int.txt` or `-ele.txt`."
+    for suffix in ("-adv.txt", "-int.txt", "-ele.txt"):
+        if filename.lower().endswith(suffix): return filename[: -len(suffix)]
+    return Path(filename).stem
+
+def paragraph_lines(path: Path, ctx: LoadContext) -> list[str]:
+    "The stripped lines of one article; none (counted) if the file is not UTF-8, as the released loader does."
+    try: text = read_bytes(path, ctx).decode("utf-8-sig")
+    except UnicodeDecodeError:
+        ctx.skip("articles not valid UTF-8 (left out, as released)"); return []
+    return [line.strip() for line in io.StringIO(text, newline=None)]
+
+@loader("onestop_paragraph_lines")
+def load_onestop_paragraphs(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
+    "(elementary, intermediate, advanced) paragraph lines aligned by line index, articles in sorted order."
+    base = root/"Texts-SeparatedByReadingLevel"
+    files = {lvl: {onestop_article(p.name): p for p in (base/d).glob("*.txt")} for lvl, d in _ONESTOP_LEVELS.items()}
+    out = []
+    for article in sorted(set.intersection(*(set(f) for f in files.values()))):
+        lines = [paragraph_lines(files[lvl][article], ctx) for lvl in _ONESTOP_LEVELS]
+        out += [{"texts": list(t), "category": "reading_level"} for t in zip(*lines) if all(t)]
+    if not out: raise ctx.error("no aligned paragraph lines", base)
+    return out
 
 # %% ../../nbs/lib/data/21_loaders.ipynb #c023
 def _lines(path: Path, ctx: LoadContext) -> list[str]:

@@ -261,7 +261,7 @@ def evaluate_rerank(
     from steb_lib.eval.runner import encoder_and_scoring, task_input
     from steb_lib.embed.cache import embed_texts
     encoder, _ = encoder_and_scoring(retriever, revision, "mean", profile)
-    data, dataset, provenance = task_input("retrieval", data_file, dataset, name, seed)
+    data, dataset, provenance = task_input("retrieval", data_file, dataset, name, seed, profile)
     prepare_stores(results_dir, cache_dir, profile)
     system = f"{encoder.spec.name}+rerank={reranker_label(reranker)}"
     out = Path(results_dir)/path_name(system)/path_name(dataset)/"retrieve_rerank.json"

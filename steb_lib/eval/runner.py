@@ -45,17 +45,18 @@ def builtin_dataset_file(name: str, task: str) -> Path:
 
 # %% ../../nbs/lib/eval/50_runner.ipynb #c008
 def task_input(
-    task: str, data_file=None, dataset: str | None = None, name: str | None = None, seed: int = DEFAULT_SEED
+    task: str, data_file=None, dataset: str | None = None, name: str | None = None, seed: int = DEFAULT_SEED,
+    profile=None,
 ):
     """(prepared sample, dataset name in the store, provenance fields) for a data file, example or registered
-    dataset."""
+    dataset (sampled as `profile` says; a data file is never sampled)."""
     if (data_file is None) == (dataset is None):
         raise StebInputError("give exactly one of a data file or a dataset name")
     if data_file is not None or dataset in builtin_datasets():
         path = Path(data_file) if data_file is not None else builtin_dataset_file(dataset, task)
         return load_task_file(task, path), name or dataset or path.stem, {}
     from steb_lib.data.datasets import prepare_dataset
-    p = prepare_dataset(dataset, task, seed)
+    p = prepare_dataset(dataset, task, seed, profile=profile)
     return (
         p.data,
         name or p.meta["dataset"],
@@ -64,6 +65,7 @@ def task_input(
             "data_raw_sha256": p.meta["raw_sha256"],
             "data_found_in": p.meta["found_in"],
             "data_shortfall": p.meta["shortfall"],
+            "data_selection": p.meta.get("selection", {}).get("rule", ""),
         },
     )
 
@@ -137,7 +139,7 @@ def evaluate(model, task: str, data_file=None, dataset: str | None = None, name:
     check_protocol(protocol)
     encoder, scoring = encoder_and_scoring(model, revision, scoring, profile)
     _check_scoring(encoder, task, scoring)
-    data, dataset, provenance = task_input(task, data_file, dataset, name, seed)
+    data, dataset, provenance = task_input(task, data_file, dataset, name, seed, profile)
     prepare_stores(results_dir, cache_dir, profile)
     model_name = encoder.spec.name; system = system_name(model_name, scoring.name)
     out, label = result_path(results_dir, system, dataset, task), f"{system} / {dataset} / {task}"

@@ -12,9 +12,9 @@ from ..core import StebInputError
 
 # %% auto #0
 __all__ = ['TASK_REGISTRY', 'decode_text_file', 'parse_jsonl', 'read_jsonl_lines', 'read_jsonl', 'record_field',
-           'labelled_record', 'check_two_labels', 'record_texts', 'SampleContext', 'draw_seeded', 'group_records',
-           'sample_labelled', 'sample_texts', 'TaskSpec', 'register_task', 'task_names', 'task_name', 'task_spec',
-           'sample_counts']
+           'labelled_record', 'check_two_labels', 'record_texts', 'SampleContext', 'draw_seeded', 'take_sample',
+           'group_records', 'sample_labelled', 'sample_texts', 'TaskSpec', 'register_task', 'task_names', 'task_name',
+           'task_spec', 'sample_counts']
 
 # %% ../../nbs/lib/tasks/10_spec.ipynb #c006
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
@@ -97,12 +97,13 @@ def record_texts(records: list[dict]) -> list[str]:
 # %% ../../nbs/lib/tasks/10_spec.ipynb #c017
 @dataclass
 class SampleContext:
-    """What a seeded draw needs and reports: dataset and task, seed, Tab. 15 `target` counts, notes and skip
-    counts."""
+    """What a draw needs and reports: dataset and task, seed, Tab. 15 `target` counts, the rule (`seeded`: the
+    `seeded-selection` correction; else the released code's first N in file order), notes and skip counts."""
     dataset: str
     task: str
     seed: int = 42
     target: dict = field(default_factory=dict)
+    seeded: bool = False
     notes: list = field(default_factory=list)
     skipped: dict = field(default_factory=dict)
     def skip(self, reason: str, n: int = 1) -> None:
@@ -121,25 +122,34 @@ def draw_seeded(items: list, k: int | None, rng: random.Random) -> list:
     keep = set(rng.sample(range(len(items)), k))
     return [x for i, x in enumerate(items) if i in keep]
 
-def group_records(records: list, key) -> dict:
-    "Records grouped by `key(record)`, groups in sorted order."
+def take_sample(items: list, k: int | None, ctx: SampleContext, salt: str) -> list:
+    "`k` of `items`: the first `k` (the released rule) or, under `seeded-selection`, a draw seeded by `salt`."
+    return draw_seeded(items, k, ctx.rng(salt)) if ctx.seeded else list(items[:k] if k else items)
+
+def group_records(records: list, key, sort: bool = True) -> dict:
+    "Records grouped by `key(record)`, groups in sorted order (or in order of first appearance)."
     out = {}
     for r in records: out.setdefault(key(r), []).append(r)
-    return dict(sorted(out.items()))
+    return dict(sorted(out.items())) if sort else out
+
+def _leave_out(ctx: SampleContext, key: str, group, recs: list, least: int, why: str) -> None:
+    ctx.skip(f"texts of {key}s with fewer than {why} (left out)", len(recs))
+    ctx.notes.append(f"{key} {group!r} left out: {len(recs)} of at least {least}")
 
 def sample_labelled(records, target: dict, ctx: SampleContext, key="label", min_size=2, size=1) -> list[dict]:
-    """Up to `target['per_class']` texts (or tuples of `size` texts) per group, seeded per group. A group with
-    fewer than `min_size` members cannot be scored: it is left out and counted (the original code drops
-    rare labels too)."""
-    groups, out = group_records(records, lambda r: r[key]), []
+    """Up to `target['per_class']` texts (or tuples of `size` texts) per group. The released rule: the first
+    N of each group in file order, groups in order of first appearance, a group with fewer than N left out;
+    under `seeded-selection` a seeded draw per group (sorted), a short group kept. A group with fewer than
+    `min_size` members cannot be scored: left out either way. What is left out is counted and noted."""
+    groups, out = group_records(records, lambda r: r[key], sort=ctx.seeded), []
     per = target.get("per_class"); k = per // size if per else None
     for g, recs in groups.items():
         if len(recs) < min_size:
-            ctx.skip(f"texts of {key}s with fewer than {min_size} members (left out)", len(recs))
-            ctx.notes.append(f"{key} {g!r} left out: {len(recs)} of at least {min_size}")
-            continue
+            _leave_out(ctx, key, g, recs, min_size, f"{min_size} members"); continue
+        if k and len(recs) < k and not ctx.seeded:
+            _leave_out(ctx, key, g, recs, k, "Tab. 15's count, as released"); continue
         if k and len(recs) < k: ctx.notes.append(f"{key} {g!r}: {len(recs)} of {k}")
-        out += draw_seeded(recs, k, ctx.rng(f"{key}:{g}"))
+        out += take_sample(recs, k, ctx, f"{key}:{g}")
     if target.get("classes") and len(groups) < target["classes"]:
         ctx.notes.append(
             f"{len(groups)} of {target['classes']} {'categories' if key == 'category' else key + 's'}"
@@ -147,10 +157,11 @@ def sample_labelled(records, target: dict, ctx: SampleContext, key="label", min_
     return out
 
 def sample_texts(records, target: dict, ctx: SampleContext) -> list[dict]:
-    "Up to `target['total']` records, a seeded draw (the default of tasks without classes, such as probing)."
+    """Up to `target['total']` records: the first ones, or a seeded draw under `seeded-selection` (the default of
+    tasks without classes, such as probing)."""
     total = target.get("total")
     if total and len(records) < total: ctx.notes.append(f"{len(records)} of {total} texts")
-    return draw_seeded(records, total, ctx.rng("texts"))
+    return take_sample(records, total, ctx, "texts")
 
 # %% ../../nbs/lib/tasks/10_spec.ipynb #c022
 def _one_per_record(records) -> int: return len(records)

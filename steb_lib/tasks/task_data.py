@@ -84,9 +84,12 @@ def _without_duplicates(recs: list[dict]) -> tuple[list[dict], int]:
     for r in recs: first.setdefault(canonical_json(r), r)
     return list(first.values()), len(recs) - len(first)
 
-def prepare_records(task: str, records, where: list[str] | None = None) -> TaskData:
+def prepare_records(
+    task: str, records, where: list[str] | None = None, keep_duplicates: bool = False
+) -> TaskData:
     """Validate `records` for `task` (errors name `where[i]`, default 'record i+1') and return the prepared
-    sample."""
+    sample; exact repeats are dropped and counted unless `keep_duplicates` (a registered dataset's sample in the
+    paper profile keeps them, as the released loaders do)."""
     task = task_name(task); records = list(records)
     if not records: raise StebInputError("no records")
     where = where or [f"record {i}" for i in range(1, len(records) + 1)]
@@ -94,7 +97,7 @@ def prepare_records(task: str, records, where: list[str] | None = None) -> TaskD
     _check_name_types(task, records, where)
     recs = [spec.record(r if isinstance(r, dict) else {}, at) for r, at in zip(records, where)]
     for r, at in zip(recs, where): _check_unicode(r, at)
-    recs, n_duplicates = _without_duplicates(recs)
+    recs, n_duplicates = (recs, 0) if keep_duplicates else _without_duplicates(recs)
     recs = spec.complete(recs)
     spec.check(recs)
     return TaskData(task, recs, n_duplicates)
