@@ -51,7 +51,7 @@ def broken_mirror(tmp_path, rel, content: bytes):
      "hate_speech_and_offensive_language", "missing column(s) ['tweet']"),
     ("NLP2CT/DetectRL/Benchmark/Benchmark_Data/Prompt_Attacks/prompt_attacks_llm_test.json", b'[\n    {\n        "text": "abc",\n        "lab',
      "machine_text_detection_DetectRL_prompt_attacks", "truncated or corrupt"),
-    ("hamzaaacodes/sms-spam-collection/SMSSpamCollection", b"Label\tSMS\nham\thello there\nham\tsee you\nspam\tWIN NOW\n", "sms_spam", "at least 2 distinct labels; got 1 (label 'spam' left out: 1 of at least 2)"),
+    ("hamzaaacodes/sms-spam-collection/SMSSpamCollection", b"Label\tSMS\nham\thello there\nham\tsee you\nspam\tWIN NOW\n", "sms_spam", "no records (label 'ham' left out: 2 of at least 25; label 'spam' left out: 1 of at least 25)"),
 ])
 def test_broken_raw_file_names_dataset_and_file_and_others_complete(tmp_path, rel, content, dataset, expect):
     mirror = broken_mirror(tmp_path, rel, content)
@@ -87,5 +87,8 @@ def test_fixture_sources_prepare_through_the_registry(tmp_path):
     from steb_lib.data.sources import fixtures_dir
     env = {"STEB_RAW_DIR": str(fixtures_dir()), "STEB_CACHE": str(tmp_path/"c")}
     for name in ("parallel_shakespeare", "bible_versions"):
-        r = steb("prepare", name, "--task", "order_alignment" if name == "parallel_shakespeare" else "clustering", "--out", str(tmp_path), env=env)
+        task = "order_alignment" if name == "parallel_shakespeare" else "clustering"
+        r = steb("prepare", name, "--task", task, "--out", str(tmp_path), env=env)   # the released rule: every label short of 25
+        assert r.returncode == 2 and "left out" in r.stderr and "at least 25" in r.stderr, r.stderr
+        r = steb("prepare", name, "--task", task, "--out", str(tmp_path), "--correct", "seeded-selection", env=env)
         assert r.returncode == 0 and "shortfall" in r.stdout, r.stderr  # fixtures are far smaller than Tab. 15

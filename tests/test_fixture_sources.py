@@ -20,7 +20,7 @@ def fixture_tasks():
 def prepared_shas(monkeypatch, cache):
     from steb_lib.data.datasets import prepare_dataset
     monkeypatch.setenv("STEB_RAW_DIR", str(fixtures_dir())); monkeypatch.setenv("STEB_CACHE", str(cache))
-    return {(n, t): prepare_dataset(n, t).data.sha256 for n, t in fixture_tasks()}
+    return {(n, t): prepare_dataset(n, t, profile="paper+seeded-selection").data.sha256 for n, t in fixture_tasks()}
 
 
 def test_every_fixture_entry_prepares_deterministically(tmp_path, monkeypatch):
@@ -39,13 +39,13 @@ def test_every_entry_has_a_loader_and_honest_availability(tmp_path):
 
 
 def test_manual_source_says_where_to_get_files(tmp_path):
-    r = steb("prepare", "pan15_authorship_verification_english_test", env={"STEB_RAW_DIR": str(tmp_path/"raw"), "STEB_CACHE": str(tmp_path/"c")})
+    r = steb("prepare", "--correct", "seeded-selection", "pan15_authorship_verification_english_test", env={"STEB_RAW_DIR": str(tmp_path/"raw"), "STEB_CACHE": str(tmp_path/"c")})
     assert r.returncode == 2 and "by hand" in r.stderr and "pan.webis.de" in r.stderr and "pan/pan15-authorship-verification-test" in r.stderr, r.stderr
 
 
 def test_cli_prepare_from_a_fixture_prints_path_and_sha(tmp_path):
     env = {"STEB_RAW_DIR": str(fixtures_dir()), "STEB_CACHE": str(tmp_path/"c")}
-    r = steb("prepare", "pan23_style_change_hard", "--out", str(tmp_path), env=env)
+    r = steb("prepare", "--correct", "seeded-selection", "pan23_style_change_hard", "--out", str(tmp_path), env=env)
     assert r.returncode == 0, r.stderr
     import hashlib
     out = tmp_path/"pan23_style_change_hard.predefined.jsonl"
@@ -64,7 +64,7 @@ def test_broken_fixture_copy_names_dataset_and_file(tmp_path, dataset, rel, dama
     f = raw/rel
     if damage == "truncate": f.write_bytes(f.read_bytes()[: len(f.read_bytes()) // 2])
     else: f.write_text(f.read_text().replace('"label_text"', '"category"'))
-    r = steb("prepare", dataset, *(["--task", "clustering"] if dataset in ("blog_gender", "core") else []), env={"STEB_RAW_DIR": str(raw), "STEB_CACHE": str(tmp_path/"c")})
+    r = steb("prepare", "--correct", "seeded-selection", dataset, *(["--task", "clustering"] if dataset in ("blog_gender", "core") else []), env={"STEB_RAW_DIR": str(raw), "STEB_CACHE": str(tmp_path/"c")})
     assert r.returncode == 2 and f"dataset {dataset}:" in r.stderr and expect in r.stderr and f.name in r.stderr, r.stderr
 
 
@@ -83,7 +83,7 @@ def test_broken_fixture_copy_names_dataset_and_file(tmp_path, dataset, rel, dama
 def test_quirks_of_real_files_are_skipped_and_counted(tmp_path, dataset, task, reason):
     "A fixture in the real layout, with the real files' quirks, prepares through the CLI and its meta counts what was left out."
     import json
-    r = steb("prepare", dataset, "--task", task, "--out", str(tmp_path), env={"STEB_RAW_DIR": str(fixtures_dir()), "STEB_CACHE": str(tmp_path/"c")})
+    r = steb("prepare", "--correct", "seeded-selection", dataset, "--task", task, "--out", str(tmp_path), env={"STEB_RAW_DIR": str(fixtures_dir()), "STEB_CACHE": str(tmp_path/"c")})
     assert r.returncode == 0, r.stderr
     meta = json.loads((tmp_path/f"{dataset}.{task}.meta.json").read_text())
     assert meta["skipped"].get(reason, 0) >= 1, meta.get("skipped")

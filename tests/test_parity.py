@@ -26,6 +26,13 @@ def evaluate(tmp, dataset, task, *options, store="r"):
     return json.loads(next((tmp / store).glob(f"*/{dataset}/{task}.json")).read_text())
 
 
+# UPSTREAM-PARITY measured the released route and metrics on steb-lib's samples (its seeded draw, OneStop's sentence
+# triples): those two selection corrections reproduce the samples; the paper profile proper selects as released
+# (tests/test_selection_parity.py)
+SAME_SAMPLES = ("--correct", "onestop-sentences,seeded-selection")
+SAMPLES_PROFILE = "paper+onestop-sentences,seeded-selection"
+
+
 @pytest.fixture(scope="module")
 def tmp(tmp_path_factory):
     return tmp_path_factory.mktemp("parity")
@@ -36,9 +43,11 @@ def tmp(tmp_path_factory):
 @pytest.mark.parametrize("dataset,released,own", [("hate_speech", 0.0848, 0.1205),
                                                   ("hate_speech_and_offensive_language", 0.0129, 0.1515)])
 def test_clustering_follows_the_released_embedding_route(tmp, dataset, released, own):
-    paper = evaluate(tmp, dataset, "clustering")
-    assert (paper["profile"], paper["model_route"], paper["model_family"]) == ("paper", "hf-route", "sentence-transformers")
+    paper = evaluate(tmp, dataset, "clustering", *SAME_SAMPLES, store="rs")     # steb-lib's samples, as measured
+    assert (paper["profile"], paper["model_route"], paper["model_family"]) == (SAMPLES_PROFILE, "hf-route", "sentence-transformers")
     assert abs(paper["main_score"] - released) < 5e-4, paper["main_score"]
+    pure = evaluate(tmp, dataset, "clustering")      # the paper profile proper: the released selection too
+    assert (pure["profile"], pure["corrections"]) == ("paper", []) and pure["data_selection"].startswith("the first N records")
     corrected = evaluate(tmp, dataset, "clustering", "--profile", "corrected", store="rc")
     assert corrected["model_route"] == "own" and abs(corrected["main_score"] - own) < 5e-4, corrected["main_score"]
 
@@ -48,15 +57,15 @@ def test_clustering_follows_the_released_embedding_route(tmp, dataset, released,
 @pytest.mark.parametrize("dataset,released,own", [("STEL_feature", (0.8791, 0.0099), (0.8658, 0.0140)),
                                                   ("OneStopEnglishCorpus", (0.5067, 0.2012), (0.3737, 0.2560))])
 def test_order_alignment_follows_the_released_procedure(tmp, dataset, released, own):
-    metric_only = evaluate(tmp, dataset, "order_alignment", "--correct", "st-pipeline,exact-chunks", store="rm")
-    assert metric_only["profile"] == "paper+exact-chunks,st-pipeline"
+    metric_only = evaluate(tmp, dataset, "order_alignment", "--correct", "st-pipeline,exact-chunks," + SAME_SAMPLES[1], store="rm")
+    assert metric_only["profile"] == "paper+exact-chunks,onestop-sentences,seeded-selection,st-pipeline"
     got = (metric_only["metrics"]["accuracy"], metric_only["metrics"]["distractor_accuracy"])
     assert all(abs(g - w) < 1e-4 for g, w in zip(got, released)), got
     corrected = evaluate(tmp, dataset, "order_alignment", "--profile", "corrected", store="rc")
     got = (corrected["metrics"]["accuracy"], corrected["metrics"]["distractor_accuracy"])
     assert all(abs(g - w) < 1e-4 for g, w in zip(got, own)), got
-    paper = evaluate(tmp, dataset, "order_alignment")   # the released route too: the same directions, so the same
-    assert abs(paper["metrics"]["accuracy"] - released[0]) < 1e-3 and paper["corrections"] == []
+    paper = evaluate(tmp, dataset, "order_alignment", *SAME_SAMPLES, store="rs")   # the released route too: the same
+    assert abs(paper["metrics"]["accuracy"] - released[0]) < 1e-3 and paper["profile"] == SAMPLES_PROFILE   # directions
 
 
 def test_a_store_holds_one_profile_and_the_table_says_which(tmp):
@@ -70,7 +79,7 @@ def test_a_store_holds_one_profile_and_the_table_says_which(tmp):
     assert steb("table", "--results-dir", str(tmp / "r")).stdout.startswith("profile: paper")
     listed = steb("corrections").stdout
     for name in ("st-pipeline", "true-last-token", "exact-chunks", "oa-no-clip", "oa-both-directions",
-                 "retrieval-keep-target-only"):
+                 "retrieval-keep-target-only", "seeded-selection", "onestop-sentences"):
         assert name in listed
 
 

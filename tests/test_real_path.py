@@ -65,18 +65,18 @@ SOURCES = [("core", "clustering", "repo"), ("enron_spam", "clustering", "hf"), (
 
 @pytest.mark.parametrize("dataset,task,kind", SOURCES)
 def test_prepare_downloads_each_source_kind_and_matches_the_mirror(net, online, tmp_path, dataset, task, kind):
-    r = steb("prepare", dataset, "--task", task, "--out", str(tmp_path/"dl"), env=online)
+    r = steb("prepare", "--correct", "seeded-selection", dataset, "--task", task, "--out", str(tmp_path/"dl"), env=online)
     assert r.returncode == 0, r.stderr
     meta = json.loads((tmp_path/"dl"/f"{dataset}.{task}.meta.json").read_text())
     assert meta["found_in"] == "downloaded", meta
-    mirror = steb("prepare", dataset, "--task", task, "--out", str(tmp_path/"mirror"),
+    mirror = steb("prepare", "--correct", "seeded-selection", dataset, "--task", task, "--out", str(tmp_path/"mirror"),
                   env={**online, "STEB_RAW_DIR": str(FX), "STEB_CACHE": str(tmp_path/"other-cache"), "HF_HUB_OFFLINE": "1"})
     assert mirror.returncode == 0, mirror.stderr
     name = f"{dataset}.{task}.jsonl"
     assert (tmp_path/"dl"/name).read_bytes() == (tmp_path/"mirror"/name).read_bytes()   # the download is the mirror's sample
     before = len(net.requests)   # offline rerun, prepared cache cleared: found in the raw cache, no request at all
     shutil.rmtree(tmp_path/"cache"/"prepared")
-    again = steb("prepare", dataset, "--task", task, "--out", str(tmp_path/"again"), env={**online, "HF_HUB_OFFLINE": "1"})
+    again = steb("prepare", "--correct", "seeded-selection", dataset, "--task", task, "--out", str(tmp_path/"again"), env={**online, "HF_HUB_OFFLINE": "1"})
     assert again.returncode == 0, again.stderr
     assert len(net.requests) == before and (tmp_path/"again"/name).read_bytes() == (tmp_path/"dl"/name).read_bytes()
 
@@ -93,7 +93,7 @@ def _registry_with(tmp_path, name: str, change) -> Path:
 
 def test_truncated_download_is_refused_and_not_cached(net, online, tmp_path):
     net.cut.add("/MASC/download/MASC-3.0.0.zip")
-    try: r = steb("prepare", "masc_text_genre", "--task", "clustering", env=online)
+    try: r = steb("prepare", "--correct", "seeded-selection", "masc_text_genre", "--task", "clustering", env=online)
     finally: net.cut.discard("/MASC/download/MASC-3.0.0.zip")
     assert r.returncode == 2 and "was cut short" in r.stderr and "Traceback" not in r.stderr, r.stderr
     assert not list((tmp_path/"cache").rglob("MASC-3.0.0.zip"))
@@ -102,7 +102,7 @@ def test_truncated_download_is_refused_and_not_cached(net, online, tmp_path):
 def test_checksum_mismatch_is_refused(net, online, tmp_path):
     zip_name = "2020.emnlp-main.473.OptionalSupplementaryMaterial.zip"
     data = _registry_with(tmp_path, "twitter_aave_sae", lambda e: e["source"].update(sha256={zip_name: "0" * 64}))
-    r = steb("prepare", "twitter_aave_sae", env={**online, "STEB_DATA_DIR": str(data)})
+    r = steb("prepare", "--correct", "seeded-selection", "twitter_aave_sae", env={**online, "STEB_DATA_DIR": str(data)})
     assert r.returncode == 2 and "checksum mismatch" in r.stderr and "nothing was written" in r.stderr, r.stderr
     assert not list((tmp_path/"cache").rglob(zip_name))
 
@@ -118,7 +118,7 @@ def test_archive_members_outside_the_cache_are_refused(net, online, tmp_path, me
         for m in src.getmembers(): dst.addfile(m, src.extractfile(m))
         info = tarfile.TarInfo(member); info.size = 4; dst.addfile(info, io.BytesIO(b"evil"))
     saved = net.gdrive["1HFWoFk3V7vqM_DbZzd8ixecdbjHp29c4"]; net.gdrive["1HFWoFk3V7vqM_DbZzd8ixecdbjHp29c4"] = out.getvalue()
-    try: r = steb("prepare", "amazon", env=online)
+    try: r = steb("prepare", "--correct", "seeded-selection", "amazon", env=online)
     finally: net.gdrive["1HFWoFk3V7vqM_DbZzd8ixecdbjHp29c4"] = saved
     assert r.returncode == 2 and "would be written outside" in r.stderr, r.stderr
     assert not (tmp_path/"escaped.txt").exists() and not Path("/tmp/steb-escaped-absolute.txt").exists()
@@ -127,7 +127,7 @@ def test_archive_members_outside_the_cache_are_refused(net, online, tmp_path, me
 
 def test_a_404_names_the_url_and_where_to_put_the_file(net, online):
     net.missing.add("/MASC/download/MASC-3.0.0.zip")
-    try: r = steb("prepare", "masc_text_genre", "--task", "clustering", env=online)
+    try: r = steb("prepare", "--correct", "seeded-selection", "masc_text_genre", "--task", "clustering", env=online)
     finally: net.missing.discard("/MASC/download/MASC-3.0.0.zip")
     assert r.returncode == 2 and "cannot download https://www.anc.org/MASC/download/MASC-3.0.0.zip" in r.stderr and "404" in r.stderr, r.stderr
     assert "put the file at" in r.stderr and "Traceback" not in r.stderr

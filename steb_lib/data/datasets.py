@@ -265,7 +265,7 @@ def shipped_sample(entry: dict, task: str, seed: int, selection=()) -> Prepared 
     meta = json.loads(meta_path.read_text(encoding="utf-8"))
     if meta.get("identity_sha256") != sha256_json(sample_identity(entry, task, seed, selection)): return None
     # two tasks with the same sample share one file
-    gz = meta_path.with_name(meta.get("records_file", f"{task}.jsonl.gz"))
+    gz = meta_path.with_name(meta.get("records_file", f"{shipped_name(task, selection)}.jsonl.gz"))
     try:
         lines = gzip.decompress(gz.read_bytes()).decode("utf-8").splitlines()
         recs = [json.loads(line) for line in lines if line.strip()]

@@ -11,10 +11,10 @@ from typing import Callable
 from ..core import StebInputError
 
 # %% auto #0
-__all__ = ['TASK_REGISTRY', 'decode_text_file', 'parse_jsonl', 'read_jsonl_lines', 'read_jsonl', 'record_field',
-           'labelled_record', 'check_two_labels', 'record_texts', 'SampleContext', 'draw_seeded', 'take_sample',
-           'group_records', 'sample_labelled', 'sample_texts', 'TaskSpec', 'register_task', 'task_names', 'task_name',
-           'task_spec', 'sample_counts']
+__all__ = ['RELEASED_AUTO_RANGE', 'TASK_REGISTRY', 'decode_text_file', 'parse_jsonl', 'read_jsonl_lines', 'read_jsonl',
+           'record_field', 'labelled_record', 'check_two_labels', 'record_texts', 'SampleContext', 'draw_seeded',
+           'take_sample', 'group_records', 'released_per_label', 'sample_labelled', 'sample_texts', 'TaskSpec',
+           'register_task', 'task_names', 'task_name', 'task_spec', 'sample_counts']
 
 # %% ../../nbs/lib/tasks/10_spec.ipynb #c006
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
@@ -132,22 +132,33 @@ def group_records(records: list, key, sort: bool = True) -> dict:
     for r in records: out.setdefault(key(r), []).append(r)
     return dict(sorted(out.items())) if sort else out
 
+RELEASED_AUTO_RANGE = (25, 200)   # AUTO_MIN_EPISODES, AUTO_MAX_EPISODES of the released steb/dataset_loader.py
+
+def released_per_label(groups: dict) -> int:
+    """The released loader's "auto" N (records per label): the smallest label's count clamped to [25, 200]. On
+    the full data it is Tab. 15's count; on a smaller file it can drop every label that is short of 25."""
+    low, high = RELEASED_AUTO_RANGE
+    return max(low, min(min(len(g) for g in groups.values()), high))
+
 def _leave_out(ctx: SampleContext, key: str, group, recs: list, least: int, why: str) -> None:
     ctx.skip(f"texts of {key}s with fewer than {why} (left out)", len(recs))
     ctx.notes.append(f"{key} {group!r} left out: {len(recs)} of at least {least}")
 
 def sample_labelled(records, target: dict, ctx: SampleContext, key="label", min_size=2, size=1) -> list[dict]:
-    """Up to `target['per_class']` texts (or tuples of `size` texts) per group. The released rule: the first
-    N of each group in file order, groups in order of first appearance, a group with fewer than N left out;
-    under `seeded-selection` a seeded draw per group (sorted), a short group kept. A group with fewer than
+    """Records per group. The released rule: the first N (`released_per_label`) of each group in file order,
+    groups in order of first appearance, a group with fewer than N left out. Under `seeded-selection`: up to
+    `target['per_class']` texts (or tuples of `size` texts), a seeded draw per group (sorted), a short group kept. A group with fewer than
     `min_size` members cannot be scored: left out either way. What is left out is counted and noted."""
     groups, out = group_records(records, lambda r: r[key], sort=ctx.seeded), []
     per = target.get("per_class"); k = per // size if per else None
+    if not ctx.seeded and groups:
+        k, tab15 = released_per_label(groups), k
+        if k != tab15: ctx.notes.append(f"{k} per {key} by the released 'auto' rule (Tab. 15: {tab15})")
     for g, recs in groups.items():
         if len(recs) < min_size:
             _leave_out(ctx, key, g, recs, min_size, f"{min_size} members"); continue
         if k and len(recs) < k and not ctx.seeded:
-            _leave_out(ctx, key, g, recs, k, "Tab. 15's count, as released"); continue
+            _leave_out(ctx, key, g, recs, k, "the released 'auto' count"); continue
         if k and len(recs) < k: ctx.notes.append(f"{key} {g!r}: {len(recs)} of {k}")
         out += take_sample(recs, k, ctx, f"{key}:{g}")
     if target.get("classes") and len(groups) < target["classes"]:
