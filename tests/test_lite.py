@@ -12,14 +12,15 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_shipped_samples_rebuild_identically_from_the_raw_files(monkeypatch):
     "Every shipped sample, rebuilt from ../shared/steb-raw: the same JSONL bytes and the same meta."
     from steb_lib.data.lite import build_lite_sample, lite_samples
+    from steb_lib.data.datasets import shipped_name
     monkeypatch.setenv("STEB_RAW_DIR", str(RAW.resolve()))
     samples = lite_samples()
-    assert len(samples) >= 10
-    for name, task in samples:
-        gz, meta = build_lite_sample(name, task)
-        shipped = ROOT/"data"/"lite"/name
-        shipped_meta = json.loads((shipped/f"{task}.meta.json").read_text(encoding="utf-8"))
-        records = shipped/shipped_meta.pop("records_file", f"{task}.jsonl.gz")   # tasks with one sample share a file
+    assert len(samples) >= 24
+    for name, task, selection in samples:    # each selection variant (paper: none) has its own sample
+        gz, meta = build_lite_sample(name, task, selection=selection)
+        shipped, stem = ROOT/"data"/"lite"/name, shipped_name(task, selection)
+        shipped_meta = json.loads((shipped/f"{stem}.meta.json").read_text(encoding="utf-8"))
+        records = shipped/shipped_meta.pop("records_file", f"{stem}.jsonl.gz")   # tasks with one sample share a file
         assert gzip.decompress(gz) == gzip.decompress(records.read_bytes()), (name, task)
         assert meta == shipped_meta, (name, task)
 
