@@ -71,6 +71,7 @@ ENTRY_KEYS = {
     "notes",
     "task_overrides",
     "correction_overrides",
+    "released_count",
 }
 SOURCE_KEYS = {
     "repo": {"owner", "repo", "commit", "archive_sha256"},
@@ -117,6 +118,8 @@ def _check_entry(e: dict, path: Path) -> dict:
         raise StebInputError(f"{path}: application {e['application']!r}")
     bad = [c for c in e.get("correction_overrides", {}) if getattr(CORRECTIONS.get(c), "kind", "") != "selection"]
     if bad: raise StebInputError(f"{path}: correction_overrides names {bad}, not selection corrections")
+    if e.get("released_count", "auto") not in ("auto", "fixed"):
+        raise StebInputError(f"{path}: released_count must be 'auto' or 'fixed'")
     return e
 
 def load_dataset_registry(directory=None) -> dict[str, dict]:
@@ -322,8 +325,9 @@ SELECTION_RULES = {
 def build_prepared(entry: dict, task: str, seed: int, root: Path, where: str, raw: dict, selection=()) -> Prepared:
     """Run `entry`'s loader on the files under `root`, sample (under the `selection` corrections), validate, and
     describe the result."""
-    seeded = "seeded-selection" in selection
-    target = entry["tasks"][task]; ctx = LoadContext(entry["name"], task, seed, target, seeded=seeded)
+    seeded, fixed = "seeded-selection" in selection, entry.get("released_count", "auto") == "fixed"
+    target = entry["tasks"][task]
+    ctx = LoadContext(entry["name"], task, seed, target, seeded=seeded, fixed_count=fixed)
     records = sample_records(
         task, LOADERS[entry["loader"]](root, entry.get("loader_args", {}), ctx), target, ctx
     )
