@@ -9,15 +9,20 @@ import numpy as np
 import pandas as pd
 from scipy.cluster.hierarchy import fcluster, linkage
 from scipy.stats import spearmanr
-from .core import StebInputError
+import json
+from functools import cache
+from .core import StebInputError, data_dir
+from .profiles import make_profile
 from .tasks.task_data import task_names
 
 # %% auto #0
 __all__ = ['OBJECTS_OF_STUDY', 'APPLICATION_COLUMNS', 'SCORES', 'ranking_correlation', 'dataset_linkage', 'dataset_groups',
            'plot_dataset_dendrogram', 'grouped_macro_average', 'complete_datasets', 'reference_models', 'ranked_rows',
            'operational_scores', 'results_frame', 'is_multilingual', 'english_results', 'cluster_score',
-           'definitional_datasets', 'definitional_scores', 'application_datasets', 'application_scores',
-           'multilingual_scores', 'protocol_column', 'steb_scores']
+           'definitional_datasets', 'registry_definitional_columns', 'definitional_scores', 'released_clusters',
+           'released_members', 'member_scores', 'released_cluster_score', 'released_definitional_columns',
+           'application_datasets', 'application_scores', 'multilingual_scores', 'protocol_column', 'results_profile',
+           'steb_scores']
 
 # %% ../nbs/lib/70_scores.ipynb #c006
 def ranking_correlation(scores: pd.DataFrame) -> pd.DataFrame:
@@ -189,9 +194,9 @@ def definitional_datasets(attribute: str) -> list[str]:
     )
     return sorted(n for n, e in DATASET_REGISTRY.items() if pick(e) and not is_multilingual(n))
 
-def definitional_scores(results: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
-    "(models × Tab. 9 columns, {column: cluster_score info}) over the English results."
-    results, cols, info = english_results(results), {}, {}
+def registry_definitional_columns(results: pd.DataFrame) -> tuple[dict, dict]:
+    "({Tab. 9 column: scores}, {column: info}) grouped by the registry (correction `definitional-registry`)."
+    cols, info = {}, {}
     for attr in (*OBJECTS_OF_STUDY, "linguistic_features"):
         cols[attr], info[attr] = cluster_score(results, definitional_datasets(attr))
     cols["content_independence"], info["content_independence"] = cluster_score(
@@ -200,12 +205,63 @@ def definitional_scores(results: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
         "distractor_accuracy",
         tasks=["order_alignment"],
     )
+    return cols, info
+
+def definitional_scores(results: pd.DataFrame, profile=None) -> tuple[pd.DataFrame, dict]:
+    """(models × Tab. 9 columns, {column: info}) over the English results: the released clusters and averaging
+    (paper profile) or the registry's (`definitional-registry`)."""
+    results = english_results(results)
+    by_registry = make_profile(profile).corrects("definitional-registry")
+    cols, info = (registry_definitional_columns if by_registry else released_definitional_columns)(results)
     out = pd.DataFrame(cols).reindex(columns=list(cols))
     out.insert(6, "object_of_study", out[list(OBJECTS_OF_STUDY)].mean(axis=1))
     out["STEB (definitional)"] = out[["object_of_study", "linguistic_features", "content_independence"]].mean(
         axis=1
     )
     return out, info
+
+# %% ../nbs/lib/70_scores.ipynb #acd1550a
+@cache
+def released_clusters() -> dict:
+    "The released clusters (`data/paper/released_clusters.json`): {'columns': {Tab. 9 column: cluster}, ...}."
+    return json.loads((data_dir()/"paper"/"released_clusters.json").read_text(encoding="utf-8"))
+
+def released_members(column: str) -> list[dict]:
+    "The members of the released cluster behind a Tab. 9 column, datasets under their registry names."
+    from steb_lib.data.datasets import dataset_entry
+    def named(m):
+        try: return {**m, "dataset": dataset_entry(m["dataset"])["name"]}
+        except StebInputError: return None   # a dataset steb-lib does not have (the_pile)
+    clusters = released_clusters()
+    return [m for m in map(named, clusters["clusters"][clusters["columns"][column]]) if m]
+
+def member_scores(results: pd.DataFrame, member: dict) -> pd.DataFrame:
+    "A cluster member's rows with `score` and `column` ((task, metric): order alignment names its metric)."
+    rows = results[results["dataset"] == member["dataset"]]
+    if member.get("order_alignment_only"): rows = rows[rows["task"] == "order_alignment"]
+    metric, oa = member.get("order_alignment", "accuracy"), rows["task"] == "order_alignment"
+    return rows.assign(score=np.where(oa, rows[metric], rows["main_score"]),
+                       column=np.where(oa, "order_alignment/" + metric, rows["task"]))
+
+def released_cluster_score(results: pd.DataFrame, members: list[dict]) -> tuple[pd.Series, dict]:
+    """(each model's mean over the cluster's (task, metric) columns of their mean over datasets, {'datasets',
+    'left_out'}), as the released `manual_cluster.py` averages."""
+    parts = [member_scores(results, m) for m in members]
+    rows = pd.concat(parts) if parts else pd.DataFrame()
+    if rows.empty: return pd.Series(dtype=float), {"datasets": [], "left_out": []}
+    table = rows.pivot_table(index="model", columns=["column", "dataset"], values="score", aggfunc="first")
+    incomplete = [c for c in table.columns if table[c].isna().any()]
+    complete = table.drop(columns=incomplete)
+    per_column = complete.T.groupby(level="column").mean().T
+    used = sorted({d for _, d in complete.columns})
+    return per_column.mean(axis=1), {"datasets": used, "left_out": ["/".join(c) for c in incomplete]}
+
+def released_definitional_columns(results: pd.DataFrame) -> tuple[dict, dict]:
+    "({Tab. 9 column: scores}, {column: info}) from the released clusters (the paper profile)."
+    cols, info = {}, {}
+    for col in (*OBJECTS_OF_STUDY, "linguistic_features", "content_independence"):
+        cols[col], info[col] = released_cluster_score(results, released_members(col))
+    return cols, info
 
 # %% ../nbs/lib/70_scores.ipynb #c034
 APPLICATION_COLUMNS = ("ATD", "ATD_adv", "AV", "AV_easy", "AV_medium", "AV_hard", "AR")
@@ -254,17 +310,23 @@ def protocol_column(results: pd.DataFrame, protocol: str) -> pd.DataFrame:
 
 # %% ../nbs/lib/70_scores.ipynb #c040
 SCORES = {
-    "operational": lambda r: operational_scores(english_results(r)),
+    "operational": lambda r, p: operational_scores(english_results(r)),
     "definitional": definitional_scores,
-    "application": application_scores,
-    "multilingual": multilingual_scores,
+    "application": lambda r, p: application_scores(r),
+    "multilingual": lambda r, p: multilingual_scores(r),
 }
 
-def steb_scores(results: pd.DataFrame, score: str = "operational") -> tuple[pd.DataFrame, dict]:
+def results_profile(results: pd.DataFrame):
+    "The profile that made `results` (its `profile` column; None, the paper profile, if it has none)."
+    names = set(results["profile"].dropna()) if "profile" in results else set()
+    if len(names) > 1: raise StebInputError(f"results of several profiles: {', '.join(sorted(names))}")
+    return make_profile(names.pop() if names else None)
+
+def steb_scores(results: pd.DataFrame, score: str = "operational", profile=None) -> tuple[pd.DataFrame, dict]:
     """(models × columns ×100, sorted by the overall column with reference models last, info) for `score` in
-    SCORES."""
+    SCORES, aggregated as `profile` says (default: the profile that made the results)."""
     if score not in SCORES: raise StebInputError(f"score must be one of {list(SCORES)}, not {score!r}")
-    table, info = SCORES[score](results)
+    table, info = SCORES[score](results, profile if profile is not None else results_profile(results))
     if table.empty: raise StebInputError(f"no results for the {score} score")
     table = (100 * table).sort_values(table.columns[-1], ascending=False, kind="stable")
     refs = reference_models(table.index)
