@@ -71,7 +71,7 @@ ENTRY_KEYS = {
     "notes",
     "task_overrides",
     "correction_overrides",
-    "released_count",
+    "selection",
 }
 SOURCE_KEYS = {
     "repo": {"owner", "repo", "commit", "archive_sha256"},
@@ -118,8 +118,8 @@ def _check_entry(e: dict, path: Path) -> dict:
         raise StebInputError(f"{path}: application {e['application']!r}")
     bad = [c for c in e.get("correction_overrides", {}) if getattr(CORRECTIONS.get(c), "kind", "") != "selection"]
     if bad: raise StebInputError(f"{path}: correction_overrides names {bad}, not selection corrections")
-    if e.get("released_count", "auto") not in ("auto", "fixed"):
-        raise StebInputError(f"{path}: released_count must be 'auto' or 'fixed'")
+    if e.get("selection", "released") not in ("released", "seeded"):
+        raise StebInputError(f"{path}: selection must be 'released' or 'seeded'")
     return e
 
 def load_dataset_registry(directory=None) -> dict[str, dict]:
@@ -192,10 +192,12 @@ def dataset_tasks(entry: dict, task: str | None = None) -> list[str]:
     return [task]
 
 def sample_corrections(entry: dict, profile=None) -> list[str]:
-    """The corrections of `profile` (default: paper) that change `entry`'s sample: `seeded-selection`, and the
-    selection corrections the entry has `correction_overrides` for."""
-    own = entry.get("correction_overrides", {})
-    return [c for c in make_profile(profile).of_kind("selection") if c == "seeded-selection" or c in own]
+    """The corrections of `profile` (default: paper) that change `entry`'s sample: `seeded-selection` (unless the
+    entry is drawn with the seed in every profile, `"selection": "seeded"`), and the selection corrections the
+    entry has `correction_overrides` for."""
+    own, seeded = entry.get("correction_overrides", {}), entry.get("selection") == "seeded"
+    applied = make_profile(profile).of_kind("selection")
+    return [c for c in applied if (c == "seeded-selection" and not seeded) or c in own]
 
 def task_entry(entry: dict, task: str, profile=None) -> dict:
     """`entry` as it applies to `task` under `profile`: its `task_overrides[task]` (another source, loader,
@@ -325,9 +327,8 @@ SELECTION_RULES = {
 def build_prepared(entry: dict, task: str, seed: int, root: Path, where: str, raw: dict, selection=()) -> Prepared:
     """Run `entry`'s loader on the files under `root`, sample (under the `selection` corrections), validate, and
     describe the result."""
-    seeded, fixed = "seeded-selection" in selection, entry.get("released_count", "auto") == "fixed"
-    target = entry["tasks"][task]
-    ctx = LoadContext(entry["name"], task, seed, target, seeded=seeded, fixed_count=fixed)
+    seeded = "seeded-selection" in selection or entry.get("selection") == "seeded"
+    target = entry["tasks"][task]; ctx = LoadContext(entry["name"], task, seed, target, seeded=seeded)
     records = sample_records(
         task, LOADERS[entry["loader"]](root, entry.get("loader_args", {}), ctx), target, ctx
     )

@@ -104,7 +104,6 @@ class SampleContext:
     seed: int = 42
     target: dict = field(default_factory=dict)
     seeded: bool = False
-    fixed_count: bool = False       # the released rule with a fixed N (`target`'s) instead of "auto"
     notes: list = field(default_factory=list)
     skipped: dict = field(default_factory=dict)
     def skip(self, reason: str, n: int = 1) -> None:
@@ -152,7 +151,7 @@ def sample_labelled(records, target: dict, ctx: SampleContext, key="label", min_
     `min_size` members cannot be scored: left out either way. What is left out is counted and noted."""
     groups, out = group_records(records, lambda r: r[key], sort=ctx.seeded), []
     per = target.get("per_class"); k = per // size if per else None
-    if not ctx.seeded and not ctx.fixed_count and groups:
+    if not ctx.seeded and groups:
         k, tab15 = released_per_label(groups), k
         if k != tab15: ctx.notes.append(f"{k} per {key} by the released 'auto' rule (Tab. 15: {tab15})")
     for g, recs in groups.items():
