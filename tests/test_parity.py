@@ -106,3 +106,36 @@ def test_duplicates_in_a_data_file_are_warned_about(tmp_path):
     assert r.returncode == 0, r.stderr
     assert f"steb: warning: {data}: 3 exact duplicate records dropped (the first copy of each kept)" in r.stderr
     assert json.loads((tmp_path / "r" / "random" / "twice" / "all_to_all.json").read_text())["n_duplicate_records_dropped"] == 3
+
+
+ROOT = Path(__file__).resolve().parents[1]
+PRE_PROFILE = json.loads((ROOT / "tests" / "data" / "pre_profile_lite_scores.json").read_text())["main_score"]
+BUG_FIXED = "/STEL_register/"   # its simplicity pairs were misparsed before profiles existed: fixed in both profiles
+
+
+@pytest.mark.parametrize("model", ["function-words", "random"])
+def test_the_corrected_profile_reproduces_the_results_from_before_profiles(tmp_path, model):
+    r = steb("evaluate", model, "--suite", "lite", "--profile", "corrected", "--results-dir", str(tmp_path / "r"),
+             "--cache-dir", str(tmp_path / "cache"))
+    assert r.returncode == 0 and ", 0 failed" in r.stdout, r.stderr[-2000:]
+    got = {f"{model}/{p.parent.name}/{p.stem}": json.loads(p.read_text())["main_score"] for p in (tmp_path / "r" / model).glob("*/*.json")}
+    want = {k: v for k, v in PRE_PROFILE.items() if k.startswith(model + "/")}
+    assert set(got) == set(want) and len(got) >= 14
+    assert {k: v for k, v in got.items() if v != want[k]} == {k: got[k] for k in got if BUG_FIXED in k}
+
+
+def test_the_committed_corrected_variant_is_the_pre_profile_protocol():
+    "Every default model's committed `corrected` result (the parity notebook's) against the results of before profiles."
+    store = ROOT / "data" / "results" / "lite-parity" / "corrected"
+    got = {}
+    for p in store.glob("*/*/*.json"):
+        r = json.loads(p.read_text())
+        got[f"{r['model']}/{r['dataset']}/{r['task']}"] = r["main_score"]
+    assert len(got) >= 60
+    # stylometric is left out: its LFTK features come from spaCy's parser run over batches of 64 texts, and a parse can
+    # depend on a text's batch neighbours, so its cached vectors depend on which texts were embedded together (here:
+    # the seeded-selection variant's new texts). A fresh run reproduces the earlier numbers (the test above, for the
+    # models it runs); the batch dependence is reported on issue 30.
+    moved = {k: (v, PRE_PROFILE[k]) for k, v in got.items()
+             if BUG_FIXED not in k and not k.startswith("stylometric/") and abs(v - PRE_PROFILE[k]) > 1e-6}
+    assert moved == {} and len({k.split("/")[0] for k in got}) == 8, moved
