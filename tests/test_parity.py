@@ -98,6 +98,23 @@ def test_target_only_authors_leave_retrieval_in_the_paper_profile(tmp_path):
     assert (counts["paper"]["metrics"]["n_targets"], counts["corrected"]["metrics"]["n_targets"]) == (3, 4)
 
 
+def test_multi_vector_retrieval_drops_target_only_authors_in_the_paper_profile(tmp_path):
+    "MaxSim scoring reads the model's own token vectors, but its retrieval targets follow the profile too."
+    data = tmp_path / "authors.jsonl"
+    rows = [{"text": f"{a} wrote note {i} on {s}", "author": a, "side": s}
+            for a in ("ann", "bob", "cy") for s in ("query", "target") for i in range(2)]
+    rows += [{"text": f"dee wrote note {i}", "author": "dee", "side": "target"} for i in range(2)]
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    targets = {}
+    for profile in ("paper", "corrected"):
+        r = steb("evaluate", MINILM, "--task", "retrieval", "--data-file", str(data), "--scoring", "maxsim", "--profile",
+                 profile, "--results-dir", str(tmp_path / profile), "--cache-dir", str(tmp_path / "cache"))
+        assert r.returncode == 0, r.stderr[-2000:]
+        result = json.loads(next((tmp_path / profile).glob("*/authors/retrieval.json")).read_text())
+        targets[profile] = (result["scoring"], result["metrics"]["n_targets"])
+    assert targets["paper"][0] == "maxsim" and targets["paper"][1] < targets["corrected"][1], targets
+
+
 def test_duplicates_in_a_data_file_are_warned_about(tmp_path):
     data = tmp_path / "twice.jsonl"
     data.write_text("".join(json.dumps({"text": t, "label": l}) + "\n" for t, l in [("a", "x"), ("b", "y"), ("c", "x")] * 2))

@@ -19,7 +19,7 @@ from steb_lib.tasks.retrieval import (
     relevant_target_index,
 )
 from ..tasks.task_data import task_names, task_spec
-from ..tasks.retrieval import author_groups
+from ..tasks.retrieval import author_groups, retrieval_records
 
 # %% auto #0
 __all__ = ['SYMMETRIC', 'MAXSIM_SCORERS', 'MultiVectorSet', 'item_lengths', 'length_blocks', 'block_budget', 'maxsim_rows',
@@ -205,13 +205,15 @@ MAXSIM_SCORERS = {
     "predefined": predefined_maxsim,
 }
 
-def score_task_multivector(data, store, scoring, progress: bool = False, **kw) -> dict:
-    "{'main_score', 'metrics', scoring fields, storage} for a retrieval or pair task scored from `store`."
+def score_task_multivector(data, store, scoring, progress: bool = False, profile=None, **kw) -> dict:
+    """{'main_score', 'metrics', scoring fields, storage} for a retrieval or pair task scored from `store`; the
+    retrieval targets as `profile` says (target-only authors dropped unless `retrieval-keep-target-only`)."""
     scoring = parse_scoring(scoring)
     check_scoring_applies(data.task, scoring)
     scoring = resolve_auto(scoring, [len(store.get(sha256_text(t))[0]) for t in data.texts])
     sets = lambda items: MultiVectorSet(store, items, scoring)
-    metrics, how = MAXSIM_SCORERS[data.task](data.records, sets, progress, **kw)
+    records = retrieval_records(data.records, profile) if data.task == "retrieval" else data.records
+    metrics, how = MAXSIM_SCORERS[data.task](records, sets, progress, **kw)
     return {
         "main_score": metrics[task_spec(data.task).main_metric],
         "metrics": metrics,

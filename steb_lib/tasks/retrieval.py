@@ -14,7 +14,8 @@ from .spec import TaskSpec, draw_seeded, record_field, record_texts, register_ta
 __all__ = ['RETRIEVAL_KS', 'RETRIEVAL', 'author_vectors', 'relevant_rank_counts', 'rank_counts_from_scores',
            'expected_reciprocal_rank', 'expected_success_at', 'expected_ndcg_at', 'rank_metrics',
            'relevant_target_index', 'retrieval_metrics', 'authored_record', 'check_retrieval_sample', 'author_groups',
-           'without_target_only_authors', 'retrieval_task_metrics', 'author_episode_metrics', 'sample_authors']
+           'without_target_only_authors', 'retrieval_records', 'retrieval_task_metrics', 'author_episode_metrics',
+           'sample_authors']
 
 # %% ../../nbs/lib/tasks/14_retrieval.ipynb #c006
 def author_vectors(embeddings, authors) -> tuple[list, np.ndarray]:
@@ -133,7 +134,7 @@ def without_target_only_authors(records) -> list[dict]:
     queried = {r["author"] for r in records if r["side"] == "query"}
     return [r for r in records if r["author"] in queried]
 
-def _profiled(records, profile) -> list[dict]:
+def retrieval_records(records, profile=None) -> list[dict]:
     "The records retrieval scores under `profile`: all of them with `retrieval-keep-target-only`."
     if make_profile(profile).corrects("retrieval-keep-target-only"): return records
     kept = without_target_only_authors(records)
@@ -148,7 +149,7 @@ def _profiled(records, profile) -> list[dict]:
 
 def retrieval_task_metrics(records, vectors_of, seed, progress, profile=None) -> dict:
     "The task's metrics under `profile` (`paper`: target authors without a query are left out)."
-    records = _profiled(records, profile)
+    records = retrieval_records(records, profile)
     q, t = [r for r in records if r["side"] == "query"], [r for r in records if r["side"] == "target"]
     return retrieval_metrics(
         vectors_of(record_texts(q)),
@@ -160,7 +161,7 @@ def retrieval_task_metrics(records, vectors_of, seed, progress, profile=None) ->
 def author_episode_metrics(records, encode_groups, profile=None) -> dict:
     """Retrieval metrics with one vector per author and side: `encode_groups(list of an author's texts, ...)`
     embeds them jointly."""
-    records = _profiled(records, profile)
+    records = retrieval_records(records, profile)
     q, t = author_groups(records, "query"), author_groups(records, "target")
     return retrieval_metrics(
         encode_groups(list(q.values())), list(q), encode_groups(list(t.values())), list(t)
