@@ -47,12 +47,16 @@ STYLOMETRIC_FAMILIES = (
 PROBING_FAMILIES = ("wordsent", "partofspeech")
 
 def lftk_features(texts, keys) -> np.ndarray:
-    "The LFTK features `keys` of each text (rows: texts)."
+    """The LFTK features `keys` of each text (rows: texts), each text with LFTK's default options (see below:
+    options are reset per text)."""
     import lftk
-    docs = list(spacy_pipeline(parser=True).pipe(texts, batch_size=64))
-    values = lftk.Extractor(docs=docs).extract(features=list(keys))
-    values = values if isinstance(values, list) else [values]
-    return np.asarray([[d[k] for k in keys] for d in values], np.float64)
+    extractor, rows = lftk.Extractor(docs=[]), []
+    for doc in spacy_pipeline(parser=True).pipe(texts, batch_size=64):
+        # fresh options: LFTK's readability formulas leak theirs into the next document
+        extractor.docs = [doc]; extractor.customize()
+        values = extractor.extract(features=list(keys))
+        rows.append([values[k] for k in keys])
+    return np.asarray(rows, np.float64).reshape(len(rows), len(keys))
 
 # %% ../nbs/lib/06_text_features.ipynb #c012
 def probing_features(texts) -> list[dict]:

@@ -149,10 +149,9 @@ def test_the_committed_corrected_variant_is_the_pre_profile_protocol():
         r = json.loads(p.read_text())
         got[f"{r['model']}/{r['dataset']}/{r['task']}"] = r["main_score"]
     assert len(got) >= 60
-    # stylometric is left out: its LFTK features come from spaCy's parser run over batches of 64 texts, and a parse can
-    # depend on a text's batch neighbours, so its cached vectors depend on which texts were embedded together (here:
-    # the seeded-selection variant's new texts). A fresh run reproduces the earlier numbers (the test above, for the
-    # models it runs); the batch dependence is reported on issue 30.
+    # stylometric is left out: before profiles its LFTK features depended on a text's place in a batch (LFTK's
+    # readability formulas leaked their options into the next document; nbs/lib/06_text_features), which is fixed,
+    # so its vectors changed
     moved = {k: (v, PRE_PROFILE[k]) for k, v in got.items()
              if BUG_FIXED not in k and not k.startswith("stylometric/") and abs(v - PRE_PROFILE[k]) > 1e-6}
     assert moved == {} and len({k.split("/")[0] for k in got}) == 8, moved
