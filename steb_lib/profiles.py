@@ -59,20 +59,20 @@ register_correction(
     "which makes the task easier than the data")
 register_correction(
     "seeded-selection", "selection",
-    "draw each label's sample with the seed, keep a label with fewer records than Tab. 15 asks (with a note) and "
-    "drop exact duplicates; the released code keeps the first N records of each label in file order, so the "
-    "sample follows the file's order, drops rarer labels and keeps duplicates")
+    "draw each label's sample with the seed, keep a label with fewer records than Tab. 15 asks (with a "
+    "note) and drop exact duplicates; the released code keeps the first N records of each label in file "
+    "order, so the sample follows the file's order, drops rarer labels and keeps duplicates")
 register_correction(
     "onestop-sentences", "selection",
     "OneStopEnglish as (elementary, intermediate, advanced) sentence triples from its aligned files; the "
-    "released code aligns the three versions' paragraph lines by line index, which pairs unrelated paragraphs "
-    "wherever the versions' paragraphing differs (169 of the 188 readable articles)")
+    "released code aligns the three versions' paragraph lines by line index, which pairs unrelated "
+    "paragraphs wherever the versions' paragraphing differs (169 of the 188 readable articles)")
 register_correction(
     "definitional-registry", "aggregation",
-    "the definitional columns group datasets by the registry's Tab. 13 attributes and average each dataset over "
-    "its tasks first; the released aggregation reads scripts/dataset_clusters.yaml, whose groups differ (the "
-    "corpus of diverse styles under register, no hate-speech or spam sets), and averages each task over datasets "
-    "first");
+    "the definitional columns group datasets by the registry's Tab. 13 attributes and average each dataset "
+    "over its tasks first; the released aggregation reads scripts/dataset_clusters.yaml, whose groups differ "
+    "(the corpus of diverse styles under register, no hate-speech or spam sets), and averages each task over "
+    "datasets first");
 
 # %% ../nbs/lib/01_profiles.ipynb #c012
 PROFILES = ("paper", "corrected")

@@ -51,7 +51,7 @@ def broken_mirror(tmp_path, rel, content: bytes):
      "hate_speech_and_offensive_language", "missing column(s) ['tweet']"),
     ("NLP2CT/DetectRL/Benchmark/Benchmark_Data/Prompt_Attacks/prompt_attacks_llm_test.json", b'[\n    {\n        "text": "abc",\n        "lab',
      "machine_text_detection_DetectRL_prompt_attacks", "truncated or corrupt"),
-    ("hamzaaacodes/sms-spam-collection/SMSSpamCollection", b"Label\tSMS\nham\thello there\nham\tsee you\nspam\tWIN NOW\n", "sms_spam", "no records (label 'ham' left out: 2 of at least 25; label 'spam' left out: 1 of at least 25)"),
+    ("hamzaaacodes/sms-spam-collection/SMSSpamCollection", b"Label\tSMS\nham\thello there\nham\tsee you\nspam\tWIN NOW\n", "sms_spam", "no records (label 'ham' left out: 2 of at least 25; label 'spam' left out: 1 of at least 2)"),
 ])
 def test_broken_raw_file_names_dataset_and_file_and_others_complete(tmp_path, rel, content, dataset, expect):
     mirror = broken_mirror(tmp_path, rel, content)

@@ -116,7 +116,8 @@ def _check_entry(e: dict, path: Path) -> dict:
         raise StebInputError(f"{path}: definitional {e['definitional']!r}")
     if e.get("application") not in (None, *APPLICATIONS):
         raise StebInputError(f"{path}: application {e['application']!r}")
-    bad = [c for c in e.get("correction_overrides", {}) if getattr(CORRECTIONS.get(c), "kind", "") != "selection"]
+    kinds = {c: getattr(CORRECTIONS.get(c), "kind", "") for c in e.get("correction_overrides", {})}
+    bad = [c for c, kind in kinds.items() if kind != "selection"]
     if bad: raise StebInputError(f"{path}: correction_overrides names {bad}, not selection corrections")
     if e.get("selection", "released") not in ("released", "seeded"):
         raise StebInputError(f"{path}: selection must be 'released' or 'seeded'")
@@ -192,9 +193,9 @@ def dataset_tasks(entry: dict, task: str | None = None) -> list[str]:
     return [task]
 
 def sample_corrections(entry: dict, profile=None) -> list[str]:
-    """The corrections of `profile` (default: paper) that change `entry`'s sample: `seeded-selection` (unless the
-    entry is drawn with the seed in every profile, `"selection": "seeded"`), and the selection corrections the
-    entry has `correction_overrides` for."""
+    """The corrections of `profile` (default: paper) that change `entry`'s sample: `seeded-selection`
+    (unless the entry is drawn with the seed in every profile, `"selection": "seeded"`), and the selection
+    corrections the entry has `correction_overrides` for."""
     own, seeded = entry.get("correction_overrides", {}), entry.get("selection") == "seeded"
     applied = make_profile(profile).of_kind("selection")
     return [c for c in applied if (c == "seeded-selection" and not seeded) or c in own]
@@ -253,8 +254,8 @@ def lite_dir() -> Path:
     return data_dir()/"lite"
 
 def sample_identity(entry: dict, task: str, seed: int, selection=()) -> dict:
-    """What determines a prepared sample besides the raw files (its sha256 keys a shipped sample); `selection`:
-    the `sample_corrections` applied."""
+    """What determines a prepared sample besides the raw files (its sha256 keys a shipped sample);
+    `selection`: the `sample_corrections` applied."""
     return {"loader": entry["loader"], "loader_args": entry.get("loader_args", {}), "source": entry["source"],
             "task": task, "target": entry["tasks"][task], "seed": seed, "selection": sorted(selection)}
 
@@ -263,8 +264,8 @@ def shipped_name(task: str, selection=()) -> str:
     return task + ("+" + ",".join(sorted(selection)) if selection else "")
 
 def shipped_sample(entry: dict, task: str, seed: int, selection=()) -> Prepared | None:
-    """The shipped sample of `entry` (resolved for `task` and the profile) under the `selection` corrections, if
-    it was drawn as the entry draws it, else None."""
+    """The shipped sample of `entry` (resolved for `task` and the profile) under the `selection` corrections,
+    if it was drawn as the entry draws it, else None."""
     meta_path = lite_dir()/entry["name"]/f"{shipped_name(task, selection)}.meta.json"
     if not meta_path.is_file(): return None
     meta = json.loads(meta_path.read_text(encoding="utf-8"))
@@ -324,9 +325,11 @@ SELECTION_RULES = {
     True: "a seeded draw per label, short labels kept, exact duplicates dropped (seeded-selection)",
 }
 
-def build_prepared(entry: dict, task: str, seed: int, root: Path, where: str, raw: dict, selection=()) -> Prepared:
-    """Run `entry`'s loader on the files under `root`, sample (under the `selection` corrections), validate, and
-    describe the result."""
+def build_prepared(
+    entry: dict, task: str, seed: int, root: Path, where: str, raw: dict, selection=()
+) -> Prepared:
+    """Run `entry`'s loader on the files under `root`, sample (under the `selection` corrections), validate,
+    and describe the result."""
     seeded = "seeded-selection" in selection or entry.get("selection") == "seeded"
     target = entry["tasks"][task]; ctx = LoadContext(entry["name"], task, seed, target, seeded=seeded)
     records = sample_records(

@@ -11,7 +11,8 @@ from steb_lib.core import (
 )
 from .sources import locate_source, raw_mirror_dir, source_prefix
 from .datasets import (LITE_DATASETS, build_prepared, dataset_entry, lite_dir, sample_corrections,
-                                    sample_identity, shipped_name, source_files_sha256, suite_tasks, task_entry)
+                                    sample_identity, shipped_name, source_files_sha256, suite_tasks,
+                                    task_entry)
 from ..profiles import make_profile
 
 # %% auto #0
@@ -41,7 +42,8 @@ def build_lite_sample(name: str, task: str, seed: int = DEFAULT_SEED, selection=
     prep = build_prepared(entry, task, seed, root, where, raw, selection)
     body = "".join(canonical_json(r) + "\n" for r in prep.data.records).encode("utf-8")
     meta = {k: v for k, v in prep.meta.items() if k not in ("found_in", "steb_lib_version")} | {
-        "identity_sha256": sha256_json(sample_identity(entry, task, seed, selection)), "raw_files_sha256": raw,
+        "identity_sha256": sha256_json(sample_identity(entry, task, seed, selection)),
+        "raw_files_sha256": raw,
         "license": entry["license"], "citation": entry.get("citation", "")}
     return gzip.compress(body, compresslevel=9, mtime=0), meta
 
@@ -56,7 +58,8 @@ def selection_variants(name: str, task: str) -> list[tuple[str, ...]]:
 
 def lite_samples(names=LITE_DATASETS) -> list[tuple[str, str, tuple]]:
     "Every (dataset, task, selection corrections) of STEB-lite's shipped datasets."
-    return [(n, t, s) for n in names for t in suite_tasks(dataset_entry(n), "lite") for s in selection_variants(n, t)]
+    return [(n, t, s) for n in names for t in suite_tasks(dataset_entry(n), "lite")
+            for s in selection_variants(n, t)]
 
 def licences_markdown(metas: list[dict]) -> str:
     "The `LICENSES.md` of the shipped samples: one row per dataset."

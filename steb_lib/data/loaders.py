@@ -297,7 +297,8 @@ def paragraph_lines(path: Path, ctx: LoadContext) -> list[str]:
 def load_onestop_paragraphs(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
     "(elementary, intermediate, advanced) paragraph lines aligned by line index, articles in sorted order."
     base = root/"Texts-SeparatedByReadingLevel"
-    files = {lvl: {onestop_article(p.name): p for p in (base/d).glob("*.txt")} for lvl, d in _ONESTOP_LEVELS.items()}
+    files = {lvl: {onestop_article(p.name): p for p in (base/d).glob("*.txt")}
+             for lvl, d in _ONESTOP_LEVELS.items()}
     out = []
     for article in sorted(set.intersection(*(set(f) for f in files.values()))):
         lines = [paragraph_lines(files[lvl][article], ctx) for lvl in _ONESTOP_LEVELS]

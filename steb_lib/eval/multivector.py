@@ -206,8 +206,9 @@ MAXSIM_SCORERS = {
 }
 
 def score_task_multivector(data, store, scoring, progress: bool = False, profile=None, **kw) -> dict:
-    """{'main_score', 'metrics', scoring fields, storage} for a retrieval or pair task scored from `store`; the
-    retrieval targets as `profile` says (target-only authors dropped unless `retrieval-keep-target-only`)."""
+    """{'main_score', 'metrics', scoring fields, storage} for a retrieval or pair task scored from `store`;
+    the retrieval targets as `profile` says (target-only authors dropped unless
+    `retrieval-keep-target-only`)."""
     scoring = parse_scoring(scoring)
     check_scoring_applies(data.task, scoring)
     scoring = resolve_auto(scoring, [len(store.get(sha256_text(t))[0]) for t in data.texts])

@@ -132,7 +132,8 @@ def group_records(records: list, key, sort: bool = True) -> dict:
     for r in records: out.setdefault(key(r), []).append(r)
     return dict(sorted(out.items())) if sort else out
 
-RELEASED_AUTO_RANGE = (25, 200)   # AUTO_MIN_EPISODES, AUTO_MAX_EPISODES of the released steb/dataset_loader.py
+# AUTO_MIN_EPISODES, AUTO_MAX_EPISODES of the released steb/dataset_loader.py
+RELEASED_AUTO_RANGE = (25, 200)
 
 def released_per_label(groups: dict) -> int:
     """The released loader's "auto" N (records per label): the smallest label's count clamped to [25, 200]. On
@@ -147,8 +148,9 @@ def _leave_out(ctx: SampleContext, key: str, group, recs: list, least: int, why:
 def sample_labelled(records, target: dict, ctx: SampleContext, key="label", min_size=2, size=1) -> list[dict]:
     """Records per group. The released rule: the first N (`released_per_label`) of each group in file order,
     groups in order of first appearance, a group with fewer than N left out. Under `seeded-selection`: up to
-    `target['per_class']` texts (or tuples of `size` texts), a seeded draw per group (sorted), a short group kept. A group with fewer than
-    `min_size` members cannot be scored: left out either way. What is left out is counted and noted."""
+    `target['per_class']` texts (or tuples of `size` texts), a seeded draw per group (sorted), a short group
+    kept. A group with fewer than `min_size` members cannot be scored: left out either way. What is left out
+    is counted and noted."""
     groups, out = group_records(records, lambda r: r[key], sort=ctx.seeded), []
     per = target.get("per_class"); k = per // size if per else None
     if not ctx.seeded and groups:
@@ -168,8 +170,8 @@ def sample_labelled(records, target: dict, ctx: SampleContext, key="label", min_
     return out
 
 def sample_texts(records, target: dict, ctx: SampleContext) -> list[dict]:
-    """Up to `target['total']` records: the first ones, or a seeded draw under `seeded-selection` (the default of
-    tasks without classes, such as probing)."""
+    """Up to `target['total']` records: the first ones, or a seeded draw under `seeded-selection` (the default
+    of tasks without classes, such as probing)."""
     total = target.get("total")
     if total and len(records) < total: ctx.notes.append(f"{len(records)} of {total} texts")
     return take_sample(records, total, ctx, "texts")

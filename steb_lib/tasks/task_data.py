@@ -88,8 +88,8 @@ def prepare_records(
     task: str, records, where: list[str] | None = None, keep_duplicates: bool = False
 ) -> TaskData:
     """Validate `records` for `task` (errors name `where[i]`, default 'record i+1') and return the prepared
-    sample; exact repeats are dropped and counted unless `keep_duplicates` (a registered dataset's sample in the
-    paper profile keeps them, as the released loaders do)."""
+    sample; exact repeats are dropped and counted unless `keep_duplicates` (a registered dataset's sample in
+    the paper profile keeps them, as the released loaders do)."""
     task = task_name(task); records = list(records)
     if not records: raise StebInputError("no records")
     where = where or [f"record {i}" for i in range(1, len(records) + 1)]
