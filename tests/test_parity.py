@@ -83,12 +83,18 @@ def test_a_store_holds_one_profile_and_the_table_says_which(tmp):
         assert name in listed
 
 
-def test_target_only_authors_leave_retrieval_in_the_paper_profile(tmp_path):
+def target_only_authors_file(tmp_path):
+    "Three authors with queries and targets, and `dee`, a target author with no query."
     data = tmp_path / "authors.jsonl"
     rows = [{"text": f"{a} wrote note {i} on {s}", "author": a, "side": s}
             for a in ("ann", "bob", "cy") for s in ("query", "target") for i in range(2)]
     rows += [{"text": f"dee wrote note {i}", "author": "dee", "side": "target"} for i in range(2)]
     data.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return data
+
+
+def test_target_only_authors_leave_retrieval_in_the_paper_profile(tmp_path):
+    data = target_only_authors_file(tmp_path)
     counts = {}
     for profile in ("paper", "corrected"):
         r = steb("evaluate", "random", "--task", "retrieval", "--data-file", str(data), "--profile", profile,
@@ -100,11 +106,7 @@ def test_target_only_authors_leave_retrieval_in_the_paper_profile(tmp_path):
 
 def test_multi_vector_retrieval_drops_target_only_authors_in_the_paper_profile(tmp_path):
     "MaxSim scoring reads the model's own token vectors, but its retrieval targets follow the profile too."
-    data = tmp_path / "authors.jsonl"
-    rows = [{"text": f"{a} wrote note {i} on {s}", "author": a, "side": s}
-            for a in ("ann", "bob", "cy") for s in ("query", "target") for i in range(2)]
-    rows += [{"text": f"dee wrote note {i}", "author": "dee", "side": "target"} for i in range(2)]
-    data.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    data = target_only_authors_file(tmp_path)
     targets = {}
     for profile in ("paper", "corrected"):
         r = steb("evaluate", MINILM, "--task", "retrieval", "--data-file", str(data), "--scoring", "maxsim", "--profile",
