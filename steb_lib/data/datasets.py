@@ -30,9 +30,9 @@ import steb_lib.data.mini_suite, steb_lib.data.authorship_loaders, steb_lib.data
 __all__ = ['ATTRIBUTES', 'DEFINITIONAL', 'APPLICATIONS', 'SUITES', 'LITE_DATASETS', 'LITE_MINI', 'LITE_EXCLUDED_TASKS',
            'ENTRY_KEYS', 'SOURCE_KEYS', 'DATASET_REGISTRY', 'SELECTION_RULES', 'load_dataset_registry', 'dataset_entry',
            'in_suite', 'suite_tasks', 'suite_datasets', 'sample_records', 'Prepared', 'source_files_sha256',
-           'dataset_tasks', 'sample_corrections', 'task_entry', 'sample_text_count', 'lite_dir', 'sample_identity',
-           'shipped_name', 'shipped_sample', 'has_shipped_samples', 'prepare_dataset', 'build_prepared',
-           'write_prepared', 'dataset_availability']
+           'dataset_tasks', 'sample_corrections', 'drawn_with_seed', 'task_entry', 'sample_text_count', 'lite_dir',
+           'sample_identity', 'shipped_name', 'shipped_sample', 'has_shipped_samples', 'prepare_dataset',
+           'build_prepared', 'write_prepared', 'dataset_availability']
 
 # %% ../../nbs/lib/data/25_datasets.ipynb #c006
 ATTRIBUTES = ("feature", "dialect", "register", "genre", "time", "demographics", "authorship")
@@ -200,6 +200,11 @@ def sample_corrections(entry: dict, profile=None) -> list[str]:
     applied = make_profile(profile).of_kind("selection")
     return [c for c in applied if (c == "seeded-selection" and not seeded) or c in own]
 
+def drawn_with_seed(entry: dict, selection) -> bool:
+    """Is `entry`'s sample drawn with the seed (duplicates dropped) under the `selection` corrections, or taken
+    by the released rule (duplicates kept)?"""
+    return "seeded-selection" in selection or entry.get("selection") == "seeded"
+
 def task_entry(entry: dict, task: str, profile=None) -> dict:
     """`entry` as it applies to `task` under `profile`: its `task_overrides[task]` (another source, loader,
     fixture...) merged in, then the `correction_overrides` of the profile's selection corrections."""
@@ -275,7 +280,7 @@ def shipped_sample(entry: dict, task: str, seed: int, selection=()) -> Prepared 
     try:
         lines = gzip.decompress(gz.read_bytes()).decode("utf-8").splitlines()
         recs = [json.loads(line) for line in lines if line.strip()]
-        data = prepare_records(task, recs, keep_duplicates="seeded-selection" not in selection)
+        data = prepare_records(task, recs, keep_duplicates=not drawn_with_seed(entry, selection))
         if data.sha256 != meta["data_sha256"]: raise StebInputError("its records do not match their sha256")
     except (OSError, EOFError, ValueError) as e:   # unreadable gzip, bad JSON, invalid records, wrong records
         raise dataset_error(entry["name"], f"{gz}: the shipped sample is damaged ({str(e)[:120]})") from None
@@ -313,7 +318,7 @@ def prepare_dataset(
     key = sha256_json({"entry": entry, "task": task, "seed": seed, "raw": raw, "selection": selection,
                        "version": steb_lib.__version__})
     jsonl, meta_path = _prepared_paths(name, task, key)
-    cached = _read_cached(task, jsonl, meta_path, keep_duplicates="seeded-selection" not in selection)
+    cached = _read_cached(task, jsonl, meta_path, keep_duplicates=not drawn_with_seed(entry, selection))
     if cached is not None: return cached
     prep = build_prepared(entry, task, seed, root, where, raw, selection)
     _write_cached(prep, jsonl, meta_path)
@@ -330,7 +335,7 @@ def build_prepared(
 ) -> Prepared:
     """Run `entry`'s loader on the files under `root`, sample (under the `selection` corrections), validate,
     and describe the result."""
-    seeded = "seeded-selection" in selection or entry.get("selection") == "seeded"
+    seeded = drawn_with_seed(entry, selection)
     target = entry["tasks"][task]; ctx = LoadContext(entry["name"], task, seed, target, seeded=seeded)
     records = sample_records(
         task, LOADERS[entry["loader"]](root, entry.get("loader_args", {}), ctx), target, ctx
