@@ -201,8 +201,8 @@ def sample_corrections(entry: dict, profile=None) -> list[str]:
     return [c for c in applied if (c == "seeded-selection" and not seeded) or c in own]
 
 def drawn_with_seed(entry: dict, selection) -> bool:
-    """Is `entry`'s sample drawn with the seed (duplicates dropped) under the `selection` corrections, or taken
-    by the released rule (duplicates kept)?"""
+    """Is `entry`'s sample drawn with the seed (duplicates dropped) under the `selection` corrections, or
+    taken by the released rule (duplicates kept)?"""
     return "seeded-selection" in selection or entry.get("selection") == "seeded"
 
 def task_entry(entry: dict, task: str, profile=None) -> dict:
