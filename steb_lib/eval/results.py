@@ -18,7 +18,7 @@ from steb_lib.core import (
     sha256_json,
     writable_directory,
 )
-from ..profiles import legacy_profile, make_profile
+from ..profiles import Profile, legacy_profile, make_profile
 from ..tasks.task_data import TaskData, task_name
 
 _logger = logging.getLogger("steb_lib.eval.results")
@@ -26,9 +26,9 @@ _logger = logging.getLogger("steb_lib.eval.results")
 # %% auto #0
 __all__ = ['TIMING_FIELDS', 'IDENTITY_FIELDS', 'RESULT_FIELDS', 'SCHEMA_VERSION', 'STORE_PROFILE_FILE', 'system_name',
            'result_system', 'result_path', 'without_timing', 'result_checksum', 'result_problem', 'result_schema',
-           'migrate_result', 'parse_result', 'read_result', 'write_result', 'finished_result', 'result_lock',
-           'compute_once', 'prepare_stores', 'store_profile', 'claim_store_profile', 'base_result', 'load_results',
-           'results_table']
+           'with_correction', 'migrate_result', 'parse_result', 'read_result', 'write_result', 'finished_result',
+           'result_lock', 'compute_once', 'prepare_stores', 'store_profile', 'claim_store_profile', 'base_result',
+           'load_results', 'results_table']
 
 # %% ../../nbs/lib/eval/45_results.ipynb #c006
 TIMING_FIELDS = ("seconds", "created")
@@ -38,8 +38,9 @@ IDENTITY_FIELDS = (
 )
 RESULT_FIELDS = ("model", "dataset", "task", "main_score", "metrics")
 # results written before the field existed are version 0: the same fields, read as they are; before version
-# 2 results had no profile: the runner's (they record a protocol) are read as steb-lib's corrections of then
-SCHEMA_VERSION = 2
+# 2 results had no profile: the runner's (they record a protocol) are read as steb-lib's corrections of then;
+# before version 3 every probe was the exact one (`probe-exact`)
+SCHEMA_VERSION = 3
 
 def system_name(model: str, scoring: str = "mean") -> str:
     """How a model scored with `scoring` is named in the store and in tables: the model, `@scoring` unless it
@@ -88,10 +89,17 @@ def result_schema(result: dict, path) -> int:
         )
     return version
 
+def with_correction(result: dict, name: str) -> dict:
+    "`result` with correction `name` added to its profile (whose name follows)."
+    return result | Profile(frozenset(result["corrections"]) | {name}).record()
+
 def migrate_result(result: dict, version: int) -> dict:
     """A result of an older schema in today's form: a runner's result from before profiles (schema < 2) gets
-    the profile it was made with (`profiles.legacy_profile`)."""
-    if version < 2 and "protocol" in result and "profile" not in result: return result | legacy_profile()
+    the profile it was made with (`profiles.legacy_profile`); before the released probe (schema < 3) a probing
+    result was probed exactly and a `corrected` one had every correction, so both gain `probe-exact`."""
+    if version < 2 and "protocol" in result and "profile" not in result: result = result | legacy_profile()
+    if version < 3 and "profile" in result and (result["profile"] == "corrected" or result["task"] == "probing"):
+        result = with_correction(result, "probe-exact")
     return result
 
 def parse_result(path) -> tuple[dict | None, str | None]:
@@ -192,8 +200,11 @@ def store_profile(results_dir) -> dict | None:
     markers) that of its first result that records one; None for a store without either."""
     marker = Path(results_dir)/STORE_PROFILE_FILE
     if marker.is_file():
-        try: return json.loads(marker.read_text(encoding="utf-8"))
+        try: have = json.loads(marker.read_text(encoding="utf-8"))
         except ValueError: set_aside(marker, "unreadable profile marker; reading it from the results")
+        else:   # `corrected` is every correction, whichever steb-lib marked the store (as results migrate)
+            corrected = isinstance(have, dict) and have.get("profile") == "corrected"
+            return make_profile("corrected").record() if corrected else have
     for p in sorted(Path(results_dir).glob("*/*/*.json")):
         result, _ = parse_result(p)
         if result is not None and "profile" in result:

@@ -12,11 +12,14 @@ from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import StandardScaler
 from tqdm.auto import tqdm
 from ..core import DEFAULT_SEED, StebInputError
+from ..profiles import make_profile
 from .spec import TaskSpec, record_field, record_texts, register_task
 
 # %% auto #0
-__all__ = ['N_BINS', 'SPLIT_FRACTIONS', 'L2_STRENGTHS', 'PROBING', 'quantile_bins', 'balanced_indices', 'train_val_test_indices',
-           'fit_probe', 'row_space_basis', 'probe_feature', 'probing_metrics', 'probed_record', 'with_probing_features',
+__all__ = ['N_BINS', 'SPLIT_FRACTIONS', 'L2_STRENGTHS', 'RELEASED_SPLIT', 'RELEASED_MAX_TEXTS', 'RELEASED_PROBE', 'PROBING',
+           'quantile_bins', 'balanced_indices', 'train_val_test_indices', 'fit_probe', 'row_space_basis',
+           'probe_feature', 'released_split_indices', 'keeps_training', 'sigmoid_probe_epoch', 'sigmoid_probe_accuracy',
+           'train_sigmoid_probe', 'released_probe_feature', 'probing_metrics', 'probed_record', 'with_probing_features',
            'check_feature_names', 'probing_task_metrics', 'feature_count']
 
 # %% ../../nbs/lib/tasks/15_probing.ipynb #c006
@@ -89,19 +92,109 @@ def probe_feature(
     return {"accuracy": float(clf.score(X[te], y[te])), "l2": l2, "val_accuracy": float(val_acc[best]),
             "n_bins": int(np.unique(y).size), "n_train": len(tr), "n_test": len(te)}
 
+# %% ../../nbs/lib/tasks/15_probing.ipynb #ea3db1c5
+RELEASED_SPLIT = (0.8, 0.1)        # train, validation; the rest is test
+RELEASED_MAX_TEXTS = 38_400        # at most this many texts over all bins
+
+def released_split_indices(bins, seed: int = DEFAULT_SEED, fractions=RELEASED_SPLIT,
+                           max_texts: int = RELEASED_MAX_TEXTS) -> tuple:
+    """Sorted train / validation / test positions by the released split's rule: `N` texts of each bin
+    chosen and shuffled with `seed`, the first 80% train, the next 10% validation, the rest test."""
+    bins = np.asarray(bins); rng = np.random.RandomState(seed); labels = np.unique(bins)
+    n = min(int(np.bincount(np.searchsorted(labels, bins)).min()), max_texts // len(labels))
+    parts = ([], [], [])
+    for label in labels:
+        kept = rng.choice(np.flatnonzero(bins == label), n, replace=False); rng.shuffle(kept)
+        train_end = int(fractions[0] * n); val_end = train_end + int(fractions[1] * n)
+        pieces = (kept[:train_end], kept[train_end:val_end], kept[val_end:])
+        for part, piece in zip(parts, pieces): part.append(piece)
+    return tuple(np.sort(np.concatenate(part)) for part in parts)
+
+# %% ../../nbs/lib/tasks/15_probing.ipynb #91c9d636
+RELEASED_PROBE = {"learning_rate": 0.01, "batch_size": 512, "max_epochs": 200, "patience": 5}
+
+def keeps_training(val_accuracies, patience: int = RELEASED_PROBE["patience"]) -> bool:
+    """The released early stopping: does training go on after these epochs' validation accuracies? It stops
+    once more than `patience` epochs in all failed to beat the best before them (the count is never reset)."""
+    best, misses = float("-inf"), 0
+    for acc in val_accuracies:
+        if acc > best: best = acc
+        else: misses += 1
+    return misses <= patience
+
+# %% ../../nbs/lib/tasks/15_probing.ipynb #2cec3956
+def sigmoid_probe_epoch(layer, optimizer, X, y, batch_size: int) -> None:
+    "One epoch of the released probe: batches in order, cross-entropy on the sigmoid of the layer's outputs."
+    import torch
+    for start in range(0, len(y), batch_size):
+        loss = torch.nn.functional.cross_entropy(torch.sigmoid(layer(X[start:start + batch_size])),
+                                                 y[start:start + batch_size])
+        optimizer.zero_grad(); loss.backward(); optimizer.step()
+
+def sigmoid_probe_accuracy(layer, X, y) -> float:
+    "Accuracy of the released probe's prediction, the argmax of its sigmoid outputs."
+    import torch
+    with torch.no_grad(): return float((torch.sigmoid(layer(X)).argmax(1) == y).float().mean())
+
+# %% ../../nbs/lib/tasks/15_probing.ipynb #4c28d3d8
+def train_sigmoid_probe(
+    X_train, y_train, X_val, y_val, weight_decay: float, settings=RELEASED_PROBE
+) -> tuple:
+    """The released probe for one weight decay (torch tensors in): the layer at its best validation epoch,
+    that accuracy and the epochs trained. Call it under a seeded torch generator: the initial weights come
+    from it."""
+    import copy, torch
+    layer = torch.nn.Linear(X_train.shape[1], int(y_train.max()) + 1)
+    optimizer = torch.optim.Adam(layer.parameters(), lr=settings["learning_rate"], weight_decay=weight_decay)
+    history, best_accuracy, best_state = [], float("-inf"), None
+    while len(history) < settings["max_epochs"] and keeps_training(history, settings["patience"]):
+        sigmoid_probe_epoch(layer, optimizer, X_train, y_train, settings["batch_size"])
+        history.append(sigmoid_probe_accuracy(layer, X_val, y_val))
+        if history[-1] > best_accuracy:
+            best_accuracy, best_state = history[-1], copy.deepcopy(layer.state_dict())
+    layer.load_state_dict(best_state)
+    return layer, best_accuracy, len(history)
+
+# %% ../../nbs/lib/tasks/15_probing.ipynb #c8cc62e6
+def released_probe_feature(
+    embeddings, values, seed: int = DEFAULT_SEED, strengths=L2_STRENGTHS
+) -> dict | None:
+    """Test accuracy of the released probe for one feature (split, probe and choice as released, see above);
+    None if it has < 2 bins or its split leaves a bin no validation text."""
+    import torch
+    bins = quantile_bins(values)
+    if np.unique(bins).size < 2: return None
+    tr, va, te = released_split_indices(bins, seed)
+    if np.unique(bins[va]).size < np.unique(bins).size: return None   # fewer than 10 texts a bin
+    X, y = torch.as_tensor(np.asarray(embeddings), dtype=torch.float32), torch.as_tensor(bins)
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        fits = [train_sigmoid_probe(X[tr], y[tr], X[va], y[va], wd) for wd in strengths]
+    best = int(np.argmax([acc for _, acc, _ in fits]))   # ties: the first, the weakest decay
+    layer, val_accuracy, epochs = fits[best]
+    return {"accuracy": sigmoid_probe_accuracy(layer, X[te], y[te]), "l2": strengths[best],
+            "val_accuracy": val_accuracy, "epochs": epochs, "n_bins": int(np.unique(bins).size),
+            "n_train": len(tr), "n_test": len(te)}
+
 # %% ../../nbs/lib/tasks/15_probing.ipynb #c024
-def probing_metrics(embeddings, features: Mapping, seed: int = DEFAULT_SEED, progress: bool = False) -> dict:
-    """Mean test accuracy of per-feature probes, plus each feature's accuracy and the features that were
-    skipped."""
+def probing_metrics(
+    embeddings, features: Mapping, seed: int = DEFAULT_SEED, progress: bool = False, profile=None
+) -> dict:
+    """Mean test accuracy of per-feature probes (the released probe unless `profile` applies `probe-exact`),
+    plus each feature's accuracy and the features that were skipped."""
     n = len(embeddings)
+    probe = probe_feature if make_profile(profile).corrects("probe-exact") else released_probe_feature
     if not features: raise StebInputError("probing needs at least one feature")
     out, skipped = {}, []
     for name, values in tqdm(sorted(features.items()), desc="probing", disable=not progress):
         if len(values) != n: raise StebInputError(f"feature {name!r} has {len(values)} values for {n} texts")
-        res = probe_feature(embeddings, values, seed)
+        res = probe(embeddings, values, seed)
         if res is None: skipped.append(name)
         else: out[f"accuracy/{name}"] = res["accuracy"]
-    if not out: raise StebInputError(f"no feature could be probed: all of {skipped} are constant")
+    if not out:
+        raise StebInputError(
+            f"no feature could be probed: each of {skipped} is constant or has too few texts per bin"
+        )
     return {
         "accuracy": float(np.mean(list(out.values()))),
         **out,
@@ -143,13 +236,15 @@ def check_feature_names(records) -> None:
     if len({tuple(sorted(r["features"])) for r in records}) > 1:
         raise StebInputError("probing records must all have the same feature names")
 
-def probing_task_metrics(records, vectors_of, seed, progress) -> dict:
+def probing_task_metrics(records, vectors_of, seed, progress, profile=None) -> dict:
+    "The task's metrics under `profile`: the released probe unless it applies `probe-exact`."
     names = sorted(records[0]["features"])
     return probing_metrics(
         vectors_of(record_texts(records)),
         {n: [r["features"][n] for r in records] for n in names},
         seed,
         progress,
+        profile,
     )
 
 def feature_count(records) -> int | None:
@@ -168,5 +263,6 @@ PROBING = register_task(
         classes=feature_count,
         texts_serve_every_class=True,
         complete=with_probing_features,
+        corrections=("probe-exact",),
     )
 )
