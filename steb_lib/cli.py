@@ -411,6 +411,8 @@ def print_tables(results_dir, scores=("operational", "definitional"), as_csv=Fal
             k: v["left_out"] for k, v in info.items() if isinstance(v, dict) and v.get("left_out")
         }
         if left: print(f"\nleft out (missing for some model): {left}")
+        if info.get("models_left_out"):
+            print(f"\nmodels left out (missing a dataset of the task): {info['models_left_out']}")
         print()
 
 def run_paper(a) -> None:

@@ -128,8 +128,13 @@ def describe_profile(results: pd.DataFrame) -> str:
     p = make_profile(names[0])
     how = ("the released STEB code's protocol, as the paper's numbers were made" if not p.corrections
            else f"steb-lib's corrections to the released code ({', '.join(sorted(p.corrections))})")
+    rules = ("found with every model, the random baseline included; a model that lacks a dataset is left out "
+             "of that task; the overall score is the mean over the tasks a model has (the released rules)"
+             if not p.corrects("operational-own-rules") else
+             "found without the random baseline; a dataset some model lacks is left out; a model "
+             "without some task has no overall score (`operational-own-rules`)")
     return (f"  \n**Profile:** `{p.name}`, {how}. Operational groups use the threshold of the paper's text "
-            "(0.5, §3.3); the released script's default is 1.0.")
+            f"(0.5, §3.3; the released script's default is 1.0) and are {rules}.")
 
 # %% ../nbs/lib/80_paper.ipynb #c021
 def per_dataset_scores(results: pd.DataFrame, datasets=None) -> pd.DataFrame:

@@ -64,6 +64,13 @@ register_correction(
     "unstandardised 80/10/10 split, so its accuracy also depends on the initialisation and where training "
     "stops (after about ten epochs on a small sample)")
 register_correction(
+    "operational-own-rules", "aggregation",
+    "find the operational groups without the random baseline, whose ranking says nothing about which "
+    "datasets agree, leave out a dataset some model lacks rather than the model, and give a system without "
+    "some task no overall score; the released script groups with every model present, drops a model that "
+    "lacks a dataset "
+    "and averages whichever tasks a model has")
+register_correction(
     "seeded-selection", "selection",
     "draw each label's sample with the seed, keep a label with fewer records than Tab. 15 asks (with a "
     "note) and drop exact duplicates; the released code keeps the first N records of each label in file "
@@ -128,7 +135,8 @@ def make_profile(profile=None, correct=()) -> Profile:
 # %% ../nbs/lib/01_profiles.ipynb #c018
 LEGACY_CORRECTIONS = (
     "definitional-registry", "exact-chunks", "oa-both-directions", "oa-no-clip", "onestop-sentences",
-    "probe-exact", "retrieval-keep-target-only", "seeded-selection", "st-pipeline", "true-last-token",
+    "operational-own-rules", "probe-exact", "retrieval-keep-target-only", "seeded-selection", "st-pipeline",
+    "true-last-token",
 )
 
 def legacy_profile() -> dict:

@@ -18,11 +18,11 @@ from .tasks.task_data import task_names
 # %% auto #0
 __all__ = ['OBJECTS_OF_STUDY', 'APPLICATION_COLUMNS', 'SCORES', 'ranking_correlation', 'dataset_linkage', 'dataset_groups',
            'plot_dataset_dendrogram', 'grouped_macro_average', 'complete_datasets', 'reference_models', 'ranked_rows',
-           'operational_scores', 'results_frame', 'is_multilingual', 'english_results', 'cluster_score',
-           'definitional_datasets', 'registry_definitional_columns', 'definitional_scores', 'released_clusters',
-           'released_members', 'member_scores', 'released_cluster_score', 'released_definitional_columns',
-           'application_datasets', 'application_scores', 'multilingual_scores', 'protocol_column', 'results_profile',
-           'steb_scores']
+           'complete_models', 'ranking_table', 'task_groups', 'operational_scores', 'results_frame', 'is_multilingual',
+           'english_results', 'cluster_score', 'definitional_datasets', 'registry_definitional_columns',
+           'definitional_scores', 'released_clusters', 'released_members', 'member_scores', 'released_cluster_score',
+           'released_definitional_columns', 'application_datasets', 'application_scores', 'multilingual_scores',
+           'protocol_column', 'results_profile', 'steb_scores']
 
 # %% ../nbs/lib/70_scores.ipynb #c006
 def ranking_correlation(scores: pd.DataFrame) -> pd.DataFrame:
@@ -106,24 +106,46 @@ def ranked_rows(table: pd.DataFrame) -> pd.DataFrame:
     ranked = table.drop(index=reference_models(table.index))
     return ranked if len(ranked) > 1 else table
 
-def operational_scores(results: pd.DataFrame, threshold: float = 0.5) -> tuple[pd.DataFrame, dict]:
+def complete_models(results: pd.DataFrame, task: str) -> tuple[pd.DataFrame, list[str]]:
+    """(models × datasets table of `task`'s main scores of the models that have every dataset, the models left
+    out)."""
+    table = results[results["task"] == task].pivot_table(
+        index="model", columns="dataset", values="main_score", aggfunc="first"
+    )
+    incomplete = sorted(table.index[table.isna().any(axis=1)])
+    return table.drop(index=incomplete), incomplete
+
+def ranking_table(results: pd.DataFrame, task: str, profile=None) -> pd.DataFrame:
+    """The models × datasets table whose rankings group `task`'s datasets under `profile`: every complete
+    model (released), or without the reference models (`operational-own-rules`). The dendrograms draw it."""
+    if not make_profile(profile).corrects("operational-own-rules"):
+        return complete_models(results, task)[0]
+    return ranked_rows(complete_datasets(results, task)[0])
+
+def task_groups(ranked: pd.DataFrame, threshold: float, released: bool) -> pd.Series:
+    """The dataset groups of one task from its `ranking_table`: with at least 3 models (released) or 2
+    (steb-lib's rule); one group with fewer."""
+    if len(ranked) < (3 if released else 2): return pd.Series(1, index=ranked.columns, name="group")
+    return dataset_groups(ranked, threshold)
+
+def operational_scores(
+    results: pd.DataFrame, threshold: float = 0.5, profile=None
+) -> tuple[pd.DataFrame, dict]:
     """(models × task columns + `STEB (operational)`, {'groups': {task: Series}, 'left_out': {task:
-    [datasets]}}); reference models are scored, not used to group."""
-    cols, info = {}, {"groups": {}, "left_out": {}}
+    [datasets]}, 'models_left_out': {task: [models]}}), by the released rules unless `profile` applies
+    `operational-own-rules`."""
+    released = not make_profile(profile).corrects("operational-own-rules")
+    cols, info = {}, {"groups": {}, "left_out": {}, "models_left_out": {}}
     for task in task_names():   # the registered tasks, in the tables' column order
-        table, left_out = complete_datasets(results, task)
-        if left_out: info["left_out"][task] = left_out
-        if table.shape[1] == 0: continue
-        ranked = ranked_rows(table)
-        groups = (
-            dataset_groups(ranked, threshold)
-            if len(ranked) > 1
-            else pd.Series(1, index=table.columns, name="group")
-        )
-        info["groups"][task] = groups; cols[task] = grouped_macro_average(table, groups)
+        table, left_out = (complete_models if released else complete_datasets)(results, task)
+        if left_out: info["models_left_out" if released else "left_out"][task] = left_out
+        if table.empty: continue
+        ranked = table if released else ranked_rows(table)
+        info["groups"][task] = groups = task_groups(ranked, threshold, released)
+        cols[task] = grouped_macro_average(table, groups)
     if not cols: raise StebInputError("no complete results to aggregate")
-    # a system without some task has no overall score
-    out = pd.DataFrame(cols); out["STEB (operational)"] = out.mean(axis=1, skipna=False)
+    # released: the mean over the tasks a system has; steb-lib's rule: a system without some task has none
+    out = pd.DataFrame(cols); out["STEB (operational)"] = out.mean(axis=1, skipna=released)
     return out, info
 
 # %% ../nbs/lib/70_scores.ipynb #c021
@@ -310,7 +332,7 @@ def protocol_column(results: pd.DataFrame, protocol: str) -> pd.DataFrame:
 
 # %% ../nbs/lib/70_scores.ipynb #c040
 SCORES = {
-    "operational": lambda r, p: operational_scores(english_results(r)),
+    "operational": lambda r, p: operational_scores(english_results(r), profile=p),
     "definitional": definitional_scores,
     "application": lambda r, p: application_scores(r),
     "multilingual": lambda r, p: multilingual_scores(r),

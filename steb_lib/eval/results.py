@@ -95,12 +95,12 @@ def with_correction(result: dict, name: str) -> dict:
 
 def migrate_result(result: dict, version: int) -> dict:
     """A result of an older schema in today's form: a runner's result from before profiles (schema < 2) gets
-    the profile it was made with (`profiles.legacy_profile`); before the released probe (schema < 3) a probing
-    result was probed exactly and a `corrected` one had every correction, so both gain `probe-exact`."""
+    the profile it was made with (`profiles.legacy_profile`); before schema 3 a `corrected` result had every
+    correction of its time (today's `corrected`) and a probing result was probed exactly (`probe-exact`)."""
     if version < 2 and "protocol" in result and "profile" not in result: result = result | legacy_profile()
-    if version < 3 and "profile" in result and (result["profile"] == "corrected" or result["task"] == "probing"):
-        result = with_correction(result, "probe-exact")
-    return result
+    if version >= 3 or "profile" not in result: return result
+    if result["profile"] == "corrected": return result | make_profile("corrected").record()
+    return with_correction(result, "probe-exact") if result["task"] == "probing" else result
 
 def parse_result(path) -> tuple[dict | None, str | None]:
     "(result in today's schema, None) for a usable result file, (None, what is wrong) otherwise."
