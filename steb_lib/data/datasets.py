@@ -340,7 +340,7 @@ def build_prepared(
     records = sample_records(
         task, LOADERS[entry["loader"]](root, entry.get("loader_args", {}), ctx), target, ctx
     )
-    try: data = prepare_records(task, records, keep_duplicates=not seeded)
+    try: data = prepare_records(task, records, keep_duplicates=not seeded, corrections=selection)
     except StebInputError as e:
         left_out = [n for n in ctx.notes if "left out" in n]
         raise dataset_error(

@@ -18,7 +18,8 @@ __all__ = ['LOADERS', 'GRADED_FORMALITY_COLUMNS', 'loader', 'LoadContext', 'read
            'load_styleptb', 'load_onestop', 'onestop_article', 'paragraph_lines', 'load_onestop_paragraphs',
            'load_asset', 'load_ewave', 'load_sms_spam', 'load_davidson', 'load_stormfront', 'load_politeness',
            'load_cds', 'load_xgenre', 'load_detectrl_multi_llm', 'load_detectrl_attack', 'load_parallel_shakespeare',
-           'read_bible_chapter', 'load_bible_versions', 'load_probing_jsonl', 'load_graded_formality']
+           'read_bible_chapter', 'load_bible_versions', 'released_probing_record', 'load_probing_jsonl',
+           'load_graded_formality']
 
 # %% ../../nbs/lib/data/21_loaders.ipynb #c006
 LOADERS: dict = {}
@@ -513,13 +514,25 @@ def load_bible_versions(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
     return [{"text": verses[r][v], "label": v} for v in versions for r in chosen]
 
 # %% ../../nbs/lib/data/21_loaders.ipynb #c044
+def released_probing_record(line: dict) -> dict:
+    """A released probing line as the probing task reads it: text, the features that have a `label_<feature>`,
+    and their bins and splits."""
+    names = [k[len("label_"):] for k in line if k.startswith("label_") and k[len("label_"):] in line]
+    if not names: return {"text": line["text"].strip()}
+    return {"text": line["text"].strip(), "features": {n: line[n] for n in names},
+            "bins": {n: line[f"label_{n}"] for n in names}, "splits": {n: line.get(f"split_{n}") for n in names}}
+
 @loader("probing_jsonl")
 def load_probing_jsonl(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
-    "Texts for probing, one `{\"text\"}` per line (features are computed when the sample is prepared)."
+    """Probing lines with the file's features, bins and splits, or (`text_only`) texts whose features are
+    computed when the sample is prepared."""
     path = root/args["file"]
     recs = read_jsonl(path, ctx)
     if any("text" not in r for r in recs): raise ctx.error("every line needs a 'text' field", path)
-    return [{"text": r["text"].strip()} for r in recs if isinstance(r["text"], str) and r["text"].strip()]
+    kept = [r for r in recs if isinstance(r["text"], str) and r["text"].strip()]
+    for _ in range(len(recs) - len(kept)): ctx.skip("probing lines with an empty text")
+    if args.get("text_only"): return [{"text": r["text"].strip()} for r in kept]
+    return [released_probing_record(r) for r in kept]
 
 GRADED_FORMALITY_COLUMNS = ("source", "input", "level1", "level2", "level3", "level4")
 

@@ -26,7 +26,7 @@ _logger = logging.getLogger("steb_lib.eval.results")
 # %% auto #0
 __all__ = ['TIMING_FIELDS', 'IDENTITY_FIELDS', 'RESULT_FIELDS', 'SCHEMA_VERSION', 'STORE_PROFILE_FILE', 'system_name',
            'result_system', 'result_path', 'without_timing', 'result_checksum', 'result_problem', 'result_schema',
-           'with_correction', 'migrate_result', 'parse_result', 'read_result', 'write_result', 'finished_result',
+           'with_corrections', 'migrate_result', 'parse_result', 'read_result', 'write_result', 'finished_result',
            'result_lock', 'compute_once', 'prepare_stores', 'store_profile', 'claim_store_profile', 'base_result',
            'load_results', 'results_table']
 
@@ -89,18 +89,20 @@ def result_schema(result: dict, path) -> int:
         )
     return version
 
-def with_correction(result: dict, name: str) -> dict:
-    "`result` with correction `name` added to its profile (whose name follows)."
-    return result | Profile(frozenset(result["corrections"]) | {name}).record()
+def with_corrections(result: dict, *names: str) -> dict:
+    "`result` with corrections `names` added to its profile (whose name follows)."
+    return result | Profile(frozenset(result["corrections"]) | set(names)).record()
 
 def migrate_result(result: dict, version: int) -> dict:
     """A result of an older schema in today's form: a runner's result from before profiles (schema < 2) gets
     the profile it was made with (`profiles.legacy_profile`); before schema 3 a `corrected` result had every
-    correction of its time (today's `corrected`) and a probing result was probed exactly (`probe-exact`)."""
+    correction of its time (today's `corrected`) and a probing result was probed exactly on steb-lib's own
+    features (`probe-exact`, `probing-own-features`)."""
     if version < 2 and "protocol" in result and "profile" not in result: result = result | legacy_profile()
     if version >= 3 or "profile" not in result: return result
     if result["profile"] == "corrected": return result | make_profile("corrected").record()
-    return with_correction(result, "probe-exact") if result["task"] == "probing" else result
+    if result["task"] != "probing": return result
+    return with_corrections(result, "probe-exact", "probing-own-features")
 
 def parse_result(path) -> tuple[dict | None, str | None]:
     "(result in today's schema, None) for a usable result file, (None, what is wrong) otherwise."

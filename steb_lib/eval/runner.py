@@ -54,7 +54,9 @@ def task_input(
         raise StebInputError("give exactly one of a data file or a dataset name")
     if data_file is not None or dataset in builtin_datasets():
         path = Path(data_file) if data_file is not None else builtin_dataset_file(dataset, task)
-        return load_task_file(task, path), name or dataset or path.stem, {}
+        # never sampled; a text-only probing file gets the profile's features
+        data = load_task_file(task, path, make_profile(profile).of_kind("selection"))
+        return data, name or dataset or path.stem, {}
     from steb_lib.data.datasets import prepare_dataset
     p = prepare_dataset(dataset, task, seed, profile=profile)
     return (

@@ -190,7 +190,7 @@ class LftkEncoder(FeatureEncoder):
         self.spec, self.keys = spec, lftk_feature_keys(STYLOMETRIC_FAMILIES)
         lftk_version = lftk.__version__ if hasattr(lftk, "__version__") else "1.0.9"
         keys_hash = sha256_json(self.keys)[:12]
-        self.revision = f"lftk-{lftk_version}-spacy-{spacy.__version__}-{keys_hash}-per-text"
+        self.revision = f"lftk-{lftk_version}-spacy-{spacy.__version__}-{keys_hash}-per-text-lemmas"
         self.dim, self.source_note = len(self.keys), f"lftk + {SPACY_MODEL}"
     def features(self, texts):
         x = lftk_features(texts, self.keys)

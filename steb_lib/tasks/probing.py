@@ -16,10 +16,11 @@ from ..profiles import make_profile
 from .spec import TaskSpec, record_field, record_texts, register_task
 
 # %% auto #0
-__all__ = ['N_BINS', 'SPLIT_FRACTIONS', 'L2_STRENGTHS', 'RELEASED_SPLIT', 'RELEASED_MAX_TEXTS', 'RELEASED_PROBE', 'PROBING',
-           'quantile_bins', 'balanced_indices', 'train_val_test_indices', 'fit_probe', 'row_space_basis',
+__all__ = ['N_BINS', 'SPLIT_FRACTIONS', 'L2_STRENGTHS', 'RELEASED_SPLIT', 'RELEASED_MAX_TEXTS', 'RELEASED_PROBE', 'SPLIT_NAMES',
+           'PROBING', 'quantile_bins', 'balanced_indices', 'train_val_test_indices', 'fit_probe', 'row_space_basis',
            'probe_feature', 'released_split_indices', 'keeps_training', 'sigmoid_probe_epoch', 'sigmoid_probe_accuracy',
-           'train_sigmoid_probe', 'released_probe_feature', 'probing_metrics', 'probed_record', 'with_probing_features',
+           'train_sigmoid_probe', 'released_probe', 'released_probe_feature', 'given_split', 'probe_one',
+           'probing_metrics', 'feature_value', 'given_bins_and_splits', 'probed_record', 'with_probing_features',
            'check_feature_names', 'probing_task_metrics', 'feature_count']
 
 # %% ../../nbs/lib/tasks/15_probing.ipynb #c006
@@ -156,16 +157,12 @@ def train_sigmoid_probe(
     return layer, best_accuracy, len(history)
 
 # %% ../../nbs/lib/tasks/15_probing.ipynb #c8cc62e6
-def released_probe_feature(
-    embeddings, values, seed: int = DEFAULT_SEED, strengths=L2_STRENGTHS
-) -> dict | None:
-    """Test accuracy of the released probe for one feature (split, probe and choice as released, see above);
-    None if it has < 2 bins or its split leaves a bin no validation text."""
+def released_probe(embeddings, bins, split, seed: int = DEFAULT_SEED, strengths=L2_STRENGTHS) -> dict | None:
+    """Test accuracy of the released probe of `bins` on `split` (train, validation, test positions): one layer
+    per strength, the best on validation (ties: the first); None if a bin has no training or validation text."""
     import torch
-    bins = quantile_bins(values)
-    if np.unique(bins).size < 2: return None
-    tr, va, te = released_split_indices(bins, seed)
-    if np.unique(bins[va]).size < np.unique(bins).size: return None   # fewer than 10 texts a bin
+    bins = np.asarray(bins); tr, va, te = split; n_bins = np.unique(bins).size
+    if min(np.unique(bins[tr]).size, np.unique(bins[va]).size) < n_bins or len(te) == 0: return None
     X, y = torch.as_tensor(np.asarray(embeddings), dtype=torch.float32), torch.as_tensor(bins)
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
@@ -173,52 +170,96 @@ def released_probe_feature(
     best = int(np.argmax([acc for _, acc, _ in fits]))   # ties: the first, the weakest decay
     layer, val_accuracy, epochs = fits[best]
     return {"accuracy": sigmoid_probe_accuracy(layer, X[te], y[te]), "l2": strengths[best],
-            "val_accuracy": val_accuracy, "epochs": epochs, "n_bins": int(np.unique(bins).size),
+            "val_accuracy": val_accuracy, "epochs": epochs, "n_bins": int(n_bins),
             "n_train": len(tr), "n_test": len(te)}
 
+def released_probe_feature(
+    embeddings, values, seed: int = DEFAULT_SEED, strengths=L2_STRENGTHS
+) -> dict | None:
+    """The released probe for one feature's values: its quantile bins, the released split drawn with `seed`;
+    None if it has < 2 bins or fewer than 10 texts a bin (no validation text)."""
+    bins = quantile_bins(values)
+    if np.unique(bins).size < 2: return None
+    return released_probe(embeddings, bins, released_split_indices(bins, seed), seed, strengths)
+
 # %% ../../nbs/lib/tasks/15_probing.ipynb #c024
-def probing_metrics(
-    embeddings, features: Mapping, seed: int = DEFAULT_SEED, progress: bool = False, profile=None
-) -> dict:
-    """Mean test accuracy of per-feature probes (the released probe unless `profile` applies `probe-exact`),
-    plus each feature's accuracy and the features that were skipped."""
-    n = len(embeddings)
+SPLIT_NAMES = ("train", "val", "test")   # the released files' split names
+
+def given_split(splits) -> tuple:
+    "(train, validation, test) positions of a released file's per-text split names."
+    splits = np.asarray(splits, dtype=object)
+    return tuple(np.flatnonzero(splits == name) for name in SPLIT_NAMES)
+
+def probe_one(embeddings, values, seed, profile, given=None) -> dict | None:
+    """One feature's probe under `profile`: the exact one (`probe-exact`) on its values, else the released one,
+    on the `given` (bins, splits) of a released file when there are. Texts without a value (None) sit out."""
+    E = np.asarray(embeddings)
+    if given is not None and not make_profile(profile).corrects("probe-exact"):
+        bins, splits = given
+        keep = [i for i, (b, s) in enumerate(zip(bins, splits)) if b is not None and s is not None]
+        return released_probe(E[keep], [bins[i] for i in keep], given_split([splits[i] for i in keep]), seed)
+    keep = [i for i, v in enumerate(values) if v is not None]
     probe = probe_feature if make_profile(profile).corrects("probe-exact") else released_probe_feature
+    return probe(E[keep], [values[i] for i in keep], seed)
+
+def probing_metrics(
+    embeddings, features: Mapping, seed: int = DEFAULT_SEED, progress: bool = False, profile=None,
+    given: Mapping | None = None,
+) -> dict:
+    """Mean test accuracy of per-feature probes (`probe_one`; `given`: {feature: (bins, splits)} of a released
+    file), plus each feature's accuracy and the features that were skipped."""
+    n = len(embeddings)
     if not features: raise StebInputError("probing needs at least one feature")
     out, skipped = {}, []
     for name, values in tqdm(sorted(features.items()), desc="probing", disable=not progress):
         if len(values) != n: raise StebInputError(f"feature {name!r} has {len(values)} values for {n} texts")
-        res = probe(embeddings, values, seed)
+        res = probe_one(embeddings, list(values), seed, profile, (given or {}).get(name))
         if res is None: skipped.append(name)
         else: out[f"accuracy/{name}"] = res["accuracy"]
     if not out:
         raise StebInputError(
             f"no feature could be probed: each of {skipped} is constant or has too few texts per bin"
         )
-    return {
-        "accuracy": float(np.mean(list(out.values()))),
-        **out,
-        "n_features": len(out),
-        "skipped_features": skipped,
-    }
+    return {"accuracy": float(np.mean(list(out.values()))), **out, "n_features": len(out),
+            "skipped_features": skipped}
 
 # %% ../../nbs/lib/tasks/15_probing.ipynb #c027
+def feature_value(v, at: str, name: str):
+    "A feature's value: a finite number as float, or None for a text without one."
+    if v is None: return None
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+        raise StebInputError(f"{at}: feature {name!r} must be a finite number or null, got {v!r}")
+    return float(v)
+
+def given_bins_and_splits(rec: dict, at: str, names) -> dict:
+    "A released file's `bins` and `splits` of a record, checked against its feature `names` ({} if absent)."
+    if "bins" not in rec and "splits" not in rec: return {}
+    bins, splits = rec.get("bins"), rec.get("splits")
+    if not isinstance(bins, dict) or not isinstance(splits, dict) or not set(bins) == set(names) == set(splits):
+        raise StebInputError(f"{at}: 'bins' and 'splits' must both name exactly the record's features")
+    if any(b is not None and (isinstance(b, bool) or not isinstance(b, int) or b < 0) for b in bins.values()):
+        raise StebInputError(f"{at}: a bin must be a whole number >= 0 or null")
+    if any(s is not None and s not in SPLIT_NAMES for s in splits.values()):
+        raise StebInputError(f"{at}: a split must be one of {', '.join(SPLIT_NAMES)} or null")
+    return {"bins": dict(bins), "splits": dict(splits)}
+
 def probed_record(rec: dict, at: str) -> dict:
-    "A probed text `{text, features}` in normal form (`features` None when the record has only a text)."
+    """A probed text `{text, features[, bins, splits]}` in normal form (`features` None when the record has
+    only a text)."""
     if "features" not in rec: return {"text": record_field(rec, at, "text", "text"), "features": None}
     feats = rec["features"]
     if not isinstance(feats, dict) or not feats:
         raise StebInputError(f"{at}: 'features' must be a non-empty object")
-    for k, v in feats.items():
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-            raise StebInputError(f"{at}: feature {k!r} must be a finite number, got {v!r}")
     return {
         "text": record_field(rec, at, "text", "text"),
-        "features": {k: float(v) for k, v in feats.items()},
+        "features": {k: feature_value(v, at, k) for k, v in feats.items()},
+        **given_bins_and_splits(rec, at, feats),
     }
 
-def with_probing_features(records: list[dict]) -> list[dict]:
-    "Probing records with LFTK features computed for those that only have a text (all or none may lack them)."
+# %% ../../nbs/lib/tasks/15_probing.ipynb #1e2a839d
+def with_probing_features(records: list[dict], corrections=()) -> list[dict]:
+    """Probing records with LFTK features computed for those that only have a text (all or none may lack them):
+    the released 46, or steb-lib's 43 under the `probing-own-features` correction."""
     missing = [r["features"] is None for r in records]
     if not any(missing): return records
     if not all(missing):
@@ -226,26 +267,26 @@ def with_probing_features(records: list[dict]) -> list[dict]:
             f"{sum(missing)} of {len(records)} probing records lack 'features': give features for all "
             "records or for none"
         )
-    from steb_lib.text_features import probing_features
-    return [
-        {"text": r["text"], "features": f} for r, f in zip(records, probing_features(record_texts(records)))
-    ]
+    from steb_lib.text_features import probing_features, released_probing_features
+    compute = probing_features if "probing-own-features" in corrections else released_probing_features
+    rows = compute(record_texts(records))
+    return [{"text": r["text"], "features": {k: None if v != v else v for k, v in f.items()}}   # NaN: no value
+            for r, f in zip(records, rows)]
 
 def check_feature_names(records) -> None:
-    "Refuse records whose feature names differ."
+    "Refuse records whose feature names differ, or that give bins and splits for some texts only."
     if len({tuple(sorted(r["features"])) for r in records}) > 1:
         raise StebInputError("probing records must all have the same feature names")
+    if len({"splits" in r for r in records}) > 1:
+        raise StebInputError("probing records must give 'bins' and 'splits' for all texts or for none")
 
 def probing_task_metrics(records, vectors_of, seed, progress, profile=None) -> dict:
-    "The task's metrics under `profile`: the released probe unless it applies `probe-exact`."
+    "The task's metrics under `profile`: the released probe (on a released file's splits) unless `probe-exact`."
     names = sorted(records[0]["features"])
-    return probing_metrics(
-        vectors_of(record_texts(records)),
-        {n: [r["features"][n] for r in records] for n in names},
-        seed,
-        progress,
-        profile,
-    )
+    given = ({n: ([r["bins"][n] for r in records], [r["splits"][n] for r in records]) for n in names}
+             if "splits" in records[0] else None)
+    values = {n: [r["features"][n] for r in records] for n in names}
+    return probing_metrics(vectors_of(record_texts(records)), values, seed, progress, profile, given)
 
 def feature_count(records) -> int | None:
     "Tab. 15's classes of a probing sample: its features (None while they are still to be computed)."

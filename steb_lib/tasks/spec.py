@@ -178,7 +178,7 @@ def sample_texts(records, target: dict, ctx: SampleContext) -> list[dict]:
 
 # %% ../../nbs/lib/tasks/10_spec.ipynb #c022
 def _one_per_record(records) -> int: return len(records)
-def _unchanged(records): return records
+def _unchanged(records, corrections=()): return records
 def _any_sample(records) -> None: return None
 
 @dataclass(frozen=True)
@@ -198,7 +198,8 @@ class TaskSpec:
     name_field: str | None = None    # the field naming a record's class (label, author, category)
     classes: Callable | None = None  # records -> Tab. 15's classes (default: distinct values of `name_field`)
     texts_serve_every_class: bool = False   # probing: every text is scored on every feature
-    complete: Callable = _unchanged  # records -> records with derived fields filled in
+    # (records, selection corrections) -> records with derived fields filled in (probing: its features)
+    complete: Callable = _unchanged
     multi_vector: bool = False       # can token vectors + MaxSim score it (steb_lib.eval.multivector)?
     # (records, encode_groups) -> metrics, for encoders of author episodes (LUAR)
     episode_metrics: Callable | None = None

@@ -85,11 +85,12 @@ def _without_duplicates(recs: list[dict]) -> tuple[list[dict], int]:
     return list(first.values()), len(recs) - len(first)
 
 def prepare_records(
-    task: str, records, where: list[str] | None = None, keep_duplicates: bool = False
+    task: str, records, where: list[str] | None = None, keep_duplicates: bool = False, corrections=()
 ) -> TaskData:
     """Validate `records` for `task` (errors name `where[i]`, default 'record i+1') and return the prepared
     sample; exact repeats are dropped and counted unless `keep_duplicates` (a registered dataset's sample in
-    the paper profile keeps them, as the released loaders do)."""
+    the paper profile keeps them, as the released loaders do). Derived fields are filled in as the selection
+    `corrections` say (probing: which features)."""
     task = task_name(task); records = list(records)
     if not records: raise StebInputError("no records")
     where = where or [f"record {i}" for i in range(1, len(records) + 1)]
@@ -98,15 +99,17 @@ def prepare_records(
     recs = [spec.record(r if isinstance(r, dict) else {}, at) for r, at in zip(records, where)]
     for r, at in zip(recs, where): _check_unicode(r, at)
     recs, n_duplicates = (recs, 0) if keep_duplicates else _without_duplicates(recs)
-    recs = spec.complete(recs)
+    recs = spec.complete(recs, tuple(corrections))
     spec.check(recs)
     return TaskData(task, recs, n_duplicates)
 
-def load_task_file(task: str, path) -> TaskData:
-    "Read and validate a custom JSONL data file for `task` (errors name the file and line)."
+def load_task_file(task: str, path, corrections=()) -> TaskData:
+    """Read and validate a custom JSONL data file for `task` (errors name the file and line); derived fields
+    as the selection `corrections` say."""
     try:
         lines = read_jsonl_lines(path)
-        data = prepare_records(task, [r for _, r in lines], [f"{path}:{n}" for n, _ in lines])
+        where = [f"{path}:{n}" for n, _ in lines]
+        data = prepare_records(task, [r for _, r in lines], where, corrections=corrections)
     except StebInputError as e:
         raise StebInputError(str(e) if str(e).startswith(str(path)) else f"{path}: {e}") from None
     if data.n_duplicates:   # they would inflate pair and clustering scores; the result counts them too
