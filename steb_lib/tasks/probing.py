@@ -27,11 +27,13 @@ __all__ = ['N_BINS', 'SPLIT_FRACTIONS', 'L2_STRENGTHS', 'RELEASED_SPLIT', 'RELEA
 N_BINS = 5
 
 def quantile_bins(values, n_bins: int = N_BINS) -> np.ndarray:
-    "Bin index (0..) of each value by its `n_bins` quantiles; coinciding edges merge bins."
+    """Bin index (0.., no gaps) of each value by its `n_bins` quantiles; coinciding edges merge bins, and a bin
+    left empty between two edges gets no number."""
     values = np.asarray(values, dtype=np.float64)
     if not np.isfinite(values).all(): raise StebInputError("feature values contain NaN or infinite numbers")
     if values.size == 0 or values.min() == values.max(): return np.zeros(values.size, dtype=np.int64)
-    return pd.qcut(values, n_bins, labels=False, duplicates="drop").astype(np.int64)
+    codes = pd.qcut(values, n_bins, labels=False, duplicates="drop")
+    return np.unique(codes, return_inverse=True)[1].astype(np.int64)
 
 # %% ../../nbs/lib/tasks/15_probing.ipynb #c011
 SPLIT_FRACTIONS = (0.6, 0.2, 0.2)
