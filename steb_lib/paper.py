@@ -4,7 +4,7 @@
 
 # %% ../nbs/lib/80_paper.ipynb #c003
 from __future__ import annotations
-import logging, os, sys, time
+import logging, os, shutil, sys, time
 from contextlib import contextmanager
 from pathlib import Path
 import pandas as pd
@@ -19,7 +19,8 @@ __all__ = ['CATEGORY_LABELS', 'PAPER_DATASETS', 'PAPER_NOTEBOOKS', 'paper_table'
            'category_colors', 'model_category', 'display_name', 'side_by_side', 'save_table', 'paper_datasets',
            'describe_run', 'describe_profile', 'per_dataset_scores', 'save_figure', 'plot_score_heatmap',
            'plot_scores_by_category', 'protocol_results_dir', 'repo_root', 'run_paper_notebooks', 'kernel_stderr_to',
-           'sweep_main_job', 'main_job']
+           'sweep_main_job', 'main_job', 'parity_variants', 'over_context', 'sample_differs', 'touches', 'parity_model',
+           'run_parity']
 
 # %% ../nbs/lib/80_paper.ipynb #c006
 def _read_paper_csv(name: str) -> pd.DataFrame:
@@ -324,3 +325,76 @@ def main_job(
     notebooks_run = run_paper_notebooks(results_dir, tables_dir, figures_dir, runs_dir, notebooks, suite)
     return {"notebooks": notebooks_run}
 
+
+# %% ../nbs/lib/80_paper.ipynb #2385f91e
+def parity_variants() -> dict:
+    "The parity notebook's variants: each correction alone, then all of them (`corrected`), {name: Profile}."
+    from steb_lib.profiles import CORRECTIONS
+    return {name: make_profile("paper", name) for name in CORRECTIONS} | {"corrected": make_profile("corrected")}
+
+def over_context(encoder, dataset: str, task: str) -> bool:
+    "Does a text of the sample exceed `encoder`'s context (only then do the two chunkers differ)?"
+    from steb_lib.chunking import token_counts
+    from steb_lib.data.datasets import prepare_dataset
+    texts = prepare_dataset(dataset, task).data.texts
+    return any(n > encoder.max_tokens for n in token_counts(texts, encoder.tokenizer))
+
+def sample_differs(correction: str, dataset: str, task: str) -> bool:
+    "Does selection correction `correction` give `dataset` another sample for `task`?"
+    from steb_lib.data.datasets import prepare_dataset
+    paper = prepare_dataset(dataset, task, profile="paper").data.sha256
+    return paper != prepare_dataset(dataset, task, profile=make_profile("paper", correction)).data.sha256
+
+# %% ../nbs/lib/80_paper.ipynb #e971040f
+def touches(correction: str, encoder, task: str, dataset: str | None = None) -> bool:
+    "Can `correction` change `encoder`'s score on `task` (of `dataset`, given)?"
+    from steb_lib.models.encoders import ROUTE_CORRECTIONS
+    from steb_lib.profiles import CORRECTIONS
+    from steb_lib.tasks.spec import task_spec
+    kind = CORRECTIONS[correction].kind
+    if kind == "selection": return dataset is None or sample_differs(correction, dataset, task)
+    if kind != "route": return correction in task_spec(task).corrections
+    field = {c: f for f, c in ROUTE_CORRECTIONS.items()}[correction]
+    if field not in getattr(encoder, "route_fields", ()): return False
+    return correction != "exact-chunks" or dataset is None or over_context(encoder, dataset, task)
+
+# %% ../nbs/lib/80_paper.ipynb #26563fbe
+def parity_model(model: str, pairs, parity_dir, cache_dir=None, threads: int | None = None) -> int:
+    """Evaluate `model` under every variant on the (dataset, task) `pairs` one of its corrections touches,
+    into `parity_dir/<variant>`; the results computed or found."""
+    from steb_lib.eval.runner import evaluate
+    from steb_lib.models.encoders import load_encoder
+    from steb_lib.profiles import CORRECTIONS
+    if threads:
+        import torch
+        torch.set_num_threads(threads)
+    base, n = load_encoder(model, profile="paper"), 0   # reloaded only where a variant's route differs
+    for name, profile in parity_variants().items():
+        applied = sorted(profile.corrections)
+        reroute = any(CORRECTIONS[c].kind == "route" and touches(c, base, "") for c in applied)
+        encoder = load_encoder(model, profile=profile) if reroute else base
+        for dataset, task in pairs:
+            if not any(touches(c, base, task, dataset) for c in applied): continue
+            evaluate(encoder, task, dataset=dataset, results_dir=Path(parity_dir)/profile.name,
+                     cache_dir=cache_dir, progress=False, profile=profile); n += 1
+    return n
+
+# %% ../nbs/lib/80_paper.ipynb #dc8a013c
+def _parity_job(args: tuple) -> int: return parity_model(*args)
+
+def run_parity(models, pairs, parity_dir, cache_dir=None, parallelism: int = 2) -> int:
+    """`parity_model` for every model, `parallelism` at once in processes of their own (1: here, one after
+    the other); the results computed or found. A failed model's error is raised after the others finish."""
+    from steb_lib.sweep import make_executor, run_local_jobs
+    pairs = [tuple(p) for p in pairs]
+    if parallelism <= 1: return sum(parity_model(m, pairs, parity_dir, cache_dir) for m in models)
+    threads, jobs_dir = max(1, (os.cpu_count() or 1) // parallelism), Path(parity_dir)/".parity-jobs"
+    executor = make_executor("local", jobs_dir)   # the jobs' logs: kept there if one fails
+    items = [(m, pairs, str(parity_dir), cache_dir, threads) for m in models]
+    counts, failed = [], []
+    for item, job in run_local_jobs(executor, _parity_job, items, parallelism):
+        try: counts.append(job.result())
+        except Exception as e: failed.append(f"{item[0]}: {(str(e).strip().splitlines() or ['?'])[-1]}")
+    if failed: raise StebInputError("parity runs failed: " + "; ".join(failed) + f" (logs: {jobs_dir})")
+    shutil.rmtree(jobs_dir, ignore_errors=True)
+    return sum(counts)
