@@ -330,7 +330,8 @@ def main_job(
 def parity_variants() -> dict:
     "The parity notebook's variants: each correction alone, then all of them (`corrected`), {name: Profile}."
     from steb_lib.profiles import CORRECTIONS
-    return {name: make_profile("paper", name) for name in CORRECTIONS} | {"corrected": make_profile("corrected")}
+    alone = {name: make_profile("paper", name) for name in CORRECTIONS}
+    return alone | {"corrected": make_profile("corrected")}
 
 def over_context(encoder, dataset: str, task: str) -> bool:
     "Does a text of the sample exceed `encoder`'s context (only then do the two chunkers differ)?"

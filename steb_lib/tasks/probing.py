@@ -27,8 +27,8 @@ __all__ = ['N_BINS', 'SPLIT_FRACTIONS', 'L2_STRENGTHS', 'RELEASED_SPLIT', 'RELEA
 N_BINS = 5
 
 def quantile_bins(values, n_bins: int = N_BINS) -> np.ndarray:
-    """Bin index (0.., no gaps) of each value by its `n_bins` quantiles; coinciding edges merge bins, and a bin
-    left empty between two edges gets no number."""
+    """Bin index (0.., no gaps) of each value by its `n_bins` quantiles; coinciding edges merge bins, and a
+    bin left empty between two edges gets no number."""
     values = np.asarray(values, dtype=np.float64)
     if not np.isfinite(values).all(): raise StebInputError("feature values contain NaN or infinite numbers")
     if values.size == 0 or values.min() == values.max(): return np.zeros(values.size, dtype=np.int64)
@@ -160,8 +160,9 @@ def train_sigmoid_probe(
 
 # %% ../../nbs/lib/tasks/15_probing.ipynb #c8cc62e6
 def released_probe(embeddings, bins, split, seed: int = DEFAULT_SEED, strengths=L2_STRENGTHS) -> dict | None:
-    """Test accuracy of the released probe of `bins` on `split` (train, validation, test positions): one layer
-    per strength, the best on validation (ties: the first); None if a bin has no training or validation text."""
+    """Test accuracy of the released probe of `bins` on `split` (train, validation, test positions): one
+    layer per strength, the best on validation (ties: the first); None if a bin has no training or validation
+    text."""
     import torch
     bins = np.asarray(bins); tr, va, te = split; n_bins = np.unique(bins).size
     if min(np.unique(bins[tr]).size, np.unique(bins[va]).size) < n_bins or len(te) == 0: return None
@@ -193,8 +194,9 @@ def given_split(splits) -> tuple:
     return tuple(np.flatnonzero(splits == name) for name in SPLIT_NAMES)
 
 def probe_one(embeddings, values, seed, profile, given=None) -> dict | None:
-    """One feature's probe under `profile`: the exact one (`probe-exact`) on its values, else the released one,
-    on the `given` (bins, splits) of a released file when there are. Texts without a value (None) sit out."""
+    """One feature's probe under `profile`: the exact one (`probe-exact`) on its values, else the released
+    one, on the `given` (bins, splits) of a released file when there are. Texts without a value (None) sit
+    out."""
     E = np.asarray(embeddings)
     if given is not None and not make_profile(profile).corrects("probe-exact"):
         bins, splits = given
@@ -237,7 +239,8 @@ def given_bins_and_splits(rec: dict, at: str, names) -> dict:
     "A released file's `bins` and `splits` of a record, checked against its feature `names` ({} if absent)."
     if "bins" not in rec and "splits" not in rec: return {}
     bins, splits = rec.get("bins"), rec.get("splits")
-    if not isinstance(bins, dict) or not isinstance(splits, dict) or not set(bins) == set(names) == set(splits):
+    named = isinstance(bins, dict) and isinstance(splits, dict) and set(bins) == set(names) == set(splits)
+    if not named:
         raise StebInputError(f"{at}: 'bins' and 'splits' must both name exactly the record's features")
     if any(b is not None and (isinstance(b, bool) or not isinstance(b, int) or b < 0) for b in bins.values()):
         raise StebInputError(f"{at}: a bin must be a whole number >= 0 or null")
@@ -260,8 +263,8 @@ def probed_record(rec: dict, at: str) -> dict:
 
 # %% ../../nbs/lib/tasks/15_probing.ipynb #1e2a839d
 def with_probing_features(records: list[dict], corrections=()) -> list[dict]:
-    """Probing records with LFTK features computed for those that only have a text (all or none may lack them):
-    the released 46, or steb-lib's 43 under the `probing-own-features` correction."""
+    """Probing records with LFTK features computed for those that only have a text (all or none may lack
+    them): the released 46, or steb-lib's 43 under the `probing-own-features` correction."""
     missing = [r["features"] is None for r in records]
     if not any(missing): return records
     if not all(missing):
@@ -272,7 +275,8 @@ def with_probing_features(records: list[dict], corrections=()) -> list[dict]:
     from steb_lib.text_features import probing_features, released_probing_features
     compute = probing_features if "probing-own-features" in corrections else released_probing_features
     rows = compute(record_texts(records))
-    return [{"text": r["text"], "features": {k: None if v != v else v for k, v in f.items()}}   # NaN: no value
+    # LFTK's NaN (a word without a rating): no value
+    return [{"text": r["text"], "features": {k: None if v != v else v for k, v in f.items()}}
             for r, f in zip(records, rows)]
 
 def check_feature_names(records) -> None:
@@ -283,7 +287,7 @@ def check_feature_names(records) -> None:
         raise StebInputError("probing records must give 'bins' and 'splits' for all texts or for none")
 
 def probing_task_metrics(records, vectors_of, seed, progress, profile=None) -> dict:
-    "The task's metrics under `profile`: the released probe (on a released file's splits) unless `probe-exact`."
+    "The task's metrics under `profile`: the released probe (a released file's splits) unless `probe-exact`."
     names = sorted(records[0]["features"])
     given = ({n: ([r["bins"][n] for r in records], [r["splits"][n] for r in records]) for n in names}
              if "splits" in records[0] else None)
