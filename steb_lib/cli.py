@@ -98,6 +98,11 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--name", help="dataset name in the results store (default: the file name)")
     ev.add_argument("--revision", help="hub commit to load (pins models the registry does not pin)")
     ev.add_argument(
+        "--trust-remote-code", action="store_true",
+        help="allow a model the registry does not know to run the Python code its files ship (read it first; "
+        "a hub model also needs --revision)",
+    )
+    ev.add_argument(
         "--scoring",
         help=f"{SCORING_CHOICES}: pooled vectors, or MaxSim over token / patch vectors "
         f"(only {', '.join(multi_vector_tasks())}; results go to MODEL@SCORING); default: the mode a trained "
@@ -338,20 +343,23 @@ def run_evaluate(a) -> int:
     "`steb evaluate`: one data file, one dataset (all its tasks unless --task) or a whole suite."
     if a.executor != "inline":
         from steb_lib.sweep import sweep_jobs
-        if a.data_file or a.scoring not in (None, "mean") or a.revision:
+        if a.data_file or a.scoring not in (None, "mean") or a.revision or a.trust_remote_code:
             raise StebInputError("--executor runs registered datasets with mean scoring "
-                                 "(no --data-file, --scoring or --revision)")
+                                 "(no --data-file, --scoring, --revision or --trust-remote-code)")
         datasets = [a.dataset] if a.dataset else None
         profile = make_profile(a.profile, a.correct)
         return run_sweep(a, sweep_jobs([a.model], a.suite, datasets, a.task, a.protocol, profile))
-    kw = dict(revision=a.revision, scoring=a.scoring, skip_punctuation=a.skip_punctuation, **_run_kwargs(a))
+    kw = dict(revision=a.revision, scoring=a.scoring, skip_punctuation=a.skip_punctuation,
+              trust_remote_code=a.trust_remote_code, **_run_kwargs(a))
     from steb_lib.train.styledistance import ensure_trained
     ensure_trained(a.model)   # a registered model steb-lib trains (styledistance-mini): trained on first use
     if a.data_file:
         if not a.task: raise StebInputError("--task is required with --data-file")
         evaluate(a.model, a.task, data_file=a.data_file, name=a.name, **kw); return 0
     if a.dataset:
-        enc, kw["scoring"] = encoder_and_scoring(a.model, kw.pop("revision"), a.scoring, kw["profile"])
+        enc, kw["scoring"] = encoder_and_scoring(
+            a.model, kw.pop("revision"), a.scoring, kw["profile"], kw.pop("trust_remote_code")
+        )
         scoring = kw["scoring"]
         for t in _dataset_tasks(a.dataset, a.task):
             if not a.task and not scoring_applies(t, scoring):

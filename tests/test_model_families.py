@@ -32,8 +32,9 @@ CASES = [("bert", "masked-lm", "attention-mask mean"), ("roberta", "masked-lm", 
 def test_evaluate_every_family(model, family, pooling, tiny, tmp_path, capsys):
     name = tiny.get(model, model)
     for protocol in ("chunk", "truncate"):
+        consent = ["--trust-remote-code"] if model == "luar" else []   # its directory ships its own code
         rc = main(["evaluate", name, "--task", "all_to_all", "--data-file", str(DATA), "--results-dir", str(tmp_path/protocol),
-                   "--cache-dir", str(tmp_path/"cache"), "--protocol", protocol])
+                   "--cache-dir", str(tmp_path/"cache"), "--protocol", protocol, *consent])
         assert rc == 0, capsys.readouterr().err
         (result_file,) = (tmp_path/protocol).glob("*/*/all_to_all.json")
         r = json.loads(result_file.read_text())

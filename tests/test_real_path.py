@@ -163,9 +163,13 @@ def test_evaluate_an_unregistered_hub_model_of_every_family(net, online, tmp_pat
 
 def test_remote_code_model_needs_a_revision_and_records_it(net, online, tmp_path):
     repo = net.hub[("model", "someone/tiny-luar")]
-    r = steb("evaluate", "someone/tiny-luar", "--dataset", "literature_authors", "--results-dir", str(tmp_path/"r1"), env=online)
+    r = steb("evaluate", "someone/tiny-luar", "--dataset", "literature_authors", "--results-dir", str(tmp_path/"r0"), env=online)
+    assert r.returncode == 2 and "asks to run code of its own" in r.stderr and "--trust-remote-code" in r.stderr, r.stderr
+    r = steb("evaluate", "someone/tiny-luar", "--dataset", "literature_authors", "--results-dir", str(tmp_path/"r1"),
+             "--trust-remote-code", env=online)
     assert r.returncode == 2 and "pin the commit you reviewed with --revision" in r.stderr, r.stderr
-    r = steb("evaluate", "someone/tiny-luar", "--dataset", "literature_authors", "--results-dir", str(tmp_path/"r2"), "--revision", repo.commit, env=online)
+    r = steb("evaluate", "someone/tiny-luar", "--dataset", "literature_authors", "--results-dir", str(tmp_path/"r2"), "--revision", repo.commit,
+             "--trust-remote-code", env=online)
     assert r.returncode == 0, r.stderr
     res = _result(tmp_path/"r2", "someone/tiny-luar")
     assert res["model_family"] == "luar" and res["model_revision"] == repo.commit

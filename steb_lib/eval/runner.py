@@ -114,10 +114,11 @@ def _scored(
     E, n_new = embed_texts(encoder, data.texts, protocol, cache, model_name, progress=progress)
     return score_task(data, E, seed=seed, progress=progress, profile=profile), n_new
 
-def encoder_and_scoring(model, revision, scoring, profile):
+def encoder_and_scoring(model, revision, scoring, profile, trust_remote_code: bool = False):
     """(encoder, parsed scoring; None: as trained) for `model`, embedding by `profile`'s route; multi-vector
-    scoring, steb-lib's own extension, reads the model's own token vectors in any profile."""
-    spec = resolve_model(model, revision) if isinstance(model, str) else model.spec
+    scoring, steb-lib's own extension, reads the model's own token vectors in any profile. An unregistered
+    model that ships code loads only with `trust_remote_code`."""
+    spec = resolve_model(model, revision, trust_remote_code) if isinstance(model, str) else model.spec
     scoring = parse_scoring(model_scoring(spec) if scoring is None else scoring)
     route = None if scoring.multi_vector else profile
     encoder = load_encoder(spec, profile=route) if isinstance(model, str) else model
@@ -134,12 +135,13 @@ def _check_scoring(encoder, task: str, scoring) -> None:
 def evaluate(model, task: str, data_file=None, dataset: str | None = None, name: str | None = None,
              results_dir="results", seed: int = DEFAULT_SEED, protocol: str = "chunk", force: bool = False,
              cache_dir=None, progress: bool = True, revision: str | None = None, scoring: str | None = None,
-             skip_punctuation: bool = False, profile=None) -> dict:
+             skip_punctuation: bool = False, profile=None, trust_remote_code: bool = False) -> dict:
     """Evaluate `model` (a name or a loaded encoder) on a data file or built-in dataset under `profile`
-    (default: paper, the released code's protocol); write and return the result."""
+    (default: paper, the released code's protocol); write and return the result. `trust_remote_code`: allow
+    an unregistered model to run the code its files ship."""
     task, profile = task_name(task), make_profile(profile)
     check_protocol(protocol)
-    encoder, scoring = encoder_and_scoring(model, revision, scoring, profile)
+    encoder, scoring = encoder_and_scoring(model, revision, scoring, profile, trust_remote_code)
     _check_scoring(encoder, task, scoring)
     data, dataset, provenance = task_input(task, data_file, dataset, name, seed, profile)
     prepare_stores(results_dir, cache_dir, profile)
@@ -179,7 +181,9 @@ def evaluate_suite(model, suite: str = "mini", task: str | None = None, datasets
     task, reason)], 'skipped'}."""
     from steb_lib.data.datasets import suite_datasets, suite_tasks
     kw["profile"] = profile = make_profile(kw.get("profile"))
-    encoder, kw["scoring"] = encoder_and_scoring(model, kw.pop("revision", None), kw.get("scoring"), profile)
+    encoder, kw["scoring"] = encoder_and_scoring(
+        model, kw.pop("revision", None), kw.get("scoring"), profile, kw.pop("trust_remote_code", False)
+    )
     scoring = kw["scoring"]
     # a store that cannot be written, or holds another profile, fails here, not per dataset
     prepare_stores(kw.get("results_dir", "results"), kw.get("cache_dir"), profile)

@@ -14,6 +14,7 @@ from steb_lib.models.registry import (
     family_from_config,
     model_files_to_fetch,
     model_source,
+    registry_lookup,
     resolve_model,
 )
 from ..data.sources import offline
@@ -25,11 +26,12 @@ from ..text_features import spacy_pipeline
 __all__ = ['SPACY_WINDOW_CHARS', 'NOT_MODEL_FILES', 'ENCODERS', 'FAMILY_MODULES', 'RELEASED_CAUSAL_CAP', 'ROUTE_CORRECTIONS',
            'mean_pool', 'last_token_pool', 'position_ids_from_mask', 'EmbeddingRoute', 'embedding_route',
            'released_last_token_pool', 'spacy_sentences', 'released_chunks', 'directory_fingerprint',
-           'remote_code_repos', 'remote_code_pin', 'fetch_hub_model', 'materialize', 'encoder_family', 'default_device',
-           'length_sorted_batches', 'PieceEncoder', 'is_out_of_memory', 'embed_halving_on_oom',
-           'empty_accelerator_cache', 'batch_size_for_memory', 'checkpoint_dtype', 'accelerator_dtype',
-           'context_length', 'TransformerEncoder', 'SentenceTransformerEncoder', 'LuarEncoder', 'RandomEncoder',
-           'released_route_files', 'check_route', 'load_encoder']
+           'remote_code_repos', 'remote_code_pin', 'fetch_hub_model', 'materialize', 'code_the_files_ask_for',
+           'refuse_code_without_consent', 'encoder_family', 'default_device', 'length_sorted_batches', 'PieceEncoder',
+           'is_out_of_memory', 'embed_halving_on_oom', 'empty_accelerator_cache', 'batch_size_for_memory',
+           'checkpoint_dtype', 'accelerator_dtype', 'context_length', 'TransformerEncoder',
+           'SentenceTransformerEncoder', 'LuarEncoder', 'RandomEncoder', 'released_route_files', 'check_route',
+           'load_encoder']
 
 # %% ../../nbs/lib/models/32_encoders.ipynb #c006
 def mean_pool(hidden, mask):
@@ -161,6 +163,28 @@ def materialize(spec: ModelSpec) -> dict:
         files = {"path": path, "revision": Path(path).name, "files_sha256": None, "source_note": note}
     return files | remote_code_pin(spec, files["path"])
 
+
+# %% ../../nbs/lib/models/32_encoders.ipynb #69181745
+def code_the_files_ask_for(path) -> list[str]:
+    "The Python code a model directory asks to run: `auto_map` entries and non-sentence-transformers modules."
+    path, code = Path(path), []
+    if (path/"config.json").is_file():
+        refs = json.loads((path/"config.json").read_text(encoding="utf-8")).get("auto_map") or {}
+        code += [v for x in refs.values() for v in (x if isinstance(x, list) else [x]) if isinstance(v, str)]
+    if (path/"modules.json").is_file():
+        modules = json.loads((path/"modules.json").read_text(encoding="utf-8"))
+        code += [m.get("type", "") for m in modules if not m.get("type", "").startswith("sentence_transformers.")]
+    return sorted(set(code))
+
+def refuse_code_without_consent(spec: ModelSpec, path) -> None:
+    "Refuse to load a model whose files ask to run code (`code_the_files_ask_for`) unless `spec` allows it."
+    code = [] if spec.trust_remote_code else code_the_files_ask_for(path)
+    if not code: return
+    pin = "; a hub model also needs --revision, the commit you read" if spec.hub_id else ""
+    raise StebInputError(
+        f"{spec.name} asks to run code of its own ({', '.join(code)}), which steb-lib runs only if you allow "
+        f"it: --trust-remote-code (Python: trust_remote_code=True), after reading that code{pin}"
+    )
 
 # %% ../../nbs/lib/models/32_encoders.ipynb #c013
 ENCODERS: dict = {}
@@ -477,9 +501,10 @@ class LuarEncoder(PieceEncoder):
         import torch
         from transformers import AutoModel, AutoTokenizer
         self._locate(spec, device)
-        self.tokenizer = AutoTokenizer.from_pretrained(self.source, trust_remote_code=True)
+        allowed = spec.trust_remote_code   # load_encoder refused a model that runs code without consent
+        self.tokenizer = AutoTokenizer.from_pretrained(self.source, trust_remote_code=allowed)
         self.model = (
-            AutoModel.from_pretrained(self.source, trust_remote_code=True, dtype=getattr(torch, self.dtype))
+            AutoModel.from_pretrained(self.source, trust_remote_code=allowed, dtype=getattr(torch, self.dtype))
             .to(self.device)
             .eval()
         )
@@ -567,15 +592,19 @@ def check_route(encoder, profile) -> None:
             f"differs on {', '.join(off)}): load it with load_encoder(..., profile={name!r}) or pass its name"
         )
 
-def load_encoder(name, device: str | None = None, revision: str | None = None, profile=None):
+def load_encoder(
+    name, device: str | None = None, revision: str | None = None, profile=None, trust_remote_code: bool = False
+):
     """An encoder for `name` (registry name, alias, paper name, hub id or local directory) or a `ModelSpec`,
-    embedding by `profile`'s route (None: steb-lib's own route)."""
-    spec = name if isinstance(name, ModelSpec) else resolve_model(name, revision)
+    embedding by `profile`'s route (None: steb-lib's own route); an unregistered model that ships code loads
+    only with `trust_remote_code` (and a hub one with a `revision`)."""
+    spec = name if isinstance(name, ModelSpec) else resolve_model(name, revision, trust_remote_code)
     route = embedding_route(profile)
-    # an unregistered hub id: the family its files say; a LUAR model runs its own code, so needs --revision
-    if spec.family == "auto":
-        family = detect_family(materialize(spec)["path"])
-        spec = dataclasses.replace(spec, family=family, trust_remote_code=family == "luar")
+    if spec.family == "auto":   # an unregistered hub id: the family its files say
+        path = materialize(spec)["path"]
+        spec = dataclasses.replace(spec, family=detect_family(path)); refuse_code_without_consent(spec, path)
+    elif spec.local_dir and registry_lookup(spec.name) is None:   # a local directory
+        refuse_code_without_consent(spec, spec.local_dir)
     if (files := released_route_files(spec, route)) is not None:
         return TransformerEncoder(spec, device=device, route=route, files=files)
     if spec.family in FAMILY_MODULES: importlib.import_module(FAMILY_MODULES[spec.family])

@@ -111,9 +111,10 @@ def split_revision(name: str) -> tuple[str, str | None]:
     base, rev = name.rsplit("@", 1)
     return (base, rev) if base and rev else (name, None)
 
-def resolve_model(name: str, revision: str | None = None) -> ModelSpec:
+def resolve_model(name: str, revision: str | None = None, trust_remote_code: bool = False) -> ModelSpec:
     """The `ModelSpec` for a registry name/alias, a local model directory or a hub id (`revision`, or
-    `NAME@REVISION`, pins a hub model)."""
+    `NAME@REVISION`, pins a hub model; `trust_remote_code`: the user allows an unregistered model to run code
+    its files ship — a registered one says so in its entry)."""
     name, pinned = split_revision(name)
     if pinned and revision and pinned != revision:
         raise StebInputError(f"two revisions for {name}: @{pinned} and --revision {revision}")
@@ -125,11 +126,13 @@ def resolve_model(name: str, revision: str | None = None) -> ModelSpec:
             str(path),
             detect_family(path),
             local_dir=str(path),
+            trust_remote_code=trust_remote_code,
             notes="local directory; family detected from its files",
         )
     elif spec is None and re.fullmatch(r"[\w.-]+/[\w.-]+", name):
         spec = ModelSpec(
-            name, "auto", hub_id=name, notes="unregistered hub id; family detected from its downloaded files"
+            name, "auto", hub_id=name, trust_remote_code=trust_remote_code,
+            notes="unregistered hub id; family detected from its downloaded files",
         )
     if spec is None:
         raise StebInputError(
