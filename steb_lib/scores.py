@@ -8,7 +8,7 @@ import warnings
 import numpy as np
 import pandas as pd
 from scipy.cluster.hierarchy import fcluster, linkage
-from scipy.stats import spearmanr
+from scipy.stats import rankdata
 import json
 from functools import cache
 from .core import StebInputError, data_dir
@@ -33,11 +33,12 @@ def ranking_correlation(scores: pd.DataFrame) -> pd.DataFrame:
         d = np.sign(np.diff(scores.to_numpy(dtype=float), axis=0)[0])
         rho = np.outer(d, d); np.fill_diagonal(rho, 1.0)
         return pd.DataFrame(rho, index=scores.columns, columns=scores.columns)
+    # Spearman's ρ is Pearson's on average ranks; computed so rather than with scipy's spearmanr, which returns
+    # one NaN for the whole matrix when its first or second column is constant
+    ranks = np.apply_along_axis(rankdata, 0, scores.to_numpy(dtype=float))
     with warnings.catch_warnings(), np.errstate(invalid="ignore", divide="ignore"):
         warnings.simplefilter("ignore")   # a flat dataset (constant scores): ρ is undefined, set to 0 below
-        r = spearmanr(scores.to_numpy(), axis=0).statistic if n > 1 else 1.0
-    # scipy gives a scalar for 2 columns
-    rho = np.array([[1.0, r], [r, 1.0]]) if n == 2 else np.atleast_2d(np.asarray(r, dtype=float))
+        rho = np.atleast_2d(np.corrcoef(ranks, rowvar=False)) if n > 1 else np.ones((1, 1))
     rho = np.nan_to_num(rho, nan=0.0); np.fill_diagonal(rho, 1.0)
     return pd.DataFrame(rho, index=scores.columns, columns=scores.columns)
 

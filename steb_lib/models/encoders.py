@@ -173,7 +173,8 @@ def code_the_files_ask_for(path) -> list[str]:
         code += [v for x in refs.values() for v in (x if isinstance(x, list) else [x]) if isinstance(v, str)]
     if (path/"modules.json").is_file():
         modules = json.loads((path/"modules.json").read_text(encoding="utf-8"))
-        code += [m.get("type", "") for m in modules if not m.get("type", "").startswith("sentence_transformers.")]
+        types = [m.get("type", "") for m in modules]
+        code += [t for t in types if not t.startswith("sentence_transformers.")]
     return sorted(set(code))
 
 def refuse_code_without_consent(spec: ModelSpec, path) -> None:
@@ -504,7 +505,9 @@ class LuarEncoder(PieceEncoder):
         allowed = spec.trust_remote_code   # load_encoder refused a model that runs code without consent
         self.tokenizer = AutoTokenizer.from_pretrained(self.source, trust_remote_code=allowed)
         self.model = (
-            AutoModel.from_pretrained(self.source, trust_remote_code=allowed, dtype=getattr(torch, self.dtype))
+            AutoModel.from_pretrained(
+                self.source, trust_remote_code=allowed, dtype=getattr(torch, self.dtype)
+            )
             .to(self.device)
             .eval()
         )
@@ -593,7 +596,8 @@ def check_route(encoder, profile) -> None:
         )
 
 def load_encoder(
-    name, device: str | None = None, revision: str | None = None, profile=None, trust_remote_code: bool = False
+    name, device: str | None = None, revision: str | None = None, profile=None,
+    trust_remote_code: bool = False,
 ):
     """An encoder for `name` (registry name, alias, paper name, hub id or local directory) or a `ModelSpec`,
     embedding by `profile`'s route (None: steb-lib's own route); an unregistered model that ships code loads
