@@ -33,8 +33,8 @@ def ranking_correlation(scores: pd.DataFrame) -> pd.DataFrame:
         d = np.sign(np.diff(scores.to_numpy(dtype=float), axis=0)[0])
         rho = np.outer(d, d); np.fill_diagonal(rho, 1.0)
         return pd.DataFrame(rho, index=scores.columns, columns=scores.columns)
-    # Spearman's ρ is Pearson's on average ranks; computed so rather than with scipy's spearmanr, which returns
-    # one NaN for the whole matrix when its first or second column is constant
+    # Spearman's ρ is Pearson's on average ranks; computed so rather than with scipy's spearmanr, which
+    # returns one NaN for the whole matrix when its first or second column is constant
     ranks = np.apply_along_axis(rankdata, 0, scores.to_numpy(dtype=float))
     with warnings.catch_warnings(), np.errstate(invalid="ignore", divide="ignore"):
         warnings.simplefilter("ignore")   # a flat dataset (constant scores): ρ is undefined, set to 0 below
