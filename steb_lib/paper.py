@@ -366,10 +366,9 @@ def parity_model(model: str, pairs, parity_dir, cache_dir=None, threads: int | N
     from steb_lib.eval.runner import evaluate
     from steb_lib.models.encoders import load_encoder
     from steb_lib.profiles import CORRECTIONS
-    if threads:   # torch's threads and the BLAS/OpenMP pools numpy and scikit-learn use (threadpoolctl)
-        import torch
-        from threadpoolctl import threadpool_limits
-        torch.set_num_threads(threads); threadpool_limits(threads)
+    if threads:
+        from steb_lib.sweep import limit_threads
+        limit_threads(threads)
     base, n = load_encoder(model, profile="paper"), 0   # reloaded only where a variant's route differs
     for name, profile in parity_variants().items():
         applied = sorted(profile.corrections)

@@ -17,9 +17,10 @@ from .profiles import make_profile
 _logger = logging.getLogger("steb_lib.sweep")
 
 # %% auto #0
-__all__ = ['EXECUTORS', 'SweepJob', 'sweep_jobs', 'model_result_name', 'job_results', 'failure_record', 'run_sweep_job',
-           'lock_held', 'job_state', 'sweep_status', 'status_counts', 'minutes', 'slurm_parameters', 'make_executor',
-           'run_local_jobs', 'manifest_path', 'manifest_jobs', 'add_to_manifest', 'prepare_models', 'submit_sweep']
+__all__ = ['EXECUTORS', 'SweepJob', 'sweep_jobs', 'model_result_name', 'job_results', 'failure_record', 'limit_threads',
+           'run_sweep_job', 'lock_held', 'job_state', 'sweep_status', 'status_counts', 'minutes', 'slurm_parameters',
+           'make_executor', 'run_local_jobs', 'manifest_path', 'manifest_jobs', 'add_to_manifest', 'prepare_models',
+           'submit_sweep']
 
 # %% ../nbs/lib/65_sweep.ipynb #c006
 @dataclass(frozen=True)
@@ -79,13 +80,18 @@ def _record_failures(job: SweepJob, results_dir, failed: list) -> None:
     atomic_write_text(path, canonical_json(record) + "\n")
 
 # %% ../nbs/lib/65_sweep.ipynb #c013
+def limit_threads(threads: int) -> None:
+    """Give this process `threads` CPU threads: torch's and the BLAS/OpenMP pools numpy and scikit-learn use
+    (threadpoolctl); two processes whose pools keep their defaults oversubscribe the cores."""
+    import torch
+    from threadpoolctl import threadpool_limits
+    torch.set_num_threads(threads); threadpool_limits(threads)
+
 def run_sweep_job(job: SweepJob, results_dir, threads: int | None = None, **kw) -> dict:
     """Evaluate `job` into `results_dir`: {'job', 'computed', 'already', 'failed'} (result paths); failures
     are also recorded beside the results."""
     from steb_lib.eval.runner import evaluate_suite
-    if threads:
-        import torch
-        torch.set_num_threads(threads)
+    if threads: limit_threads(threads)
     outs = job_results(job, results_dir); already = [str(p) for p in outs if p.exists()]
     try:
         out = evaluate_suite(job.model, job.suite, job.task, datasets=[job.dataset], results_dir=results_dir,
