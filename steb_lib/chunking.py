@@ -11,7 +11,7 @@ from .core import StebInputError, check_protocol
 # %% auto #0
 __all__ = ['PYSBD_MAX_CHARS', 'LONG_TEXT_CHARS', 'rule_sentence_spans', 'pysbd_spans', 'sentence_spans', 'count_tokens',
            'token_counts', 'token_offsets', 'token_cuts', 'fits_context', 'chunk_text', 'truncate_text',
-           'truncate_texts', 'protocol_pieces', 'mean_pool_pieces']
+           'truncate_texts', 'protocol_pieces', 'mean_pool_pieces', 'bounded_prefix', 'bounded_prefixes']
 
 # %% ../nbs/lib/05_chunking.ipynb #c006
 _SENTENCE_END = re.compile(r"(?<=[.!?…。！？])[\"'”’)\]]*\s+|\n\s*")
@@ -203,3 +203,16 @@ def mean_pool_pieces(vectors, counts) -> np.ndarray:
         raise StebInputError("piece counts do not match the piece vectors")
     starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
     return (np.add.reduceat(vectors, starts, axis=0) / counts[:, None]).astype(np.float32)
+
+# %% ../nbs/lib/05_chunking.ipynb #5b81b511
+def bounded_prefix(text: str, tokenizer, max_tokens: int, margin: int = 64) -> str:
+    """A prefix of `text` whose first `max_tokens` tokens are the whole text's: the text up to the first
+    whitespace after `max_tokens` + `margin` tokens (the text itself when shorter)."""
+    ends = [b for _, b in _first_tokens(text, tokenizer, max_tokens + margin)]
+    if len(ends) < max_tokens + margin: return text
+    space = re.compile(r"\s").search(text, ends[-1])
+    return text[:space.start() if space else ends[-1]]
+
+def bounded_prefixes(texts, tokenizer, max_tokens: int) -> list[str]:
+    "`bounded_prefix` of every text longer than `LONG_TEXT_CHARS` characters; the others as they are."
+    return [bounded_prefix(t, tokenizer, max_tokens) if len(t) > LONG_TEXT_CHARS else t for t in texts]

@@ -49,7 +49,9 @@ def _add_executor_options(p):
     p.add_argument("--executor", choices=("inline",) + EXECUTORS, default="inline",
                    help="inline: in this process (default); local: one submitit job per (model, dataset) on "
                    "this machine; slurm: a SLURM job array")
-    p.add_argument("--parallelism", type=int, default=2, help="local: jobs at once (default 2)")
+    p.add_argument("--parallelism", type=int, default=2,
+                   help="local: jobs at once; steb paper, inline: models at once, each in a process of "
+                   "its own (default 2; 1: one after the other in this process)")
     p.add_argument("--slurm-partition"); p.add_argument("--slurm-account")
     p.add_argument("--slurm-gpus", type=int, default=0, help="GPUs per job (default 0)")
     p.add_argument("--slurm-time", default="4:00:00", help="time limit per job (default 4:00:00)")
@@ -432,7 +434,8 @@ def run_paper(a) -> None:
         dict(tables_dir=a.tables_dir, figures_dir=a.figures_dir, runs_dir=a.runs_dir, suite=a.suite,
              notebooks=a.notebooks),
     )
-    sweep = dict(executor=a.executor, sweep=sweep_options(a)) if a.executor != "inline" else {}
+    inline = {"parallelism": a.parallelism}
+    sweep = dict(executor=a.executor, sweep=sweep_options(a)) if a.executor != "inline" else inline
     if a.notebooks_only: run_paper_notebooks(a.results_dir, **dirs)
     else:
         main_job(a.models, a.results_dir, seed=a.seed, cache_dir=a.cache_dir,

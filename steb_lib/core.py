@@ -10,9 +10,9 @@ import numpy as np
 
 # %% auto #0
 __all__ = ['DEFAULT_SEED', 'PROTOCOLS', 'StebInputError', 'check_texts', 'check_protocol', 'canonical_json', 'sha256_text',
-           'sha256_json', 'remove_stale_temporaries', 'fsync_directory', 'atomic_write_bytes', 'atomic_write_text',
-           'log_to_stdout', 'collect_log', 'l2_normalize', 'cosine_similarity_matrix', 'path_name', 'default_cache_dir',
-           'data_dir', 'set_aside', 'writable_directory', 'usable_cache_dir']
+           'sha256_json', 'remove_stale_temporaries', 'fsync_directory', 'inside', 'atomic_file', 'atomic_write_bytes',
+           'atomic_write_text', 'log_to_stdout', 'collect_log', 'l2_normalize', 'cosine_similarity_matrix', 'path_name',
+           'default_cache_dir', 'data_dir', 'set_aside', 'writable_directory', 'usable_cache_dir']
 
 # %% ../nbs/lib/00_core.ipynb #c006
 DEFAULT_SEED = 42
@@ -91,30 +91,51 @@ def fsync_directory(directory) -> None:
     except OSError: pass
     finally: os.close(fd)
 
-def atomic_write_bytes(path, data: bytes) -> Path:
-    """Write `data` to `path` atomically (temp file in the same directory, fsync, rename, fsync of the
-    directory)."""
-    path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
+def inside(root, path) -> Path:
+    """`path`, once it is certain that its directory lies inside `root` with symbolic links followed (`root`
+    itself may be a link); else a `StebInputError`: a write there would land outside `root`."""
+    path = Path(path)
+    real_root, real_dir = Path(root).resolve(), path.parent.resolve()
+    if real_dir != real_root and real_root not in real_dir.parents:
+        raise StebInputError(
+            f"refusing to write {path}: a symbolic link below {root} leads out of it (to {real_dir})"
+        )
+    return path
+
+@contextlib.contextmanager
+def atomic_file(path, within=None):
+    """A binary file open for writing `path`: a temporary file in the same directory (its `name`), renamed
+    onto `path` after an fsync only when the block ends without an error, else removed; with `within`, only
+    if `path` stays inside that directory (see `inside`)."""
+    path = Path(path) if within is None else inside(within, path)
+    path.parent.mkdir(parents=True, exist_ok=True)
     remove_stale_temporaries(path.parent)
     fd, tmp = tempfile.mkstemp(
         dir=path.parent, prefix=f".{path.name}.{os.getpid()}@{_host_tag()}.", suffix=".tmp"
     )
+    os.close(fd)
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data); f.flush(); os.fsync(f.fileno())
+        with open(tmp, "wb") as f:
+            yield f
+            f.flush(); os.fsync(f.fileno())
         os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True); raise
     fsync_directory(path.parent)
-    return path
+
+def atomic_write_bytes(path, data: bytes, within=None) -> Path:
+    """Write `data` to `path` atomically (temp file in the same directory, fsync, rename, fsync of the
+    directory); with `within`, only if `path` stays inside that directory (see `inside`)."""
+    with atomic_file(path, within) as f: f.write(data)
+    return Path(path)
 
 def _umask() -> int:
     old = os.umask(0); os.umask(old); return old
 
-def atomic_write_text(path, text: str) -> Path:
-    "Write `text` (UTF-8) to `path` atomically."
-    return atomic_write_bytes(path, text.encode("utf-8"))
+def atomic_write_text(path, text: str, within=None) -> Path:
+    "Write `text` (UTF-8) to `path` atomically (inside `within`, given)."
+    return atomic_write_bytes(path, text.encode("utf-8"), within)
 
 # %% ../nbs/lib/00_core.ipynb #c027
 class _CurrentStdout(logging.StreamHandler):

@@ -15,12 +15,13 @@ from .profiles import make_profile
 _logger = logging.getLogger("steb_lib.paper")
 
 # %% auto #0
-__all__ = ['CATEGORY_LABELS', 'PAPER_DATASETS', 'PAPER_NOTEBOOKS', 'paper_table', 'paper_dataset_counts', 'select_models',
-           'category_colors', 'model_category', 'display_name', 'side_by_side', 'save_table', 'paper_datasets',
-           'describe_run', 'describe_profile', 'per_dataset_scores', 'save_figure', 'plot_score_heatmap',
-           'plot_scores_by_category', 'protocol_results_dir', 'repo_root', 'run_paper_notebooks', 'kernel_stderr_to',
-           'sweep_main_job', 'main_job', 'parity_variants', 'over_context', 'sample_differs', 'touches', 'parity_model',
-           'run_parity']
+__all__ = ['CATEGORY_LABELS', 'PAPER_DATASETS', 'PAPER_NOTEBOOKS', 'FAMILY_COST', 'paper_table', 'paper_dataset_counts',
+           'select_models', 'category_colors', 'model_category', 'display_name', 'side_by_side', 'save_table',
+           'paper_datasets', 'describe_run', 'describe_profile', 'per_dataset_scores', 'save_figure',
+           'plot_score_heatmap', 'plot_scores_by_category', 'protocol_results_dir', 'repo_root',
+           'execute_paper_notebook', 'run_paper_notebooks', 'kernel_stderr_to', 'sweep_main_job', 'run_model_jobs',
+           'evaluate_model', 'job_cost', 'evaluate_models', 'main_job', 'main_job_parity', 'parity_variants',
+           'over_context', 'sample_differs', 'touches', 'parity_model', 'run_parity']
 
 # %% ../nbs/lib/80_paper.ipynb #c006
 def _read_paper_csv(name: str) -> pd.DataFrame:
@@ -236,30 +237,36 @@ def repo_root() -> Path:
         )
     return root
 
-def run_paper_notebooks(
-    results_dir, tables_dir, figures_dir, runs_dir, notebooks=PAPER_NOTEBOOKS, suite="lite"
-) -> list[Path]:
-    """Execute each paper notebook with papermill on `results_dir` (from `suite`); the executed copies (in
-    `runs_dir`)."""
+def execute_paper_notebook(name: str, params: dict, runs_dir) -> tuple[Path, float]:
+    "Execute paper notebook `name` with papermill and `params`; (the executed copy in `runs_dir`, seconds)."
     import papermill as pm
-    nbs, out = repo_root()/"nbs", []
+    nbs, start, dst = repo_root()/"nbs", time.perf_counter(), Path(runs_dir).resolve()/f"{name}.ipynb"
+    with kernel_stderr_to(Path(runs_dir)/"kernels.log"):   # the kernels' own chatter; cell errors still raise
+        pm.execute_notebook(nbs/f"{name}.ipynb", dst, parameters=params, cwd=str(nbs), progress_bar=False,
+                            kernel_name="python3")
+    return dst, time.perf_counter() - start
+
+def _notebook_job(args: tuple) -> tuple[Path, float]: return execute_paper_notebook(*args)
+
+def run_paper_notebooks(
+    results_dir, tables_dir, figures_dir, runs_dir, notebooks=PAPER_NOTEBOOKS, suite="lite", parallelism=1
+) -> list[Path]:
+    """Execute each paper notebook with papermill on `results_dir` (from `suite`), `parallelism` at once (each
+    in a kernel of its own); the executed copies (in `runs_dir`). A failure is raised after the others end."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
     params = {"results_dir": str(Path(results_dir).resolve()), "tables_dir": str(Path(tables_dir).resolve()),
               "figures_dir": str(Path(figures_dir).resolve()), "suite": suite}
     Path(runs_dir).mkdir(parents=True, exist_ok=True)
-    for name in notebooks:
-        start, dst = time.perf_counter(), Path(runs_dir).resolve()/f"{name}.ipynb"
-        with kernel_stderr_to(
-            Path(runs_dir) / "kernels.log"
-        ):  # the kernels' own chatter; cell errors still raise here
-            pm.execute_notebook(
-                nbs / f"{name}.ipynb",
-                dst,
-                parameters=params,
-                cwd=str(nbs),
-                progress_bar=False,
-                kernel_name="python3",
-            )
-        _logger.info(f"notebook {name}: {time.perf_counter() - start:.1f} s -> {dst}"); out.append(dst)
+    items = [(name, params, str(runs_dir)) for name in notebooks]
+    if parallelism <= 1: done = map(_notebook_job, items)
+    else:
+        with ProcessPoolExecutor(parallelism, mp_context=multiprocessing.get_context("spawn")) as pool:
+            futures = [pool.submit(_notebook_job, item) for item in items]
+        done = [f.result() for f in futures]   # all have ended: the first failure is raised
+    out = []
+    for name, (dst, seconds) in zip(notebooks, done):
+        _logger.info(f"notebook {name}: {seconds:.1f} s -> {dst}"); out.append(dst)
     return out
 
 @contextmanager
@@ -286,6 +293,65 @@ def sweep_main_job(models, suite, multilingual, results_dir, executor, sweep=Non
         failed += [(job.dataset, job.model, f"{why} (log: {log})") for job, why, log in out["failed"]]
     return failed
 
+# %% ../nbs/lib/80_paper.ipynb #5d92c7ac
+def run_model_jobs(fn, items, parallelism: int, jobs_dir, what: str) -> list:
+    """`fn(item)` for every item (`item[0]` names its model), `parallelism` at once in processes of their
+    own, each with its share of the CPU threads (`fn` takes it as its last argument); the results in order.
+    A failed job's error is raised after the others finish, with where its log is."""
+    from steb_lib.sweep import make_executor, run_local_jobs
+    threads = max(1, (os.cpu_count() or 1) // parallelism)
+    executor = make_executor("local", jobs_dir)   # the jobs' logs: kept there if one fails
+    results, failed = [], []
+    for item, job in run_local_jobs(executor, fn, [(*item, threads) for item in items], parallelism):
+        try: results.append(job.result())
+        except Exception as e: failed.append(f"{item[0]}: {(str(e).strip().splitlines() or ['?'])[-1]}")
+    if failed: raise StebInputError(f"{what} failed: " + "; ".join(failed) + f" (logs: {jobs_dir})")
+    shutil.rmtree(jobs_dir, ignore_errors=True)
+    return results
+
+# %% ../nbs/lib/80_paper.ipynb #8763fd51
+def evaluate_model(model: str, suite: str, multilingual, results_dir, kw: dict, parity=None, threads=None):
+    """The main job's work for `model`: trained if steb-lib trains it, then `suite` (chunk) and `multilingual`
+    (truncate) into `results_dir` (and its `-truncate` twin), then, given `parity` = (pairs, parity_dir), its
+    parity runs (`parity_model`); the (dataset, task, why) that failed."""
+    from steb_lib.eval.runner import evaluate_suite
+    from steb_lib.models.encoders import load_encoder
+    from steb_lib.train.styledistance import ensure_trained
+    if threads:
+        from steb_lib.sweep import limit_threads
+        limit_threads(threads)
+    ensure_trained(model, progress=False)   # a model steb-lib trains (styledistance-mini): trained once
+    encoder = load_encoder(model, profile=kw.get("profile"))   # embedding by the profile's route
+    failed = evaluate_suite(encoder, suite, results_dir=results_dir, protocol="chunk", **kw)["failed"]
+    truncate_dir = protocol_results_dir(results_dir, "truncate")
+    failed += evaluate_suite(
+        encoder, suite, results_dir=truncate_dir, protocol="truncate", datasets=multilingual, **kw
+    )["failed"]
+    if parity and not failed: parity_model(model, parity[0], parity[1], kw.get("cache_dir"))
+    return failed
+
+def _model_job(args: tuple) -> list: return evaluate_model(*args)
+
+FAMILY_COST = {"random": 0, "function-words": 0, "stylometric": 1, "biber": 2, "tfidf": 2}   # others: 3
+
+def job_cost(model: str) -> int:
+    "A rough rank of a model's main-job work (a neural model 3, one more if steb-lib must train it first)."
+    from steb_lib.models.registry import resolve_model
+    spec = resolve_model(model)
+    return FAMILY_COST.get(spec.family, 3) + bool(spec.trained)
+
+def evaluate_models(
+    models, suite: str, multilingual, results_dir, parallelism: int = 2, jobs_dir="_runs/main-job",
+    parity=None, **kw
+) -> list:
+    """`evaluate_model` for every model (and its `parity` runs), `parallelism` at once, the costliest first
+    (`job_cost`; the jobs' logs in `jobs_dir`); what failed."""
+    models = sorted(models, key=job_cost, reverse=True)   # longest first: the last job to end ends soonest
+    items = [(m, suite, list(multilingual), str(results_dir), kw, parity) for m in models]
+    if parallelism <= 1: runs = [evaluate_model(*item) for item in items]
+    else: runs = run_model_jobs(_model_job, items, parallelism, Path(jobs_dir), "evaluations")
+    return [f for failed in runs for f in failed]
+
 # %% ../nbs/lib/80_paper.ipynb #c040
 def main_job(
     models=None,
@@ -297,33 +363,38 @@ def main_job(
     notebooks=PAPER_NOTEBOOKS,
     executor=None,
     sweep=None,
+    parallelism: int = 2,
     **kw,
 ) -> dict:
-    """`suite` (chunk) + its multilingual datasets (truncate) for `models`, then the paper notebooks; what
-    failed. With an `executor` (local, slurm), the evaluation is a sweep of (model, dataset) jobs."""
+    """`suite` (chunk) + its multilingual datasets (truncate) for `models`, `parallelism` models at once,
+    then the paper notebooks. With an `executor` (local, slurm), a sweep of (model, dataset) jobs instead."""
     from steb_lib.data.datasets import suite_datasets
-    from steb_lib.models.encoders import load_encoder
     from steb_lib.models.registry import DEFAULT_MODELS
-    from steb_lib.eval.runner import evaluate_suite
     from steb_lib.scores import is_multilingual
-    from steb_lib.train.styledistance import ensure_trained
-    multilingual, failed = [e["name"] for e in suite_datasets(suite) if is_multilingual(e["name"])], []
-    truncate_dir = protocol_results_dir(results_dir, "truncate")
+    multilingual = [e["name"] for e in suite_datasets(suite) if is_multilingual(e["name"])]
     models = list(models or DEFAULT_MODELS)
     if executor: failed = sweep_main_job(models, suite, multilingual, results_dir, executor, sweep, **kw)
-    for model in [] if executor else models:   # inline: one model at a time, in this process
-        ensure_trained(model, progress=False)   # a model steb-lib trains (styledistance-mini): trained once
-        encoder = load_encoder(model, profile=kw.get("profile"))   # embedding by the profile's route
-        failed += evaluate_suite(encoder, suite, results_dir=results_dir, protocol="chunk", **kw)["failed"]
-        failed += evaluate_suite(
-            encoder, suite, results_dir=truncate_dir, protocol="truncate", datasets=multilingual, **kw
-        )["failed"]
+    else:
+        parity, jobs = main_job_parity(suite, results_dir, notebooks, kw), Path(runs_dir)/"main-job"
+        failed = evaluate_models(models, suite, multilingual, results_dir, parallelism, jobs, parity, **kw)
     if failed:
         raise StebInputError(
             f"the {suite} suite did not complete: " + "; ".join(f"{d}/{t}: {w}" for d, t, w in failed)
         )
-    notebooks_run = run_paper_notebooks(results_dir, tables_dir, figures_dir, runs_dir, notebooks, suite)
+    notebooks_run = run_paper_notebooks(
+        results_dir, tables_dir, figures_dir, runs_dir, notebooks, suite, parallelism
+    )
     return {"notebooks": notebooks_run}
+
+def main_job_parity(suite: str, results_dir, notebooks, kw: dict) -> tuple | None:
+    """(pairs, parity_dir) of the parity notebook's runs, for the model jobs to do beside the evaluation; None
+    when the notebook is not run or would not use them (a profile other than plain `paper`, another seed)."""
+    from steb_lib.core import DEFAULT_SEED
+    from steb_lib.data.datasets import suite_datasets, suite_tasks
+    plain = not make_profile(kw.get("profile")).corrections and kw.get("seed", DEFAULT_SEED) == DEFAULT_SEED
+    if "parity" not in notebooks or not plain: return None
+    pairs = [(e["name"], t) for e in suite_datasets(suite) for t in suite_tasks(e, suite)]
+    return sorted(pairs, key=lambda p: (p[1], p[0])), f"{results_dir}-parity"   # the notebook's default store
 
 
 # %% ../nbs/lib/80_paper.ipynb #2385f91e
@@ -386,16 +457,8 @@ def _parity_job(args: tuple) -> int: return parity_model(*args)
 def run_parity(models, pairs, parity_dir, cache_dir=None, parallelism: int = 2) -> int:
     """`parity_model` for every model, `parallelism` at once in processes of their own (1: here, one after
     the other); the results computed or found. A failed model's error is raised after the others finish."""
-    from steb_lib.sweep import make_executor, run_local_jobs
     pairs = [tuple(p) for p in pairs]
     if parallelism <= 1: return sum(parity_model(m, pairs, parity_dir, cache_dir) for m in models)
-    threads, jobs_dir = max(1, (os.cpu_count() or 1) // parallelism), Path(parity_dir)/".parity-jobs"
-    executor = make_executor("local", jobs_dir)   # the jobs' logs: kept there if one fails
-    items = [(m, pairs, str(parity_dir), cache_dir, threads) for m in models]
-    counts, failed = [], []
-    for item, job in run_local_jobs(executor, _parity_job, items, parallelism):
-        try: counts.append(job.result())
-        except Exception as e: failed.append(f"{item[0]}: {(str(e).strip().splitlines() or ['?'])[-1]}")
-    if failed: raise StebInputError("parity runs failed: " + "; ".join(failed) + f" (logs: {jobs_dir})")
-    shutil.rmtree(jobs_dir, ignore_errors=True)
-    return sum(counts)
+    items = [(m, pairs, str(parity_dir), cache_dir) for m in models]
+    jobs_dir = Path(parity_dir)/".parity-jobs"
+    return sum(run_model_jobs(_parity_job, items, parallelism, jobs_dir, "parity runs"))

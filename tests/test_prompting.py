@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from steb_lib.core import sha256_json
 from steb_lib.llm.client import LocalChatServer, Reply, ResponseCache
-from steb_lib.llm.prompting import STAND_IN_MODEL, build_retrieval_set, llm_retrieval, retrieval_requests, stand_in_responder
+from steb_lib.llm.prompting import (STAND_IN_ENDPOINT, STAND_IN_MODEL, build_retrieval_set, llm_retrieval,
+                                    retrieval_requests, stand_in_responder)
 
 ROOT = Path(__file__).resolve().parents[1]
 N_AUTHORS = 12
@@ -22,10 +23,11 @@ def records():
 
 CLIENT = textwrap.dedent("""
     import json, sys
-    from steb_lib.llm.prompting import STAND_IN_MODEL, build_retrieval_set, llm_retrieval
+    from steb_lib.llm.prompting import STAND_IN_ENDPOINT, STAND_IN_MODEL, build_retrieval_set, llm_retrieval
     records = json.loads(open(sys.argv[4]).read())
     rset = build_retrieval_set(records, n_authors=12, per_collection=3, seed=7)
-    res = llm_retrieval(rset, STAND_IN_MODEL, sys.argv[1], base_url=sys.argv[2], concurrency=3, base_delay=0.01)
+    res = llm_retrieval(rset, STAND_IN_MODEL, sys.argv[1], base_url=sys.argv[2], concurrency=3, base_delay=0.01,
+                        endpoint=STAND_IN_ENDPOINT)   # one name for the answers, though each server has its port
     open(sys.argv[3], "w").write(json.dumps(res))
 """)
 
@@ -73,7 +75,8 @@ def test_killed_run_resumes_without_resending(tmp_path):
     assert resumed["this_run"]["sent"] == N_AUTHORS - hold_after and resumed["this_run"]["cached"] == hold_after
 
     with LocalChatServer(stand_in_responder) as server:     # the same run, never interrupted, in a fresh cache
-        fresh = llm_retrieval(rset, STAND_IN_MODEL, tmp_path / "fresh", base_url=server.base_url)
+        fresh = llm_retrieval(rset, STAND_IN_MODEL, tmp_path / "fresh", base_url=server.base_url,
+                              endpoint=STAND_IN_ENDPOINT)
     drop = lambda r: {k: v for k, v in r.items() if k != "this_run"}
     assert drop(resumed) == drop(fresh)
     assert fresh["R@1"] > 1 / N_AUTHORS                       # the habits make authors findable: not a vacuous check
@@ -103,3 +106,23 @@ def test_tab1_dry_run_sends_nothing(tmp_path):
     assert not (tmp_path / "cache").exists()                                     # no answer, no request
     table = (tmp_path / "tables" / "tab01_prompting.md").read_text()
     assert "estimate: gpt-5.2" in table and "this run: all-MiniLM-L6-v2" in table
+
+def test_answers_of_one_server_are_not_replayed_for_another(tmp_path):
+    "The response cache is keyed by endpoint and request: another server (or OpenAI's API) is asked anew."
+    rset = build_retrieval_set(records(), n_authors=4, per_collection=2, seed=3)
+    with LocalChatServer(stand_in_responder) as first:
+        answered = llm_retrieval(rset, STAND_IN_MODEL, tmp_path, base_url=first.base_url)
+        again = llm_retrieval(rset, STAND_IN_MODEL, tmp_path, base_url=first.base_url)   # same server: replayed
+    assert (answered["this_run"]["sent"], again["this_run"]["sent"]) == (4, 0)
+    assert answered["endpoint"] == first.base_url.rstrip("/")
+    with LocalChatServer(stand_in_responder) as second:
+        other = llm_retrieval(rset, STAND_IN_MODEL, tmp_path, base_url=second.base_url)
+        assert sum(second.received.values()) == 4 and other["this_run"]["sent"] == 4
+    with pytest.raises(ValueError, match="4 of 4 answers are not in the cache"):
+        llm_retrieval(rset, STAND_IN_MODEL, tmp_path, replay_only=True)        # OpenAI's API: none of them
+    outside = tmp_path.parent / (tmp_path.name + "-outside"); outside.mkdir()
+    key = ResponseCache(tmp_path / "linked", first.base_url).key(retrieval_requests(rset, STAND_IN_MODEL)[0])
+    (tmp_path / "linked").mkdir(); (tmp_path / "linked" / key[:2]).symlink_to(outside, target_is_directory=True)
+    with LocalChatServer(stand_in_responder) as third, pytest.raises(ValueError, match="leads out of"):
+        llm_retrieval(rset, STAND_IN_MODEL, tmp_path / "linked", base_url=third.base_url, endpoint=first.base_url)
+    assert list(outside.iterdir()) == []                                         # nothing written through the link

@@ -245,8 +245,10 @@ def _read_cached(task: str, jsonl: Path, meta_path: Path, keep_duplicates: bool 
 
 def _write_cached(p: Prepared, jsonl: Path, meta_path: Path) -> None:
     try:
-        atomic_write_text(jsonl, "".join(canonical_json(r) + "\n" for r in p.data.records))
-        atomic_write_text(meta_path, json.dumps(p.meta, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
+        root = jsonl.parents[2]   # the cache: <cache>/prepared/<dataset>/<file>
+        atomic_write_text(jsonl, "".join(canonical_json(r) + "\n" for r in p.data.records), root)
+        meta = json.dumps(p.meta, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+        atomic_write_text(meta_path, meta, root)
     except OSError as e:
         warnings.warn(
             f"cannot cache the prepared sample in {jsonl.parent} ({e.strerror or e}); it will be prepared "

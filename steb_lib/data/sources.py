@@ -4,15 +4,16 @@
 
 # %% ../../nbs/lib/data/20_sources.ipynb #c003
 from __future__ import annotations
-import fnmatch, glob, gzip, hashlib, http.client, io, json, os, tarfile, urllib.request, zipfile, zlib
+import contextlib, fnmatch, glob, gzip, hashlib, http.client, io, json, os, shutil, tarfile, time
+import urllib.request, zipfile, zlib
 from pathlib import Path
-from ..core import StebInputError, atomic_write_bytes, data_dir, default_cache_dir
+from ..core import StebInputError, atomic_file, atomic_write_bytes, data_dir, default_cache_dir
 
 # %% auto #0
-__all__ = ['GDRIVE_URL', 'DatasetError', 'dataset_error', 'raw_mirror_dir', 'fixtures_dir', 'source_prefix', 'matching_files',
-           'missing_files', 'fetch_url', 'archive_member_path', 'extract_members', 'hf_repo_files', 'file_urls',
-           'download_source', 'offline', 'source_roots', 'package_dir', 'packages_root', 'locate_source',
-           'source_availability']
+__all__ = ['DOWNLOAD_LIMITS', 'GDRIVE_URL', 'DatasetError', 'dataset_error', 'raw_mirror_dir', 'fixtures_dir', 'source_prefix',
+           'matching_files', 'missing_files', 'download_limit', 'fetch_url', 'archive_member_path', 'extract_members',
+           'hf_repo_files', 'file_urls', 'download_source', 'offline', 'source_roots', 'package_dir', 'packages_root',
+           'locate_source', 'source_availability']
 
 # %% ../../nbs/lib/data/20_sources.ipynb #c006
 class DatasetError(StebInputError):
@@ -68,59 +69,94 @@ def _redirect(url: str) -> str:
     base = os.environ.get("STEB_DOWNLOAD_BASE")
     return base.rstrip("/") + "/" + url.split("/", 3)[3] if base else url
 
-def _read_body(response, url: str, dataset: str) -> bytes:
-    """The whole body of `response`; a body shorter than its Content-Length (or a cut chunked body) raises
-    `DatasetError`."""
-    try: data = response.read()
-    except http.client.IncompleteRead as e:
-        raise dataset_error(
-            dataset,
-            f"download of {url} was cut short ({len(e.partial)} bytes received, {e.expected} more expected); "
-            "nothing was written",
-        ) from None
-    length = response.headers.get("Content-Length")
-    if length and length.isdigit() and len(data) != int(length):
-        raise dataset_error(
-            dataset, f"download of {url} was cut short ({len(data)} of {length} bytes); nothing was written"
-        )
-    return data
+DOWNLOAD_LIMITS = {   # variable: default
+    "STEB_DOWNLOAD_MAX_BYTES": 20 * 10**9,   # one file's body (the largest STEB source is a few GB)
+    "STEB_UNPACK_MAX_BYTES": 100 * 10**9,    # what one archive unpacks to
+    "STEB_DOWNLOAD_DEADLINE_S": 4 * 3600,    # one file, start to end
+}
 
-def _check_archive_complete(data: bytes, name: str, url: str, dataset: str) -> None:
-    """Refuse a `.zip`, `.gz`/`.tgz` body that does not read to its end: the only truncation check when a
-    server sends no length."""
+def download_limit(name: str) -> int:
+    "The bound `name` of `DOWNLOAD_LIMITS`: the environment's value, else the default."
+    value = os.environ.get(name) or DOWNLOAD_LIMITS[name]
+    try: return int(float(value))
+    except ValueError: raise StebInputError(f"{name}={value!r} is not a number") from None
+
+def _cut_short(url: str, got: int, expected) -> str:
+    return (f"download of {url} was cut short ({got:,} bytes received, {expected} expected); nothing was "
+            "written")
+
+def _stream_body(response, out, url: str, dataset: str) -> str:
+    """Copy `response`'s body to the file `out`, within the size cap and the deadline; its sha256. A body cut
+    short (Content-Length, chunked), too large or too slow raises `DatasetError`."""
+    cap, deadline = download_limit("STEB_DOWNLOAD_MAX_BYTES"), download_limit("STEB_DOWNLOAD_DEADLINE_S")
+    digest, n, start = hashlib.sha256(), 0, time.monotonic()
     try:
-        if name.endswith(".zip"):
-            with zipfile.ZipFile(io.BytesIO(data)) as z: bad = z.testzip()
-            if bad: raise zipfile.BadZipFile(f"member {bad} is damaged")
-        elif name.endswith((".gz", ".tgz")): gzip.decompress(data)
+        while chunk := response.read1(1 << 20):   # after one read from the socket: the clock is checked
+            n += len(chunk); digest.update(chunk); out.write(chunk)
+            if n > cap:
+                raise dataset_error(dataset, f"download of {url} is larger than {cap:,} bytes "
+                                    "(STEB_DOWNLOAD_MAX_BYTES); stopped, nothing was written")
+            if time.monotonic() - start > deadline:
+                raise dataset_error(dataset, f"download of {url} took longer than {deadline} s "
+                                    f"(STEB_DOWNLOAD_DEADLINE_S); stopped after {n:,} bytes, nothing written")
+    except http.client.IncompleteRead as e:
+        raise dataset_error(dataset, _cut_short(url, n, e.expected)) from None
+    length = response.headers.get("Content-Length")
+    if length and length.isdigit() and n != int(length):
+        raise dataset_error(dataset, _cut_short(url, n, length))
+    return digest.hexdigest()
+
+def _unpacked_size(path: Path, name: str) -> int:
+    "Bytes the archive `path` unpacks to (a `.gz` is read through, at most one byte past the cap)."
+    cap = download_limit("STEB_UNPACK_MAX_BYTES")
+    if name.endswith(".zip"):
+        with zipfile.ZipFile(path) as z:
+            if (n := sum(i.file_size for i in z.infolist())) > cap: return n
+            if bad := z.testzip(): raise zipfile.BadZipFile(f"member {bad} is damaged")
+            return n
+    n = 0
+    with gzip.open(path) as g:
+        while (chunk := g.read(1 << 20)) and n <= cap: n += len(chunk)
+    return n
+
+def _check_archive_complete(path: Path, name: str, url: str, dataset: str) -> None:
+    """Refuse a `.zip`, `.gz`/`.tgz` body that does not read to its end (the only truncation check when a
+    server sends no length), or that unpacks to more than `STEB_UNPACK_MAX_BYTES`."""
+    if not name.endswith((".zip", ".gz", ".tgz")): return
+    try: n, cap = _unpacked_size(path, name), download_limit("STEB_UNPACK_MAX_BYTES")
     except (zipfile.BadZipFile, OSError, EOFError, zlib.error) as e:
         raise dataset_error(
             dataset,
             f"download of {url} is not a complete {name.rsplit('.', 1)[-1]} archive ({e}); truncated? "
             "nothing was written",
         ) from None
+    if n > cap:
+        raise dataset_error(dataset, f"{url} unpacks to more than {cap:,} bytes (STEB_UNPACK_MAX_BYTES): "
+                            "refused, nothing was written")
 
 def fetch_url(url: str, dest: Path, sha256: str | None = None, dataset: str = "?") -> str:
-    """Download `url` to `dest` atomically; check it is complete and matches `sha256` if given; return its
-    sha256."""
-    try:
-        with urllib.request.urlopen(_redirect(url), timeout=60) as r:
-            data, kind = _read_body(r, url, dataset), r.headers.get("Content-Type", "")
-    except (OSError, http.client.HTTPException) as e:
-        raise dataset_error(dataset, f"cannot download {url} ({e}); put the file at {dest} instead") from None
-    if "drive.usercontent.google.com" in url and kind.startswith("text/html"):
-        raise dataset_error(
-            dataset,
-            f"Google Drive sent a web page instead of the file ({url}): download quota exceeded or not "
-            f"shared; get it in a browser and put it at {dest}",
-        )
-    got = hashlib.sha256(data).hexdigest()
-    if sha256 and got != sha256:
-        raise dataset_error(
-            dataset, f"checksum mismatch for {url}: expected {sha256}, got {got}; nothing was written", dest
-        )
-    _check_archive_complete(data, Path(dest).name, url, dataset)
-    atomic_write_bytes(dest, data); return got
+    """Download `url` to `dest` atomically, streamed to disk within `DOWNLOAD_LIMITS`; check it is complete
+    and matches `sha256` if given; return its sha256."""
+    with atomic_file(dest) as out:   # in place only if every check below passes
+        try:
+            with urllib.request.urlopen(_redirect(url), timeout=60) as r:
+                got, kind = _stream_body(r, out, url, dataset), r.headers.get("Content-Type", "")
+        except (OSError, http.client.HTTPException) as e:
+            why = f"cannot download {url} ({e}); put the file at {dest} instead"
+            raise dataset_error(dataset, why) from None
+        if "drive.usercontent.google.com" in url and kind.startswith("text/html"):
+            raise dataset_error(
+                dataset,
+                f"Google Drive sent a web page instead of the file ({url}): download quota exceeded or not "
+                f"shared; get it in a browser and put it at {dest}",
+            )
+        if sha256 and got != sha256:
+            raise dataset_error(
+                dataset, f"checksum mismatch for {url}: expected {sha256}, got {got}; nothing was written",
+                dest,
+            )
+        out.flush(); _check_archive_complete(Path(out.name), Path(dest).name, url, dataset)
+    return got
 
 
 # %% ../../nbs/lib/data/20_sources.ipynb #c016
@@ -132,44 +168,48 @@ def archive_member_path(dest: Path, name: str) -> Path | None:
     rel = [p for p in parts if p not in ("", ".")]
     return Path(dest).joinpath(*rel) if rel else None
 
+@contextlib.contextmanager
 def _archive_members(path: Path):
-    "(name, is a regular file, read()) for each member of a zip or tar(.gz) archive."
+    "[(name, is a regular file, size, open())] of a zip or tar(.gz) archive, open while the block runs."
     if zipfile.is_zipfile(path):
-        with zipfile.ZipFile(path) as z:
-            for i in z.infolist():
-                yield (
-                    i.filename,
-                    not i.is_dir() and (i.external_attr >> 16) & 0o170000 in (0, 0o100000),
-                    lambda i=i: z.read(i),
-                )
+        with zipfile.ZipFile(path) as z:   # a zip member reads no more than its declared size
+            yield [(i.filename, not i.is_dir() and (i.external_attr >> 16) & 0o170000 in (0, 0o100000),
+                    i.file_size, lambda i=i: z.open(i)) for i in z.infolist()]
     else:
         with tarfile.open(path) as tar:
-            for m in tar.getmembers(): yield m.name, m.isfile(), lambda m=m: tar.extractfile(m).read()
+            yield [(m.name, m.isfile(), m.size, lambda m=m: tar.extractfile(m)) for m in tar.getmembers()]
+
+def _members_to_extract(members, dest: Path, keep, strip: int, archive: Path, dataset: str) -> list:
+    """[(target, open)] of the regular members `keep` wants; refused whole when one would land outside `dest`
+    or all of them unpack to more than `STEB_UNPACK_MAX_BYTES`."""
+    todo, total, cap = [], 0, download_limit("STEB_UNPACK_MAX_BYTES")
+    for name, regular, size, open_member in members:
+        rel = "/".join(name.replace("\\", "/").split("/")[strip:])
+        if not rel or not regular or not keep(rel): continue
+        if (target := archive_member_path(dest, rel)) is None:
+            raise dataset_error(dataset, f"archive member {name!r} would be written outside {dest}: refused, "
+                                "nothing extracted", archive)
+        if (total := total + size) > cap:
+            raise dataset_error(dataset, f"the archive unpacks to more than {cap:,} bytes "
+                                "(STEB_UNPACK_MAX_BYTES): refused, nothing extracted", archive)
+        todo.append((target, open_member))
+    return todo
 
 def extract_members(
     archive: Path, dest: Path, keep=lambda name: True, strip: int = 0, dataset: str = "?"
 ) -> int:
     """Extract the regular files of `archive` for which `keep(name)` holds into `dest` (`strip` leading
-    folders dropped); links and special files are skipped; a member named outside `dest` (`../`, absolute)
-    refuses the whole archive."""
-    todo = []
+    folders dropped), each streamed to disk; links and special files are skipped; a member named outside
+    `dest` (`../`, absolute), or more than `STEB_UNPACK_MAX_BYTES` in all, refuses the whole archive."""
     try:
-        for name, regular, read in _archive_members(archive):
-            rel = "/".join(name.replace("\\", "/").split("/")[strip:])
-            if not rel or not regular or not keep(rel): continue
-            target = archive_member_path(dest, rel)
-            if target is None:
-                raise dataset_error(
-                    dataset,
-                    f"archive member {name!r} would be written outside {dest}: refused, nothing extracted",
-                    archive,
-                )
-            todo.append((target, read()))
+        with _archive_members(archive) as members:
+            todo = _members_to_extract(members, dest, keep, strip, archive, dataset)
+            for target, open_member in todo:
+                with open_member() as src, atomic_file(target) as out: shutil.copyfileobj(src, out, 1 << 20)
     except (tarfile.TarError, zipfile.BadZipFile, OSError, EOFError) as e:
         raise dataset_error(
             dataset, f"not a readable archive ({e}); truncated or corrupt?", archive
         ) from None
-    for target, data in todo: atomic_write_bytes(target, data)
     return len(todo)
 
 

@@ -38,7 +38,8 @@ def _shard_arrays(shard: Path, width: int | None) -> tuple[list, np.ndarray]:
 class EmbeddingCache:
     "Text-hash -> vector store for one model revision and protocol, as atomic `.npz` shards."
     def __init__(self, root, model_name: str, revision: str | None, protocol: str):
-        self.dir = usable_cache_dir(root)/"embeddings"/cache_key(model_name, revision, protocol)
+        self.root = usable_cache_dir(root)
+        self.dir = self.root/"embeddings"/cache_key(model_name, revision, protocol)
         self.writable = True
 
     def load(self) -> dict:
@@ -60,7 +61,7 @@ class EmbeddingCache:
         cannot be written."""
         if not self.writable: return None
         buf = io.BytesIO(); np.savez(buf, hashes=np.array(hashes), vectors=np.asarray(vectors, np.float32))
-        try: return atomic_write_bytes(self.dir/f"{sha256_json(hashes)[:24]}.npz", buf.getvalue())
+        try: return atomic_write_bytes(self.dir/f"{sha256_json(hashes)[:24]}.npz", buf.getvalue(), self.root)
         except OSError as e:
             self.writable = False
             warnings.warn(

@@ -33,8 +33,9 @@ class TokenVectorStore:
     def __init__(
         self, root, model_name: str, revision: str | None, protocol: str, skip_punctuation: bool = False
     ):
+        self.root = usable_cache_dir(root)
         self.dir = (
-            usable_cache_dir(root)
+            self.root
             / "token-vectors"
             / cache_key(model_name, revision, protocol)
             / ("no-punctuation" if skip_punctuation else "all-tokens")
@@ -79,9 +80,9 @@ class TokenVectorStore:
         try:
             buf = io.BytesIO()
             np.save(buf, V)
-            atomic_write_bytes(self.dir/f"{name}.f16.npy", buf.getvalue())
+            atomic_write_bytes(self.dir/f"{name}.f16.npy", buf.getvalue(), self.root)
             buf = io.BytesIO(); np.savez(buf, hashes=np.array(hashes), offsets=offsets, words=words)
-            path = atomic_write_bytes(self.dir/f"{name}.idx.npz", buf.getvalue())
+            path = atomic_write_bytes(self.dir/f"{name}.idx.npz", buf.getvalue(), self.root)
             V = np.load(self.dir/f"{name}.f16.npy", mmap_mode="r")
         except OSError as e:   # a full or read-only disk: keep this shard in memory, the run goes on
             warnings.warn(

@@ -12,6 +12,7 @@ from steb_lib.core import (
     StebInputError,
     atomic_write_text,
     default_cache_dir,
+    inside,
     path_name,
     remove_stale_temporaries,
     set_aside,
@@ -122,11 +123,11 @@ def read_result(path) -> dict | None:
     return result
 
 def write_result(path, result: dict) -> Path:
-    "Write `result` with its checksum atomically as sorted, indented JSON."
+    """Write `result` with its checksum atomically as sorted, indented JSON, inside its results directory
+    (`<results_dir>/<model>/<dataset>/<task>.json`: a symbolic link below it that leads out is refused)."""
     result["result_sha256"] = result_checksum(result)
-    return atomic_write_text(
-        path, json.dumps(result, sort_keys=True, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
-    )
+    text = json.dumps(result, sort_keys=True, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+    return atomic_write_text(path, text, within=Path(path).parents[2])
 
 # %% ../../nbs/lib/eval/45_results.ipynb #c013
 def _same_inputs(old: dict, new: dict, fields=IDENTITY_FIELDS) -> bool:
@@ -166,7 +167,8 @@ def compute_once(
     out, new: dict, compute, force: bool, label: str, fields=IDENTITY_FIELDS
 ) -> tuple[dict, bool]:
     """(result, computed now?): the finished result at `out`, or `new | compute()` with timing, written; all
-    under its lock."""
+    under its lock, which like the result stays inside the results directory (`inside`)."""
+    inside(Path(out).parents[2], out)   # <results_dir>/<model>/<dataset>/<task>.json: refused before any work
     with result_lock(out, label):
         if (old := finished_result(out, new, force, label, fields)) is not None: return old, False
         start = time.perf_counter(); result = new | compute()

@@ -24,11 +24,11 @@ from steb_lib.core import (
 _logger = logging.getLogger("steb_lib.llm.client")
 
 # %% auto #0
-__all__ = ['TIKTOKEN_FILES', 'LLM_ACTIVE_PARAMETERS', 'OPENAI_API_URL', 'tiktoken_cache_dir', 'seed_tiktoken_cache',
-           'encoding_for_model', 'chat_prompt_tokens', 'price_table', 'model_price', 'usd_cost', 'transformer_flops',
-           'ResponseCache', 'LLMRequestError', 'retry_after_seconds', 'backoff_delay', 'retry_reason',
-           'call_with_retries', 'Reply', 'completion_body', 'LocalChatServer', 'is_openai_api', 'openai_client',
-           'ChatRun', 'run_chat_requests']
+__all__ = ['TIKTOKEN_FILES', 'LLM_ACTIVE_PARAMETERS', 'OPENAI_API_URL', 'MAX_RETRY_AFTER', 'tiktoken_cache_dir',
+           'seed_tiktoken_cache', 'encoding_for_model', 'chat_prompt_tokens', 'price_table', 'model_price', 'usd_cost',
+           'transformer_flops', 'api_endpoint', 'ResponseCache', 'LLMRequestError', 'retry_after_seconds',
+           'backoff_delay', 'retry_reason', 'call_with_retries', 'Reply', 'completion_body', 'LocalChatServer',
+           'is_openai_api', 'openai_client', 'ChatRun', 'run_chat_requests']
 
 # %% ../../nbs/lib/llm/56_client.ipynb #c006
 TIKTOKEN_FILES = {   # encoding -> (the URL tiktoken loads it from, the sha256 tiktoken expects)
@@ -114,10 +114,18 @@ def transformer_flops(parameters: float, tokens: int) -> float:
     return 2.0 * parameters * tokens
 
 # %% ../../nbs/lib/llm/56_client.ipynb #c014
+OPENAI_API_URL = "https://api.openai.com/v1"
+
+def api_endpoint(base_url: str | None = None) -> str:
+    "The endpoint requests go to: `base_url`, else `$OPENAI_BASE_URL`, else OpenAI's API (no trailing `/`)."
+    return str(base_url or os.environ.get("OPENAI_BASE_URL") or OPENAI_API_URL).rstrip("/")
+
 class ResponseCache:
-    "Chat responses on disk, one atomic JSON file per request, keyed by the sha256 of the request body."
-    def __init__(self, root): self.root = Path(root)
-    def key(self, request: dict) -> str: return sha256_json(request)
+    """Chat responses on disk, one atomic JSON file per request and endpoint, keyed by the sha256 of both:
+    an answer from one server is never replayed for another."""
+    def __init__(self, root, endpoint: str | None = None):
+        self.root, self.endpoint = Path(root), api_endpoint(endpoint)
+    def key(self, request: dict) -> str: return sha256_json({"endpoint": self.endpoint, "request": request})
     def path(self, request: dict) -> Path:
         k = self.key(request); return self.root / k[:2] / f"{k}.json"
     def __len__(self): return sum(1 for _ in self.root.glob("*/*.json")) if self.root.exists() else 0
@@ -128,18 +136,23 @@ class ResponseCache:
         if not p.exists(): return None
         try:
             entry = json.loads(p.read_text("utf-8"))
-            if entry["request"] != request or "choices" not in entry["response"]:
+            if entry["request"] != request or entry.get("endpoint") != self.endpoint:
                 raise ValueError("entry does not match")
+            if "choices" not in entry["response"]: raise ValueError("entry holds no answer")
             return entry
         except (ValueError, KeyError, TypeError, UnicodeDecodeError):
             set_aside(p, "unreadable cached answer; asking again"); return None
 
+    @classmethod
+    def for_run(cls, root, client=None, base_url: str | None = None, endpoint: str | None = None):
+        """The cache of a run's answers: under `endpoint` if named (a server whose address changes between
+        runs, e.g. a loopback stand-in), else the `client`'s or `base_url`'s address."""
+        return cls(root, endpoint or (str(client.base_url) if client is not None else base_url))
+
     def put(self, request: dict, response: dict, attempts: int = 1) -> Path:
         "Store `response` to `request` atomically."
-        return atomic_write_text(
-            self.path(request),
-            canonical_json({"request": request, "response": response, "attempts": attempts}) + "\n",
-        )
+        entry = {"endpoint": self.endpoint, "request": request, "response": response, "attempts": attempts}
+        return atomic_write_text(self.path(request), canonical_json(entry) + "\n", within=self.root)
 
 # %% ../../nbs/lib/llm/56_client.ipynb #c017
 class LLMRequestError(StebInputError):
@@ -158,12 +171,14 @@ def retry_after_seconds(headers) -> float | None:
         when = email.utils.parsedate_to_datetime(value) if email.utils.parsedate_tz(value) else None
         return None if when is None else max(0.0, (when - datetime.now(timezone.utc)).total_seconds())
 
+MAX_RETRY_AFTER = 60.0   # seconds: the longest wait a server's Retry-After gets
+
 def backoff_delay(
     attempt: int, base: float, cap: float, rng: random.Random, retry_after: float | None = None
 ) -> float:
-    "Seconds to wait before retry `attempt` + 1."
+    "Seconds to wait before retry `attempt` + 1 (a `retry_after` is honoured up to `MAX_RETRY_AFTER`)."
     delay = min(cap, base * 2 ** attempt) * rng.uniform(0.75, 1.25)
-    return max(delay, retry_after or 0.0)
+    return max(delay, min(retry_after or 0.0, MAX_RETRY_AFTER))
 
 # %% ../../nbs/lib/llm/56_client.ipynb #c019
 def retry_reason(error) -> str | None:
@@ -199,15 +214,11 @@ def call_with_retries(
                 raise LLMRequestError(
                     f"request {key[:12]}: {max_attempts} attempts failed ({dict(retries)}); last: {e}"
                 ) from e
-            sleep(
-                backoff_delay(
-                    attempt,
-                    base_delay,
-                    max_delay,
-                    rng,
-                    retry_after_seconds(getattr(getattr(e, "response", None), "headers", None)),
-                )
-            )
+            asked = retry_after_seconds(getattr(getattr(e, "response", None), "headers", None))
+            if asked and asked > MAX_RETRY_AFTER:
+                _logger.warning(f"request {key[:12]}: the server asks to wait {asked:.0f} s (Retry-After); "
+                                f"waiting {MAX_RETRY_AFTER:.0f} s, the most steb-lib waits, before retrying")
+            sleep(backoff_delay(attempt, base_delay, max_delay, rng, asked))
 
 # %% ../../nbs/lib/llm/56_client.ipynb #c021
 @dataclass
@@ -303,8 +314,6 @@ class LocalChatServer:
         return Handler
 
 # %% ../../nbs/lib/llm/56_client.ipynb #c024
-OPENAI_API_URL = "https://api.openai.com/v1"
-
 def is_openai_api(base_url: str) -> bool:
     "Is `base_url` OpenAI's own API (https, host api.openai.com)?"
     from urllib.parse import urlsplit
@@ -315,7 +324,7 @@ def openai_client(base_url: str | None = None, timeout: float = 600.0, api_key_e
     """The official `openai` client for `base_url` (None: OpenAI's API); `OPENAI_API_KEY` only ever goes to
     OpenAI's API."""
     from openai import OpenAI
-    url = base_url or os.environ.get("OPENAI_BASE_URL") or OPENAI_API_URL
+    url = api_endpoint(base_url)
     if is_openai_api(url):
         key = os.environ.get("OPENAI_API_KEY")
         if not key:

@@ -16,9 +16,9 @@ from .client import (LLM_ACTIVE_PARAMETERS, Reply, ResponseCache, chat_prompt_to
                           openai_client, price_table, run_chat_requests, transformer_flops, usd_cost)
 
 # %% auto #0
-__all__ = ['SYSTEM_TEMPLATE', 'USER_INSTRUCTIONS', 'STAND_IN_MODEL', 'sentence_units', 'author_units', 'PromptingRetrievalSet',
-           'split_collections', 'build_retrieval_set', 'user_prompt', 'retrieval_requests', 'extract_answer',
-           'repair_ranking', 'ParsedAnswer', 'parse_answer', 'ranking_metrics', 'prompt_collections',
+__all__ = ['SYSTEM_TEMPLATE', 'USER_INSTRUCTIONS', 'STAND_IN_MODEL', 'STAND_IN_ENDPOINT', 'sentence_units', 'author_units',
+           'PromptingRetrievalSet', 'split_collections', 'build_retrieval_set', 'user_prompt', 'retrieval_requests',
+           'extract_answer', 'repair_ranking', 'ParsedAnswer', 'parse_answer', 'ranking_metrics', 'prompt_collections',
            'stand_in_responder', 'estimate_llm_run', 'describe_estimate', 'reply_content', 'llm_retrieval',
            'encoder_parameters', 'encoder_tokens', 'collection_vectors', 'embedding_retrieval']
 
@@ -209,6 +209,7 @@ def ranking_metrics(higher, tied, ks=(1, 8)) -> dict:
 
 # %% ../../nbs/lib/llm/57_prompting.ipynb #c025
 STAND_IN_MODEL = "steb-stand-in"
+STAND_IN_ENDPOINT = "loopback://steb-stand-in"   # its answers' cache name: the port changes every run
 _CANDIDATE_HEAD = re.compile(r"\n\nCandidate (\d+):\n\n")
 
 def prompt_collections(prompt: str) -> tuple[str, list[str]]:
@@ -294,11 +295,13 @@ def llm_retrieval(
     concurrency: int = 4,
     prices: dict | None = None,
     active_parameters: float = LLM_ACTIVE_PARAMETERS,
+    endpoint: str | None = None,
     **retry_kw,
 ) -> dict:
     """Rank candidates with `model` for every query of `rset`; metrics, tokens, USD, TFLOPs, repairs and
-    retries."""
-    requests, cache = retrieval_requests(rset, model, reasoning_effort), ResponseCache(cache_dir)
+    retries. Answers are cached per endpoint (`ResponseCache.for_run`)."""
+    requests = retrieval_requests(rset, model, reasoning_effort)
+    cache = ResponseCache.for_run(cache_dir, client, base_url, endpoint)
     if client is None and not replay_only and any(cache.get(r) is None for r in requests):
         client = openai_client(base_url)
     run = run_chat_requests(requests, client, cache, concurrency, replay_only, **retry_kw)
@@ -309,6 +312,7 @@ def llm_retrieval(
     return {
         "system": model,
         "kind": "llm",
+        "endpoint": cache.endpoint,
         **ranking_metrics(counts[:, 0], counts[:, 1]),
         "reasoning_effort": reasoning_effort,
         "n_queries": len(rset.queries),

@@ -18,7 +18,7 @@ from steb_lib.models.registry import (
     resolve_model,
 )
 from ..data.sources import offline
-from ..chunking import protocol_pieces, mean_pool_pieces, count_tokens, token_counts
+from ..chunking import bounded_prefixes, protocol_pieces, mean_pool_pieces, count_tokens, token_counts
 from ..profiles import make_profile
 from ..text_features import spacy_pipeline
 
@@ -31,7 +31,7 @@ __all__ = ['SPACY_WINDOW_CHARS', 'NOT_MODEL_FILES', 'ENCODERS', 'FAMILY_MODULES'
            'is_out_of_memory', 'embed_halving_on_oom', 'empty_accelerator_cache', 'batch_size_for_memory',
            'checkpoint_dtype', 'accelerator_dtype', 'context_length', 'TransformerEncoder',
            'SentenceTransformerEncoder', 'LuarEncoder', 'RandomEncoder', 'released_route_files', 'check_route',
-           'load_encoder']
+           'weights_problem', 'load_encoder']
 
 # %% ../../nbs/lib/models/32_encoders.ipynb #c006
 def mean_pool(hidden, mask):
@@ -475,8 +475,10 @@ class SentenceTransformerEncoder(PieceEncoder):
         self, texts, protocol: str = "chunk", batch_size: int = 32, progress: bool = False
     ) -> np.ndarray:
         """As `PieceEncoder.encode`; under `truncate` the model's own truncation (the same first `max_tokens`
-        tokens) does the cut."""
-        if protocol == "truncate": return self.embed_pieces(check_texts(texts), batch_size, progress)
+        tokens) does the cut, of a bounded prefix of a very long text (`bounded_prefixes`)."""
+        if protocol == "truncate":
+            texts = bounded_prefixes(check_texts(texts), self.tokenizer, self.max_tokens)
+            return self.embed_pieces(texts, batch_size, progress)
         return super().encode(texts, protocol, batch_size, progress)
 
     def embed_pieces(self, pieces, batch_size=32, progress=False):
@@ -595,13 +597,35 @@ def check_route(encoder, profile) -> None:
             f"differs on {', '.join(off)}): load it with load_encoder(..., profile={name!r}) or pass its name"
         )
 
+def weights_problem(error: BaseException) -> str | None:
+    """What a model-loading `error` says about the weight files — pickled weights that hold more than tensors
+    (`torch.load(weights_only=True)` refuses them unread) or damaged ones — or None when it is about another
+    thing."""
+    import pickle
+    text = str(error)
+    if isinstance(error, pickle.UnpicklingError) or "Weights only load failed" in text:
+        return ("its pickled weights (pytorch_model.bin) hold more than tensors: refused unread, none of "
+                "their code ran; use the model's safetensors weights")
+    if type(error).__name__ == "SafetensorError" or "PytorchStreamReader" in text:
+        first = (text.strip().splitlines() or ["?"])[0][:160]
+        return f"its weight files are damaged or cut short ({first}); fetch them again"
+    return None
+
 def load_encoder(
     name, device: str | None = None, revision: str | None = None, profile=None,
     trust_remote_code: bool = False,
 ):
     """An encoder for `name` (registry name, alias, paper name, hub id or local directory) or a `ModelSpec`,
     embedding by `profile`'s route (None: steb-lib's own route); an unregistered model that ships code loads
-    only with `trust_remote_code` (and a hub one with a `revision`)."""
+    only with `trust_remote_code` (and a hub one with a `revision`). Unsafe or damaged weights: one clear
+    error."""
+    try: return _build_encoder(name, device, revision, profile, trust_remote_code)
+    except StebInputError: raise
+    except Exception as e:
+        if (why := weights_problem(e)) is None: raise
+        raise StebInputError(f"model {getattr(name, 'name', name)}: {why}") from None
+
+def _build_encoder(name, device, revision, profile, trust_remote_code):
     spec = name if isinstance(name, ModelSpec) else resolve_model(name, revision, trust_remote_code)
     route = embedding_route(profile)
     if spec.family == "auto":   # an unregistered hub id: the family its files say

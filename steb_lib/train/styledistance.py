@@ -182,7 +182,9 @@ def training_cost(recipe: StyleDistanceRecipe, llm: dict | None = None) -> str:
     from steb_lib.llm.prompting import describe_estimate
     sentences, _ = content_sentences(max_words=recipe.max_words)
     planned = pair_requests(sentences, recipe.features, recipe.llm_model, recipe.per_feature, recipe.seed)
-    cache = ResponseCache((llm or {}).get("cache_dir") or llm_cache_dir())
+    options = llm or {}
+    cache = ResponseCache.for_run(options.get("cache_dir") or llm_cache_dir(), options.get("client"),
+                                  options.get("base_url"), options.get("endpoint"))
     todo = [p for p in planned if cache.get(p[2]) is None]
     if not todo: return f"all {len(planned)} LLM answers are cached: nothing to pay"
     return f"{len(planned) - len(todo)} of {len(planned)} answers cached; " + describe_estimate(

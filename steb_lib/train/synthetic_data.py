@@ -202,9 +202,11 @@ def estimate_pair_requests(planned: list[tuple], prices: dict | None = None) -> 
 # %% ../../nbs/lib/train/60_synthetic_data.ipynb #c029
 def llm_pairs(sentences, features, model: str, cache_dir, per_feature: int = 100, seed: int = 42,
               client=None, base_url: str | None = None, replay_only: bool = False, concurrency: int = 4,
-              prices: dict | None = None, **retry_kw) -> tuple[list[dict], dict]:
-    "(pairs written by `model`, provenance): like `synthetic_pairs`, from an OpenAI-compatible API."
-    planned, cache = pair_requests(sentences, features, model, per_feature, seed), ResponseCache(cache_dir)
+              prices: dict | None = None, endpoint: str | None = None, **retry_kw) -> tuple[list[dict], dict]:
+    """(pairs written by `model`, provenance): like `synthetic_pairs`, from an OpenAI-compatible API (answers
+    cached per endpoint)."""
+    planned = pair_requests(sentences, features, model, per_feature, seed)
+    cache = ResponseCache.for_run(cache_dir, client, base_url, endpoint)
     if client is None and not replay_only and any(cache.get(r) is None for *_, r in planned):
         client = openai_client(base_url)
     run = run_chat_requests([r for *_, r in planned], client, cache, concurrency, replay_only, **retry_kw)
@@ -214,7 +216,8 @@ def llm_pairs(sentences, features, model: str, cache_dir, per_feature: int = 100
         status[why] = status.get(why, 0) + 1
         if pair: pairs.append({"feature": feature, "without": pair["without"], "with": pair["with"]})
     price, u = model_price(model, prices or price_table()), run.usage
-    return pairs, {"generator": "llm", "model": model, "features": list(features), "seed": seed,
+    return pairs, {"generator": "llm", "model": model, "endpoint": cache.endpoint, "features": list(features),
+                   "seed": seed,
                    "served_models": sorted({r.get("model", "") for r in run.responses}),
                    "prompt_sha256": sha256_json([PAIR_SYSTEM, PAIR_USER]), "replies": status,
                    "prompt_tokens": u["prompt_tokens"], "completion_tokens": u["completion_tokens"],
