@@ -80,7 +80,7 @@ def _add_authorship_training_options(tr) -> None:
     tr.add_argument("--per-author", type=int, help="built-in corpus: passages per author (default 160)")
     tr.add_argument("--validation-share", type=float, help="share of authors held out (default 0.2)")
     tr.add_argument("--learning-rate", type=float)
-    tr.add_argument("--save-every", type=int, help="contrastive/reranker: steps between checkpoints (resume)")
+    tr.add_argument("--save-every", type=int, help="steps between checkpoints (a rerun resumes the last)")
 
 def build_parser() -> argparse.ArgumentParser:
     "The `steb` argument parser."
@@ -207,6 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
     st.add_argument("--dataset", nargs="+", help="jobs of these datasets")
     st.add_argument("--models", nargs="+", help="with --suite/--dataset (default: the main job's models)")
     st.add_argument("--task"); st.add_argument("--protocol", choices=PROTOCOLS, default="chunk")
+    st.add_argument("--seed", type=int, default=DEFAULT_SEED); _add_profile_options(st)
     tb = sub.add_parser(
         "table", help="STEB scores of a results directory (default: operational and definitional)"
     )
@@ -313,7 +314,8 @@ def prepare(a) -> None:
     for t in dataset_tasks(entry, a.task):
         p = prepare_dataset(entry["name"], t, a.seed, profile=make_profile(a.profile, a.correct))
         path, sha = write_prepared(p, a.out)
-        print(f"{path}  sha256 {sha}  ({p.meta['n_records']} records, {p.meta['n_texts']} texts"
+        print(f"{path}  sha256 {sha}  (raw files sha256 {p.meta['raw_sha256'][:16]}; "
+              f"{p.meta['n_records']} records, {p.meta['n_texts']} texts"
               + (f"; shortfall: {'; '.join(p.meta['shortfall'])}" if p.meta["shortfall"] else "") + ")")
 
 def _dataset_tasks(name: str, task: str | None) -> list[str]:
@@ -332,10 +334,11 @@ def sweep_options(a) -> dict:
 def run_sweep(a, jobs) -> int:
     "Run or submit `jobs` with --executor; print what happened; 1 if a job failed."
     from steb_lib.sweep import submit_sweep
-    out = submit_sweep(jobs, a.results_dir, a.executor, wait=not a.no_wait, force=a.force, seed=a.seed,
+    out = submit_sweep(jobs, a.results_dir, a.executor, wait=not a.no_wait, force=a.force,
                        cache_dir=a.cache_dir, **sweep_options(a))
     verb = "run" if a.executor == "local" else "submitted"
-    print(f"{len(out['submitted'])} jobs {verb}, {out['finished']} already finished")
+    waiting = f", {len(out['waiting'])} queued or running (not submitted again)" if out["waiting"] else ""
+    print(f"{len(out['submitted'])} jobs {verb}, {out['finished']} already finished{waiting}")
     if a.executor == "slurm": print("SLURM jobs: " + " ".join(j.job_id for j in out["jobs"]))
     for job, why, log in out["failed"]: print(f"  failed {job.label()}: {why} (log: {log})", file=sys.stderr)
     print(f"status: steb status --results-dir {a.results_dir}")
@@ -350,7 +353,7 @@ def run_evaluate(a) -> int:
                                  "(no --data-file, --scoring, --revision or --trust-remote-code)")
         datasets = [a.dataset] if a.dataset else None
         profile = make_profile(a.profile, a.correct)
-        return run_sweep(a, sweep_jobs([a.model], a.suite, datasets, a.task, a.protocol, profile))
+        return run_sweep(a, sweep_jobs([a.model], a.suite, datasets, a.task, a.protocol, profile, a.seed))
     kw = dict(revision=a.revision, scoring=a.scoring, skip_punctuation=a.skip_punctuation,
               trust_remote_code=a.trust_remote_code, **_run_kwargs(a))
     from steb_lib.train.styledistance import ensure_trained
@@ -493,7 +496,7 @@ def run_train(a) -> None:
         print(f"model {a.registered}: {where}"); return
     if not a.out: raise StebInputError("--out DIR is required (or --registered NAME)")
     given = {"steps": a.steps, "batch_size": a.batch_size, "per_feature": a.per_feature,
-             "easy_share": a.easy_share, "llm_model": a.llm_model}
+             "easy_share": a.easy_share, "llm_model": a.llm_model, "learning_rate": a.learning_rate}
     recipe = StyleDistanceRecipe(
         base=a.base,
         generator=a.generator,
@@ -503,7 +506,7 @@ def run_train(a) -> None:
     )
     llm = {"base_url": a.llm_base_url} if a.llm_base_url else None
     if a.dry_run: print(training_cost(recipe, llm)); return
-    info = train_styledistance(recipe, a.out, llm=llm)
+    info = train_styledistance(recipe, a.out, llm=llm, **_given(a, ("save_every",)))
     print(
         f"model {Path(a.out).resolve()} (recipe {info['recipe_key']}, {info['data']['n_triplets']} triplets, "
         f"{info['seconds']} s); evaluate it with: steb evaluate {a.out} --suite mini"
@@ -554,14 +557,16 @@ def run_status(a) -> int:
     "`steb status`: every job of a sweep (or of a suite × models) by state; 0 only when all are finished."
     from steb_lib.sweep import manifest_jobs, status_counts, sweep_jobs, sweep_status
     if a.suite or a.dataset:
-        jobs = sweep_jobs(a.models or list(DEFAULT_MODELS), a.suite, a.dataset, a.task, a.protocol)
+        profile = make_profile(a.profile, a.correct)
+        models = a.models or list(DEFAULT_MODELS)
+        jobs = sweep_jobs(models, a.suite, a.dataset, a.task, a.protocol, profile, a.seed)
     else: jobs = manifest_jobs(a.results_dir)
     if not jobs: raise StebInputError(f"no sweep was submitted into {a.results_dir}: name --suite/--dataset")
     status = sweep_status(jobs, a.results_dir); counts = status_counts(status)
     print(counts.to_string() + "\n")
     n_done = int((status["state"] == "finished").sum())
     print(progress_bar(n_done, len(status)) + " jobs finished, " + ", ".join(
-        f"{int(counts[s].sum())} {s}" for s in ("running", "failed", "missing")))
+        f"{int(counts[s].sum())} {s}" for s in ("running", "queued", "failed", "missing")))
     for _, r in status[status["state"] == "failed"].iterrows():
         log = f" (log: {r['log']})" if r["log"] else ""
         print(f"  failed  {r['model']} / {r['dataset']}: {r['why']}{log}")

@@ -4,24 +4,25 @@
 
 # %% ../nbs/lib/80_paper.ipynb #c003
 from __future__ import annotations
-import logging, os, shutil, sys, time
+import hashlib, json, logging, os, shutil, sys, time
 from contextlib import contextmanager
 from pathlib import Path
 import pandas as pd
-from .core import StebInputError, data_dir
+import steb_lib
+from .core import StebInputError, atomic_write_text, canonical_json, data_dir, sha256_json
 from .models.registry import registry_lookup
 from .profiles import make_profile
 
 _logger = logging.getLogger("steb_lib.paper")
 
 # %% auto #0
-__all__ = ['CATEGORY_LABELS', 'PAPER_DATASETS', 'PAPER_NOTEBOOKS', 'FAMILY_COST', 'paper_table', 'paper_dataset_counts',
-           'select_models', 'category_colors', 'model_category', 'display_name', 'side_by_side', 'save_table',
-           'paper_datasets', 'describe_run', 'describe_profile', 'per_dataset_scores', 'save_figure',
+__all__ = ['CATEGORY_LABELS', 'PAPER_DATASETS', 'PAPER_NOTEBOOKS', 'FAMILY_COST', 'PARITY_DONE', 'paper_table',
+           'paper_dataset_counts', 'select_models', 'category_colors', 'model_category', 'display_name', 'side_by_side',
+           'save_table', 'paper_datasets', 'describe_run', 'describe_profile', 'per_dataset_scores', 'save_figure',
            'plot_score_heatmap', 'plot_scores_by_category', 'protocol_results_dir', 'repo_root',
            'execute_paper_notebook', 'run_paper_notebooks', 'kernel_stderr_to', 'sweep_main_job', 'run_model_jobs',
            'evaluate_model', 'job_cost', 'evaluate_models', 'main_job', 'main_job_parity', 'parity_variants',
-           'over_context', 'sample_differs', 'touches', 'parity_model', 'run_parity']
+           'over_context', 'sample_differs', 'touches', 'parity_model', 'run_parity', 'parity_done']
 
 # %% ../nbs/lib/80_paper.ipynb #c006
 def _read_paper_csv(name: str) -> pd.DataFrame:
@@ -282,10 +283,11 @@ def kernel_stderr_to(path):
 def sweep_main_job(models, suite, multilingual, results_dir, executor, sweep=None, **kw) -> list:
     "The main job's evaluation as (model, dataset) jobs through `executor` (waits for them); what failed."
     from steb_lib.sweep import submit_sweep, sweep_jobs
-    profile = kw.pop("profile", None)   # each job carries it
-    runs = [(sweep_jobs(models, suite, profile=profile), results_dir)]
+    from steb_lib.core import DEFAULT_SEED
+    profile, seed = kw.pop("profile", None), kw.pop("seed", DEFAULT_SEED)   # each job carries them
+    runs = [(sweep_jobs(models, suite, profile=profile, seed=seed), results_dir)]
     if multilingual:
-        truncate = sweep_jobs(models, suite, multilingual, protocol="truncate", profile=profile)
+        truncate = sweep_jobs(models, suite, multilingual, protocol="truncate", profile=profile, seed=seed)
         runs.append((truncate, protocol_results_dir(results_dir, "truncate")))
     failed = []
     for jobs, where in runs:
@@ -458,7 +460,27 @@ def run_parity(models, pairs, parity_dir, cache_dir=None, parallelism: int = 2) 
     """`parity_model` for every model, `parallelism` at once in processes of their own (1: here, one after
     the other); the results computed or found. A failed model's error is raised after the others finish."""
     pairs = [tuple(p) for p in pairs]
-    if parallelism <= 1: return sum(parity_model(m, pairs, parity_dir, cache_dir) for m in models)
-    items = [(m, pairs, str(parity_dir), cache_dir) for m in models]
-    jobs_dir = Path(parity_dir)/".parity-jobs"
-    return sum(run_model_jobs(_parity_job, items, parallelism, jobs_dir, "parity runs"))
+    if (n := parity_done(models, pairs, parity_dir)) is not None: return n
+    if parallelism <= 1: n = sum(parity_model(m, pairs, parity_dir, cache_dir) for m in models)
+    else:
+        items = [(m, pairs, str(parity_dir), cache_dir) for m in models]
+        jobs_dir = Path(parity_dir)/".parity-jobs"
+        n = sum(run_model_jobs(_parity_job, items, parallelism, jobs_dir, "parity runs"))
+    done = _parity_run(models, pairs, parity_dir, n)
+    atomic_write_text(Path(parity_dir)/PARITY_DONE, canonical_json(done) + "\n")
+    return n
+
+PARITY_DONE = ".parity-done.json"
+
+def _parity_run(models, pairs, parity_dir, n: int) -> dict:
+    files = sorted(Path(parity_dir).glob("*/*/*/*.json"))
+    results = {str(p.relative_to(parity_dir)): hashlib.sha256(p.read_bytes()).hexdigest() for p in files}
+    return {"models": sorted(models), "pairs": sorted(map(list, pairs)), "n": n,
+            "steb_lib": steb_lib.__version__, "results_sha256": sha256_json(results)}
+
+def parity_done(models, pairs, parity_dir) -> int | None:
+    """The number of parity results when a finished run of these models and pairs left `parity_dir` as it
+    is (the same result files), so that nothing needs loading; else None."""
+    try: done = json.loads((Path(parity_dir)/PARITY_DONE).read_text(encoding="utf-8"))
+    except (OSError, ValueError): return None
+    return done["n"] if done == _parity_run(models, pairs, parity_dir, done.get("n", -1)) else None

@@ -8,19 +8,20 @@ import functools, json, logging, os, time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 import pandas as pd
-from .core import StebInputError, atomic_write_text, canonical_json, path_name
+from .core import DEFAULT_SEED, StebInputError, atomic_write_text, canonical_json, path_name, set_aside
 from .data.datasets import dataset_entry, suite_datasets, suite_tasks
-from .eval.results import result_path
+from .eval.results import parse_result, result_path
 from .models.registry import resolve_model
 from .profiles import make_profile
 
 _logger = logging.getLogger("steb_lib.sweep")
 
 # %% auto #0
-__all__ = ['EXECUTORS', 'SweepJob', 'sweep_jobs', 'model_result_name', 'job_results', 'failure_record', 'limit_threads',
-           'run_sweep_job', 'lock_held', 'job_state', 'sweep_status', 'status_counts', 'minutes', 'slurm_parameters',
-           'make_executor', 'run_local_jobs', 'manifest_path', 'manifest_jobs', 'add_to_manifest', 'prepare_models',
-           'submit_sweep']
+__all__ = ['SCHEDULER_WAITING', 'SCHEDULER_RUNNING', 'EXECUTORS', 'SweepJob', 'sweep_jobs', 'model_result_name', 'job_results',
+           'failure_record', 'limit_threads', 'result_matches', 'pinned_revision', 'run_sweep_job', 'lock_held',
+           'read_sweep_file', 'sweep_lock', 'job_key', 'submitted_ids', 'record_submitted', 'scheduler_queue',
+           'job_state', 'sweep_status', 'status_counts', 'minutes', 'slurm_parameters', 'make_executor',
+           'run_local_jobs', 'manifest_path', 'manifest_jobs', 'add_to_manifest', 'prepare_models', 'submit_sweep']
 
 # %% ../nbs/lib/65_sweep.ipynb #c006
 @dataclass(frozen=True)
@@ -33,10 +34,11 @@ class SweepJob:
     task: str | None = None
     protocol: str = "chunk"
     profile: str = "paper"
+    seed: int = DEFAULT_SEED
     def label(self) -> str: return f"{self.model} / {self.dataset} ({self.protocol}, {self.profile})"
 
 def sweep_jobs(
-    models, suite=None, datasets=None, task=None, protocol="chunk", profile=None
+    models, suite=None, datasets=None, task=None, protocol="chunk", profile=None, seed: int = DEFAULT_SEED
 ) -> list[SweepJob]:
     "One job per (model, dataset) of `suite` (only `datasets`, if given), models outermost."
     if suite is None and not datasets: raise StebInputError("a sweep needs a suite or datasets")
@@ -46,7 +48,7 @@ def sweep_jobs(
             raise StebInputError(f"not in suite {suite or 'any'} (for task {task or 'any'}): {unknown}")
         names = [n for n in names if n in set(datasets)]
     profile = make_profile(profile).name
-    return [SweepJob(m, d, suite, task, protocol, profile) for m in models for d in names]
+    return [SweepJob(m, d, suite, task, protocol, profile, seed) for m in models for d in names]
 
 # %% ../nbs/lib/65_sweep.ipynb #c009
 def model_result_name(model: str) -> str:
@@ -87,21 +89,37 @@ def limit_threads(threads: int) -> None:
     from threadpoolctl import threadpool_limits
     torch.set_num_threads(threads); threadpool_limits(threads)
 
+def result_matches(path: Path, job: SweepJob) -> bool:
+    """Is the result at `path` one `job` would keep: readable, its checksum intact, and made with the job's
+    seed, protocol, profile and (a registry model's pinned) revision? If not, the job runs and decides."""
+    if not path.exists(): return False
+    result, problem = parse_result(path)
+    if problem: return False
+    wanted = {"seed": job.seed, "protocol": job.protocol, "profile": job.profile, "scoring": "mean"}
+    if revision := pinned_revision(job.model): wanted["model_revision"] = revision
+    return all(result.get(k) == v for k, v in wanted.items())
+
+def pinned_revision(model: str) -> str | None:
+    "The revision the registry pins for `model` (None: none, or not a registered model)."
+    try: return resolve_model(model).revision
+    except StebInputError: return None
+
 def run_sweep_job(job: SweepJob, results_dir, threads: int | None = None, **kw) -> dict:
     """Evaluate `job` into `results_dir`: {'job', 'computed', 'already', 'failed'} (result paths); failures
     are also recorded beside the results."""
     from steb_lib.eval.runner import evaluate_suite
+    if kw.pop("seed", job.seed) != job.seed: raise StebInputError(f"{job.label()}: the seed is the job's own")
     if threads: limit_threads(threads)
-    outs = job_results(job, results_dir); already = [str(p) for p in outs if p.exists()]
+    outs = job_results(job, results_dir); already = [str(p) for p in outs if result_matches(p, job)]
     try:
         out = evaluate_suite(job.model, job.suite, job.task, datasets=[job.dataset], results_dir=results_dir,
-                             protocol=job.protocol, profile=job.profile, progress=False,
+                             protocol=job.protocol, profile=job.profile, seed=job.seed, progress=False,
                              **({"scoring": "mean"} | kw))   # the scoring job_results names
     except Exception as e:   # the model would not load, the store cannot be written, ...
         why = f"{type(e).__name__}: {e}"
         _record_failures(job, results_dir, [(job.dataset, job.task or "*", why)]); raise
     failed = out["failed"]; _record_failures(job, results_dir, failed)
-    computed = [str(p) for p in outs if p.exists() and str(p) not in already]
+    computed = [str(p) for p in outs if result_matches(p, job) and str(p) not in already]
     return {"job": asdict(job), "computed": computed, "already": already, "failed": [list(f) for f in failed]}
 
 # %% ../nbs/lib/65_sweep.ipynb #c018
@@ -115,29 +133,72 @@ def lock_held(result: Path) -> bool:
     except Timeout: return True
     lock.release(); return False
 
-def job_state(job: SweepJob, results_dir) -> str:
-    "'finished', 'running', 'failed' or 'missing'."
+def read_sweep_file(path: Path, default):
+    """The JSON of a `.sweep` file, `default` if absent; a damaged one is set aside (`*.corrupt`, with a
+    warning) and `default`."""
+    if not path.exists(): return default
+    try: return json.loads(path.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        set_aside(path, "damaged sweep file"); return default
+
+def sweep_lock(results_dir):
+    "The lock every writer of a store's `.sweep` files holds: concurrent submitters lose no update."
+    from filelock import FileLock
+    (Path(results_dir)/".sweep").mkdir(parents=True, exist_ok=True)
+    return FileLock(Path(results_dir)/".sweep"/".lock")
+
+def job_key(job: SweepJob) -> str: return canonical_json(asdict(job))
+
+def submitted_ids(results_dir) -> dict:
+    "{`job_key`: scheduler job id} of the jobs submitted to SLURM into `results_dir`."
+    ids = read_sweep_file(Path(results_dir)/".sweep"/"submitted.json", {})
+    return ids if isinstance(ids, dict) else {}
+
+def record_submitted(pairs, results_dir) -> None:
+    "Remember the scheduler id of each (job, id) submitted, under the sweep lock."
+    with sweep_lock(results_dir):
+        ids = submitted_ids(results_dir) | {job_key(job): str(i) for job, i in pairs}
+        atomic_write_text(Path(results_dir)/".sweep"/"submitted.json", json.dumps(ids, indent=1) + "\n")
+
+SCHEDULER_WAITING = ("PENDING", "CONFIGURING", "REQUEUED", "REQUEUE_HOLD", "RESIZING", "SUSPENDED")
+SCHEDULER_RUNNING = ("RUNNING", "COMPLETING")
+
+def scheduler_queue(ids) -> dict:
+    """{job id: state} of the SLURM jobs `ids` still in the queue (`squeue`; array tasks one by one); {} where
+    there is no `squeue`."""
+    import shutil, subprocess
+    bases = sorted({str(i).split("_")[0] for i in ids})
+    if not bases or not shutil.which("squeue"): return {}
+    done = subprocess.run(["squeue", "-h", "-r", "-o", "%i %T", "-j", ",".join(bases)], capture_output=True,
+                          text=True, timeout=60)
+    return dict(line.split()[:2] for line in done.stdout.splitlines() if len(line.split()) >= 2)
+
+def job_state(job: SweepJob, results_dir, queue: dict | None = None) -> str:
+    "'finished', 'running', 'queued' (`queue`: the scheduler's {job id: state}), 'failed' or 'missing'."
     outs = job_results(job, results_dir)
-    if all(p.exists() for p in outs): return "finished"
+    if all(result_matches(p, job) for p in outs): return "finished"
     if any(lock_held(p) for p in outs): return "running"
+    if (state := (queue or {}).get(submitted_ids(results_dir).get(job_key(job)))) in SCHEDULER_WAITING:
+        return "queued"
+    if state in SCHEDULER_RUNNING: return "running"
     return "failed" if failure_record(job, results_dir).exists() else "missing"
 
 # %% ../nbs/lib/65_sweep.ipynb #c021
 def sweep_status(jobs, results_dir) -> pd.DataFrame:
     "One row per job: model, dataset, protocol, state, results (done/expected), why (failed), log."
-    rows = []
+    rows, queue = [], scheduler_queue(submitted_ids(results_dir).values())
     for job in jobs:
-        outs, state = job_results(job, results_dir), job_state(job, results_dir)
-        record = json.loads(failure_record(job, results_dir).read_text()) if state == "failed" else {}
-        why = record["failed"][0][2] if record.get("failed") else ""
+        outs, state = job_results(job, results_dir), job_state(job, results_dir, queue)
+        record = read_sweep_file(failure_record(job, results_dir), {}) if state == "failed" else {}
+        why = record["failed"][0][2] if isinstance(record, dict) and record.get("failed") else ""
         rows.append({"model": job.model, "dataset": job.dataset, "protocol": job.protocol, "state": state,
-                     "results": f"{sum(p.exists() for p in outs)}/{len(outs)}", "why": why,
-                     "log": record.get("log") or ""})
+                     "results": f"{sum(result_matches(p, job) for p in outs)}/{len(outs)}", "why": why,
+                     "log": (record.get("log") if isinstance(record, dict) else "") or ""})
     return pd.DataFrame(rows, columns=["model", "dataset", "protocol", "state", "results", "why", "log"])
 
 def status_counts(status: pd.DataFrame) -> pd.DataFrame:
-    "Jobs per model and state (finished, running, failed, missing), with totals."
-    states = ["finished", "running", "failed", "missing"]
+    "Jobs per model and state (finished, running, queued, failed, missing), with totals."
+    states = ["finished", "running", "queued", "failed", "missing"]
     counts = pd.crosstab(status["model"], status["state"]).reindex(columns=states, fill_value=0)
     return counts.assign(jobs=counts.sum(axis=1))
 
@@ -188,14 +249,15 @@ def manifest_path(results_dir) -> Path: return Path(results_dir)/".sweep"/"jobs.
 
 def manifest_jobs(results_dir) -> list[SweepJob]:
     "The jobs of every sweep submitted into `results_dir`, in submission order."
-    path = manifest_path(results_dir)
-    return [SweepJob(**j) for j in json.loads(path.read_text(encoding="utf-8"))] if path.exists() else []
+    return [SweepJob(**j) for j in read_sweep_file(manifest_path(results_dir), [])]
 
 def add_to_manifest(jobs, results_dir) -> None:
-    "Add `jobs` to the store's manifest (each job once)."
-    known = manifest_jobs(results_dir)
-    merged = known + [j for j in jobs if j not in set(known)]
-    atomic_write_text(manifest_path(results_dir), json.dumps([asdict(j) for j in merged], indent=1) + "\n")
+    "Add `jobs` to the store's manifest (each job once), under the sweep lock."
+    with sweep_lock(results_dir):
+        known = manifest_jobs(results_dir)
+        merged = known + [j for j in jobs if j not in set(known)]
+        text = json.dumps([asdict(j) for j in merged], indent=1) + "\n"
+        atomic_write_text(manifest_path(results_dir), text)
 
 # %% ../nbs/lib/65_sweep.ipynb #c034
 def prepare_models(models, fetch_models: bool = True) -> None:
@@ -214,15 +276,19 @@ def submit_sweep(jobs, results_dir, executor: str = "local", folder=None, parall
     {'submitted', 'finished', 'failed': [(job, why, log)], 'jobs'}."""
     results_dir = Path(results_dir); results_dir.mkdir(parents=True, exist_ok=True)
     prepare_models([j.model for j in jobs], fetch_models); add_to_manifest(jobs, results_dir)
-    todo = [j for j in jobs if force or job_state(j, results_dir) != "finished"]
+    queue = scheduler_queue(submitted_ids(results_dir).values())
+    states = {j: job_state(j, results_dir, queue) for j in jobs}   # queued or running: never submitted twice
+    todo = [j for j in jobs if states[j] not in ("queued", "running") and (force or states[j] != "finished")]
     ex = make_executor(executor, folder or results_dir/".sweep"/"jobs", slurm)
     fn = functools.partial(run_sweep_job, results_dir=results_dir, force=force, **kw)
-    out = {"submitted": todo, "finished": len(jobs) - len(todo), "failed": []}
+    out = {"submitted": todo, "finished": sum(states[j] == "finished" for j in jobs if j not in todo),
+           "waiting": [j for j in jobs if states[j] in ("queued", "running")], "failed": []}
     if executor == "local":
         threads = max(1, (os.cpu_count() or 1) // max(1, parallelism))
         submitted = run_local_jobs(ex, functools.partial(fn, threads=threads), todo, parallelism)
     else:
         submitted = list(zip(todo, ex.map_array(fn, todo))) if todo else []
+        record_submitted([(item, job.job_id) for item, job in submitted], results_dir)
         if not wait: return out | {"jobs": [job for _, job in submitted]}
     failures = [(item, _job_failure(job), str(job.paths.stderr)) for item, job in submitted]
     out["failed"] = [f for f in failures if f[1]]

@@ -87,3 +87,37 @@ def test_quirks_of_real_files_are_skipped_and_counted(tmp_path, dataset, task, r
     assert r.returncode == 0, r.stderr
     meta = json.loads((tmp_path/f"{dataset}.{task}.meta.json").read_text())
     assert meta["skipped"].get(reason, 0) >= 1, meta.get("skipped")
+
+
+def test_every_file_a_loader_reads_keys_the_prepared_sample(tmp_path, monkeypatch):
+    """Editing any file a loader read, one of the source's `files` or one it found through them (PAN's texts through its
+    truth files), makes the next `steb prepare` rebuild, and the recorded raw sha256 changes; one source of each kind
+    (issue 30, item 2)."""
+    import re
+    from steb_lib.data.datasets import DATASET_REGISTRY, prepare_dataset, source_files_sha256, task_entry
+    from steb_lib.data.sources import locate_source
+    raw = tmp_path/"raw"; shutil.copytree(fixtures_dir(), raw)
+    env = {"STEB_RAW_DIR": str(raw), "STEB_CACHE": str(tmp_path/"c")}
+    picks = {}
+    for name, task in fixture_tasks():
+        entry = task_entry(DATASET_REGISTRY[name], task)
+        picks.setdefault(entry["source"]["kind"], (name, task, entry))
+    picks["pan-texts"] = next((n, t, task_entry(DATASET_REGISTRY[n], t)) for n, t in fixture_tasks() if n == "pan23_style_change_hard")
+    assert {"repo", "zenodo", "hf", "manual"} <= set(picks), sorted(picks)
+    for k, v in env.items(): monkeypatch.setenv(k, v)
+    for kind, (name, task, entry) in picks.items():
+        prepared = prepare_dataset(name, task, profile="paper+seeded-selection")
+        root, _ = locate_source(entry["source"], name, download=False)
+        read = prepared.meta.get("raw_files_read") or source_files_sha256(root, entry["source"])
+        if kind == "pan-texts": assert prepared.meta.get("raw_files_read"), "PAN's text files are read beyond its patterns"
+        editable = [r for r in read if re.search(r"\.(txt|jsonl?|tsv|csv|xml)$", r)]
+        assert editable, (kind, list(read)[:5])
+        args = ["prepare", "--correct", "seeded-selection", name, "--task", task, "--out", str(tmp_path/"out")]
+        before = steb(*args, env=env)
+        assert before.returncode == 0, before.stderr[-1500:]
+        target = Path(root)/editable[0]
+        target.write_bytes(target.read_bytes() + b"\n")                 # one more line end: other bytes, same records
+        after = steb(*args, env=env)
+        assert after.returncode == 0, after.stderr[-1500:]
+        raw_sha = lambda out: re.search(r"raw files sha256 (\w+)", out.stdout)[1]   # noqa: E731
+        assert raw_sha(before) != raw_sha(after), (kind, name, editable[0])

@@ -54,3 +54,70 @@ def test_llm_generator_dry_run_then_train_through_the_console_script(tmp_path):
     assert info["recipe"]["generator"] == "llm" and info["data"]["n_triplets"] == 10
     again = subprocess.run(args[:-4] + ["--dry-run"] + args[-4:], env=env, capture_output=True, text=True)
     assert "all 10 LLM answers are cached: nothing to pay" in again.stdout, again.stdout + again.stderr
+
+
+def _steb(*args, env=None, **kw):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    steb = str(Path(sys.executable).with_name("steb"))
+    return subprocess.run([steb, *map(str, args)], env=dict(os.environ, HF_HUB_OFFLINE="1", **(env or {})),
+                          capture_output=True, text=True, timeout=600, **kw)
+
+
+def _one_error(proc) -> bool:
+    return "Traceback" not in proc.stderr and sum(line.startswith("steb: error:") for line in proc.stderr.splitlines()) == 1
+
+
+def test_training_numbers_are_checked_before_any_work(tmp_path):
+    "Steps, batch sizes, learning rates, seeds and --save-every no training can use: one line each (issue 30, item 6)."
+    base = ["train", "styledistance", "--out", tmp_path / "sd"]
+    for extra, says in ((["--steps", "0"], "steps 0"), (["--steps", "-1"], "steps -1"), (["--batch-size", "0"], "batch size 0"),
+                        (["--learning-rate", "nan"], "learning rate nan"), (["--seed", "-5"], "seed -5"),
+                        (["--save-every", "0"], "--save-every 0")):
+        proc = _steb(*base, *extra)
+        assert proc.returncode == 2 and _one_error(proc) and says in proc.stderr, (extra, proc.stderr[-800:])
+    proc = _steb("train", "contrastive", "--out", tmp_path / "c", "--batch-size", "1")
+    assert proc.returncode == 2 and "batch size 1 (at least 2)" in proc.stderr, proc.stderr[-800:]
+    assert not (tmp_path / "sd").exists() and not list(tmp_path.glob(".sd*"))
+
+
+def test_training_is_a_transaction(tmp_path):
+    """A kill leaves no model at --out; a rerun with another recipe trains anew (never resumes the other's checkpoints);
+    the model appears whole with its weights' checksum, which evaluation checks; a damaged training.json or weights is one
+    line (issue 30, item 6)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+    out, env = tmp_path / "sd", {"STEB_CACHE": str(tmp_path / "cache")}
+    tiny = ["--batch-size", "2", "--features", "contraction", "emoji", "--per-feature", "8"]
+    steb = str(Path(sys.executable).with_name("steb"))
+    first = subprocess.Popen([steb, "train", "styledistance", "--out", str(out), "--steps", "400", "--save-every", "1", *tiny],
+                             env=dict(__import__("os").environ, HF_HUB_OFFLINE="1", **env), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.time() + 300
+    while not list(tmp_path.glob(".sd.training-*/checkpoints/checkpoint-*/trainer_state.json")):
+        assert time.time() < deadline and first.poll() is None, "no checkpoint was written"
+        time.sleep(0.2)
+    first.send_signal(signal.SIGKILL); first.wait()
+    assert not out.exists()                                            # nothing half-written where models are read
+    second = _steb("train", "styledistance", "--out", out, "--steps", "2", "--learning-rate", "1e-6", *tiny, env=env)
+    assert second.returncode == 0, second.stderr[-1500:]
+    info = json.loads((out / "training.json").read_text())
+    assert info["resumed"] is False and info["recipe"]["steps"] == 2 and info["recipe"]["learning_rate"] == 1e-6
+    assert len(info["weights_sha256"]) == 64 and not list(tmp_path.glob(".sd.training-*"))   # the killed run's stage is gone
+    data = tmp_path / "styles.jsonl"
+    data.write_text("".join(json.dumps({"text": f"text {i} {'!' * (i % 2)}", "label": f"s{i % 2}"}) + "\n" for i in range(12)))
+    evaluate = ["evaluate", out, "--task", "clustering", "--data-file", data, "--results-dir", tmp_path / "R"]
+    assert _steb(*evaluate, env=env).returncode == 0
+    weights = out / "model.safetensors"
+    blob = bytearray(weights.read_bytes()); blob[-100] ^= 0xFF; weights.write_bytes(bytes(blob))   # one flipped byte
+    proc = _steb(*evaluate, "--force", env=env)
+    assert proc.returncode == 2 and _one_error(proc) and "do not match the checksum" in proc.stderr, proc.stderr[-800:]
+    (out / "training.json").write_text('{"recipe_key": ')               # cut short
+    proc = _steb(*evaluate, "--force", env=env)
+    assert proc.returncode == 2 and _one_error(proc) and "training.json is damaged" in proc.stderr, proc.stderr[-800:]
+    proc = _steb("train", "styledistance", "--out", out, "--steps", "2", *tiny, env=env)
+    assert proc.returncode == 2 and _one_error(proc) and "is damaged" in proc.stderr, proc.stderr[-800:]

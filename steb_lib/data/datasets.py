@@ -30,9 +30,9 @@ import steb_lib.data.mini_suite, steb_lib.data.authorship_loaders, steb_lib.data
 __all__ = ['ATTRIBUTES', 'DEFINITIONAL', 'APPLICATIONS', 'SUITES', 'LITE_DATASETS', 'LITE_MINI', 'LITE_EXCLUDED_TASKS',
            'ENTRY_KEYS', 'SOURCE_KEYS', 'DATASET_REGISTRY', 'SELECTION_RULES', 'load_dataset_registry', 'dataset_entry',
            'in_suite', 'suite_tasks', 'suite_datasets', 'sample_records', 'Prepared', 'source_files_sha256',
-           'dataset_tasks', 'sample_corrections', 'drawn_with_seed', 'task_entry', 'sample_text_count', 'lite_dir',
-           'sample_identity', 'shipped_name', 'shipped_sample', 'has_shipped_samples', 'prepare_dataset',
-           'build_prepared', 'write_prepared', 'dataset_availability']
+           'files_read_beyond', 'unchanged_files', 'dataset_tasks', 'sample_corrections', 'drawn_with_seed',
+           'task_entry', 'sample_text_count', 'lite_dir', 'sample_identity', 'shipped_name', 'shipped_sample',
+           'has_shipped_samples', 'prepare_dataset', 'build_prepared', 'write_prepared', 'dataset_availability']
 
 # %% ../../nbs/lib/data/25_datasets.ipynb #c006
 ATTRIBUTES = ("feature", "dialect", "register", "genre", "time", "demographics", "authorship")
@@ -184,6 +184,23 @@ def source_files_sha256(root: Path, source: dict) -> dict[str, str]:
     return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
             for hits in matching_files(root, source["files"]).values() for p in hits}
 
+def files_read_beyond(ctx, root: Path, raw: dict) -> dict[str, str]:
+    """sha256 of the files the loader read (`ctx.files_read`) that `raw` (the source's patterns) does not
+    name, by path relative to `root`: the PAN loaders, for one, read text files found from the truth files."""
+    base, out = Path(root).resolve(), {}
+    for path, sha in ctx.files_read.items():
+        p = Path(path).resolve()
+        rel = str(p.relative_to(base)) if p.is_relative_to(base) else str(p)
+        if rel not in raw: out[rel] = sha
+    return dict(sorted(out.items()))
+
+def unchanged_files(root: Path, recorded: dict) -> bool:
+    "Do the files `recorded` ({path relative to `root`: sha256}) still hold those bytes?"
+    def sha(rel):
+        try: return hashlib.sha256((Path(root)/rel).read_bytes()).hexdigest()
+        except OSError: return None
+    return all(sha(rel) == want for rel, want in recorded.items())
+
 def dataset_tasks(entry: dict, task: str | None = None) -> list[str]:
     "The tasks to prepare: `task` (checked against the entry) or all the entry's tasks."
     if task is None: return list(entry["tasks"])
@@ -321,7 +338,7 @@ def prepare_dataset(
                        "version": steb_lib.__version__})
     jsonl, meta_path = _prepared_paths(name, task, key)
     cached = _read_cached(task, jsonl, meta_path, keep_duplicates=not drawn_with_seed(entry, selection))
-    if cached is not None: return cached
+    if cached is not None and unchanged_files(root, cached.meta.get("raw_files_read", {})): return cached
     prep = build_prepared(entry, task, seed, root, where, raw, selection)
     _write_cached(prep, jsonl, meta_path)
     return prep
@@ -348,6 +365,8 @@ def build_prepared(
         raise dataset_error(
             entry["name"], str(e) + (f" ({'; '.join(left_out)})" if left_out else "")
         ) from None
+    read = files_read_beyond(ctx, root, raw)   # files the loader opened that the source's patterns miss
+    raw = raw | read
     meta = {
         "dataset": entry["name"],
         "task": task,
@@ -367,6 +386,7 @@ def build_prepared(
         "selection": {"rule": SELECTION_RULES[seeded], "corrections": sorted(selection)},
         "steb_lib_version": steb_lib.__version__,
     }
+    if read: meta["raw_files_read"] = read
     if data.n_duplicates: meta["n_duplicates_dropped"] = data.n_duplicates
     repeats = len(data.records) - len({canonical_json(r) for r in data.records})
     if repeats: meta["n_duplicates_kept"] = repeats

@@ -43,7 +43,7 @@ def build_lite_sample(name: str, task: str, seed: int = DEFAULT_SEED, selection=
     body = "".join(canonical_json(r) + "\n" for r in prep.data.records).encode("utf-8")
     meta = {k: v for k, v in prep.meta.items() if k not in ("found_in", "steb_lib_version")} | {
         "identity_sha256": sha256_json(sample_identity(entry, task, seed, selection)),
-        "raw_files_sha256": raw,
+        "raw_files_sha256": raw | prep.meta.get("raw_files_read", {}),
         "license": entry["license"], "citation": entry.get("citation", "")}
     return gzip.compress(body, compresslevel=9, mtime=0), meta
 

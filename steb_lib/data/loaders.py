@@ -4,8 +4,8 @@
 
 # %% ../../nbs/lib/data/21_loaders.ipynb #c003
 from __future__ import annotations
-import csv, fnmatch, gzip, io, json, re, sys, zipfile
-from dataclasses import dataclass
+import csv, fnmatch, gzip, hashlib, io, json, re, sys, zipfile
+from dataclasses import dataclass, field
 from pathlib import Path
 from ..core import StebInputError
 from .sources import DatasetError, dataset_error, matching_files
@@ -32,7 +32,9 @@ def loader(name: str):
 @dataclass
 class LoadContext(SampleContext):
     """What a loader may need besides its files: the dataset (for errors), task, seed and Tab. 15 target
-    counts; the seeded draws, notes and skip counts of `SampleContext`, and errors that name the dataset."""
+    counts; the seeded draws, notes and skip counts of `SampleContext`, errors that name the dataset, and the
+    sha256 of every file the loader read (`files_read`, by path: what the prepared sample was made from)."""
+    files_read: dict = field(default_factory=dict)
     def error(self, message: str, path=None) -> DatasetError:
         return dataset_error(self.dataset, message, path)
 
@@ -43,6 +45,7 @@ def read_bytes(path, ctx: LoadContext) -> bytes:
     try: data = node.read_bytes()
     except (OSError, KeyError, zipfile.BadZipFile) as e:
         raise ctx.error(f"cannot read ({getattr(e, 'strerror', None) or e})", path) from None
+    if isinstance(node, Path): ctx.files_read[str(node)] = hashlib.sha256(data).hexdigest()
     if not str(path).endswith(".gz"): return data
     try: return gzip.decompress(data)
     except (OSError, EOFError) as e:

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/lib/data/20_sources.ipynb #c003
 from __future__ import annotations
-import contextlib, fnmatch, glob, gzip, hashlib, http.client, io, json, os, shutil, tarfile, time
+import contextlib, fnmatch, glob, gzip, hashlib, http.client, json, os, shutil, tarfile, time
 import urllib.request, zipfile, zlib
 from pathlib import Path
 from ..core import StebInputError, atomic_file, atomic_write_bytes, data_dir, default_cache_dir

@@ -10,11 +10,12 @@ from pathlib import Path
 from ..core import StebInputError, data_dir, default_cache_dir
 
 # %% auto #0
-__all__ = ['FAMILIES', 'MODEL_REGISTRY', 'DEFAULT_MODELS', 'CAUSAL_MODEL_TYPES', 'OTHER_FRAMEWORK_SUFFIXES',
+__all__ = ['FAMILIES', 'MODEL_REGISTRY', 'DEFAULT_MODELS', 'CAUSAL_MODEL_TYPES', 'WEIGHT_SUFFIXES', 'OTHER_FRAMEWORK_SUFFIXES',
            'OTHER_FRAMEWORK_FOLDERS', 'ModelSpec', 'spec_from_record', 'load_model_registry', 'registry_lookup',
            'split_revision', 'resolve_model', 'family_from_config', 'detect_family', 'models_dir', 'zip_part_files',
-           'unpack_zip_parts', 'packaged_model_dir', 'trained_model_dir', 'model_source', 'offline_availability',
-           'hub_cache_root', 'hub_cache_dir', 'model_files_to_fetch']
+           'unpack_zip_parts', 'packaged_model_dir', 'trained_model_dir', 'model_weights_sha256',
+           'check_training_record', 'model_source', 'offline_availability', 'hub_cache_root', 'hub_cache_dir',
+           'model_files_to_fetch']
 
 # %% ../../nbs/lib/models/30_registry.ipynb #c006
 FAMILIES = (
@@ -242,12 +243,41 @@ def trained_model_dir(spec: ModelSpec) -> Path:
     "Where a model that steb-lib trains (`spec.trained`) is kept: `<models_dir>/trained/<name>`."
     return models_dir()/"trained"/spec.name
 
+WEIGHT_SUFFIXES = (".safetensors", ".bin", ".pt", ".pth")
+
+def model_weights_sha256(model_dir) -> str:
+    "sha256 over the weight files under `model_dir` (their relative paths and bytes, in path order)."
+    import hashlib
+    digest, root = hashlib.sha256(), Path(model_dir)
+    for p in sorted(q for q in root.rglob("*") if q.is_file() and q.suffix in WEIGHT_SUFFIXES):
+        digest.update(p.relative_to(root).as_posix().encode() + b"\0")
+        with open(p, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""): digest.update(block)
+    return digest.hexdigest()
+
+def check_training_record(model_dir) -> dict | None:
+    """The `training.json` of a model steb-lib trained in `model_dir` (None: there is none), once its weights
+    are checked against the checksum it records; damaged or changed: one clear error. Another tool's
+    `training.json` (an object without `recipe_key`) is not steb-lib's: None."""
+    f = Path(model_dir)/"training.json"
+    if not f.is_file(): return None
+    try: info = json.loads(f.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError) as e: info, why = None, f"not JSON ({str(e)[:80]})"
+    else: why = None if isinstance(info, dict) else f"a JSON {type(info).__name__}, not a training record"
+    if why: raise StebInputError(f"{f} is damaged: {why}; delete {model_dir} to train it again")
+    if "recipe_key" not in info: return None
+    if (want := info.get("weights_sha256")) and model_weights_sha256(model_dir) != want:
+        raise StebInputError(f"the weights in {model_dir} do not match the checksum in its training.json "
+                             f"(damaged or replaced); delete {model_dir} to train it again")
+    return info
+
 def model_source(spec: ModelSpec) -> tuple[str, str]:
-    "(local directory or hub id to load, a description of where it comes from)."
-    if spec.local_dir: return spec.local_dir, "local directory"
+    """(local directory or hub id to load, a description of where it comes from); a model steb-lib trained
+    is checked against its `training.json` first."""
+    if spec.local_dir: check_training_record(spec.local_dir); return spec.local_dir, "local directory"
     if spec.trained:
         d, method = trained_model_dir(spec), spec.trained["method"]
-        if (d/"training.json").is_file(): return str(d), f"trained by steb-lib ({method})"
+        if check_training_record(d) is not None: return str(d), f"trained by steb-lib ({method})"
         raise StebInputError(
             f"{spec.name} is a model steb-lib trains and it is not trained yet: run `steb train {method} "
             f"--registered {spec.name}` (steb evaluate and the main job train it themselves)"

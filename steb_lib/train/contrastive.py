@@ -4,17 +4,17 @@
 
 # %% ../../nbs/lib/train/63_contrastive.ipynb #c003
 from __future__ import annotations
-import json, logging, shutil, time
+import logging, time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 import numpy as np
 import torch
 import steb_lib
-from ..core import DEFAULT_SEED, StebInputError, atomic_write_text, sha256_json
+from ..core import DEFAULT_SEED, StebInputError, sha256_json
 from ..embed.late_interaction import auto_patch_size
 from ..embed.token_store import Scoring, parse_scoring
 from .authorship_data import author_split, contrastive_pairs, load_authorship_data
-from .styledistance import finished_training, last_complete_checkpoint
+from .styledistance import check_training_numbers, last_complete_checkpoint, train_once
 
 _logger = logging.getLogger("steb_lib.train.contrastive")
 
@@ -179,39 +179,33 @@ def _trainer(model, pairs, recipe, loss, checkpoints: Path, save_every: int, pro
                                       callbacks=list(callbacks))
 
 # %% ../../nbs/lib/train/63_contrastive.ipynb #c031
-def _reuse(out: Path, key: str) -> dict | None:
-    if (done := finished_training(out)) is None: return None
-    if done.get("recipe_key") == key: _logger.info(f"skip   {out}: trained with this recipe"); return done
-    raise StebInputError(f"{out} holds a model of another recipe ({done.get('recipe_key')}); use another out")
-
 def train_contrastive(recipe: ContrastiveRecipe, out_dir, save_every: int = 50, progress: bool = True,
                       callbacks=()) -> dict:
-    "Train (or reuse, or resume) the recipe's model in `out_dir`; its `training.json`."
+    """Train (or reuse, or resume) the recipe's model in `out_dir`, whole or not at all (`train_once`); its
+    `training.json`."""
+    check_training_numbers(recipe.steps, recipe.batch_size, recipe.learning_rate, recipe.seed, save_every, 2)
+    pairs, validation, provenance = recipe_training_data(recipe)
+    return train_once(out_dir, recipe.key(provenance["sha256"]), lambda stage: _train_contrastive(
+        recipe, pairs, provenance, stage, save_every, progress, callbacks))
+
+def _train_contrastive(recipe, pairs, provenance, stage: Path, save_every, progress, callbacks) -> dict:
     from sentence_transformers import SentenceTransformer
     from steb_lib.models.encoders import materialize
     from steb_lib.models.registry import resolve_model
-    out = Path(out_dir)
-    pairs, validation, provenance = recipe_training_data(recipe)
-    key = recipe.key(provenance["sha256"])
-    if (done := _reuse(out, key)) is not None: return done
     base = materialize(resolve_model(recipe.base))
     model = SentenceTransformer(str(base["path"]), device=None)
     model.max_seq_length = min(recipe.max_seq_length, model.max_seq_length or recipe.max_seq_length)
     scoring = training_scoring(recipe.scoring, [p["anchor"] for p in pairs], model.tokenizer)
-    checkpoints = out/"checkpoints"
-    resume = last_complete_checkpoint(checkpoints)
+    resume = last_complete_checkpoint(stage/"checkpoints")
     start = time.perf_counter()
-    trainer = _trainer(model, pairs, recipe, contrastive_loss(model, scoring, recipe.scale), checkpoints,
-                       save_every, progress, callbacks)
+    loss = contrastive_loss(model, scoring, recipe.scale)
+    trainer = _trainer(model, pairs, recipe, loss, stage/"checkpoints", save_every, progress, callbacks)
     trainer.train(resume_from_checkpoint=str(resume) if resume else None)
     seconds = time.perf_counter() - start
-    model.save(str(out), create_model_card=False)
-    info = _training_info(recipe, key, base, scoring, provenance, trainer, resume, seconds)
-    atomic_write_text(out/"training.json", json.dumps(info, indent=1, sort_keys=True, ensure_ascii=False)
-                      + "\n")
-    shutil.rmtree(checkpoints, ignore_errors=True)
-    _logger.info(f"done   {out}: {recipe.steps} steps ({recipe.scoring}) in {seconds:.0f} s")
-    return info
+    model.save(str(stage), create_model_card=False)
+    _logger.info(f"done   {stage}: {recipe.steps} steps ({recipe.scoring}) in {seconds:.0f} s")
+    key = recipe.key(provenance["sha256"])
+    return _training_info(recipe, key, base, scoring, provenance, trainer, resume, seconds)
 
 def _training_info(recipe, key, base, scoring, provenance, trainer, resume, seconds) -> dict:
     losses = [round(h["loss"], 6) for h in trainer.state.log_history if "loss" in h]

@@ -4,13 +4,13 @@
 
 # %% ../../nbs/lib/train/64_reranker.ipynb #c003
 from __future__ import annotations
-import json, logging, random, shutil, time
+import logging, random, time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 import steb_lib
-from ..core import DEFAULT_SEED, StebInputError, atomic_write_text, l2_normalize, sha256_json
+from ..core import DEFAULT_SEED, StebInputError, l2_normalize, sha256_json
 from .authorship_data import author_split, load_authorship_data
-from .styledistance import finished_training, last_complete_checkpoint
+from .styledistance import check_training_numbers, last_complete_checkpoint, train_once
 
 _logger = logging.getLogger("steb_lib.train.reranker")
 
@@ -143,35 +143,31 @@ def _reranker_trainer(model, examples, recipe, checkpoints: Path, save_every: in
 # %% ../../nbs/lib/train/64_reranker.ipynb #c018
 def train_reranker(recipe: RerankerRecipe, out_dir, save_every: int = 25, progress: bool = True,
                    callbacks=()) -> dict:
-    "Train (or reuse, or resume) the recipe's cross-encoder in `out_dir`; its `training.json`."
+    """Train (or reuse, or resume) the recipe's cross-encoder in `out_dir`, whole or not at all
+    (`train_once`); its `training.json`."""
+    r = recipe
+    check_training_numbers(r.steps, r.queries_per_step, r.learning_rate, r.seed, save_every)
+    examples, provenance = reranker_training_data(recipe, progress)
+    return train_once(out_dir, recipe.key(provenance["sha256"]), lambda stage: _train_reranker(
+        recipe, examples, provenance, stage, save_every, progress, callbacks))
+
+def _train_reranker(recipe, examples, provenance, stage: Path, save_every, progress, callbacks) -> dict:
     from sentence_transformers.cross_encoder import CrossEncoder
     from steb_lib.models.encoders import materialize
     from steb_lib.models.registry import resolve_model
-    out = Path(out_dir)
-    examples, provenance = reranker_training_data(recipe, progress)
-    key = recipe.key(provenance["sha256"])
-    if (done := finished_training(out)) is not None:
-        if done.get("recipe_key") == key: _logger.info(f"skip   {out}: trained with this recipe"); return done
-        raise StebInputError(
-            f"{out} holds a model of another recipe ({done.get('recipe_key')}); use another out"
-        )
     base = materialize(resolve_model(recipe.base))
     from transformers import set_seed
     set_seed(recipe.seed)                                 # the new scoring head's initial weights
     model = CrossEncoder(str(base["path"]), num_labels=1, max_length=recipe.max_length, device=None)
-    checkpoints = out/"checkpoints"
-    resume = last_complete_checkpoint(checkpoints)
+    resume = last_complete_checkpoint(stage/"checkpoints")
     start = time.perf_counter()
-    trainer = _reranker_trainer(model, examples, recipe, checkpoints, save_every, progress, callbacks)
+    trainer = _reranker_trainer(model, examples, recipe, stage/"checkpoints", save_every, progress, callbacks)
     trainer.train(resume_from_checkpoint=str(resume) if resume else None)
     seconds = time.perf_counter() - start
-    model.save(str(out), create_model_card=False)
-    info = _reranker_info(recipe, key, base, provenance, trainer, resume, seconds)
-    atomic_write_text(out/"training.json", json.dumps(info, indent=1, sort_keys=True, ensure_ascii=False)
-                      + "\n")
-    shutil.rmtree(checkpoints, ignore_errors=True)
-    _logger.info(f"done   {out}: {recipe.steps} steps ({recipe.curation}) in {seconds:.0f} s")
-    return info
+    model.save(str(stage), create_model_card=False)
+    _logger.info(f"done   {stage}: {recipe.steps} steps ({recipe.curation}) in {seconds:.0f} s")
+    key = recipe.key(provenance["sha256"])
+    return _reranker_info(recipe, key, base, provenance, trainer, resume, seconds)
 
 def _reranker_info(recipe, key, base, provenance, trainer, resume, seconds) -> dict:
     pairs = recipe.steps * recipe.queries_per_step * (1 + recipe.n_negatives)

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/lib/train/61_styledistance.ipynb #c003
 from __future__ import annotations
-import json, logging, random, shutil, time
+import json, logging, os, random, shutil, time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 import steb_lib
@@ -16,9 +16,9 @@ from steb_lib.train.synthetic_data import (
 _logger = logging.getLogger("steb_lib.train.styledistance")
 
 # %% auto #0
-__all__ = ['GENERATORS', 'style_triplets', 'StyleDistanceRecipe', 'finished_training', 'last_complete_checkpoint',
-           'llm_cache_dir', 'recipe_pairs', 'training_data', 'train_styledistance', 'training_cost',
-           'registered_recipe', 'ensure_trained']
+__all__ = ['GENERATORS', 'style_triplets', 'StyleDistanceRecipe', 'finished_training', 'check_training_numbers', 'train_once',
+           'last_complete_checkpoint', 'llm_cache_dir', 'recipe_pairs', 'training_data', 'train_styledistance',
+           'training_cost', 'registered_recipe', 'ensure_trained']
 
 # %% ../../nbs/lib/train/61_styledistance.ipynb #c006
 def style_triplets(
@@ -68,9 +68,56 @@ class StyleDistanceRecipe:
 
 # %% ../../nbs/lib/train/61_styledistance.ipynb #c012
 def finished_training(out_dir) -> dict | None:
-    "The `training.json` of a finished model in `out_dir`, or None."
-    f = Path(out_dir)/"training.json"
-    return json.loads(f.read_text(encoding="utf-8")) if f.is_file() else None
+    """The `training.json` of a finished model in `out_dir` (its weights checked against it), or None;
+    damaged: one clear error (`check_training_record`)."""
+    from steb_lib.models.registry import check_training_record
+    return check_training_record(out_dir)
+
+def check_training_numbers(steps: int, batch_size: int, learning_rate: float, seed: int, save_every: int = 1,
+                           min_batch: int = 1) -> None:
+    "Refuse numbers no training can use, before any work: one clear error naming each."
+    import math
+    finite = math.isfinite(learning_rate)
+    checks = {
+        f"steps {steps} (at least 1)": steps >= 1,
+        f"batch size {batch_size} (at least {min_batch})": batch_size >= min_batch,
+        f"learning rate {learning_rate} (finite, above 0)": finite and learning_rate > 0,
+        f"seed {seed} (0 or more)": seed >= 0,
+        f"--save-every {save_every} (at least 1 step)": save_every >= 1,
+    }
+    if bad := [what for what, ok in checks.items() if not ok]:
+        raise StebInputError("cannot train with " + ", ".join(bad))
+
+def train_once(out_dir, key: str, train) -> dict:
+    """The lifecycle of every recipe. Under `out_dir`'s lock: a finished model of recipe `key` is reused and
+    one of another recipe refused; else `train(stage)` trains in a staging directory beside `out_dir` (named
+    by `key`: checkpoints of another recipe are never resumed), saves the model there and returns its info,
+    which gets the weights' checksum; `training.json` is written and the directory renamed to `out_dir`."""
+    from filelock import FileLock
+    out = Path(out_dir); out.parent.mkdir(parents=True, exist_ok=True)
+    with FileLock(str(out.parent/f".{out.name}.lock")):
+        if (done := finished_training(out)) is not None:
+            if done["recipe_key"] == key: _logger.info(f"skip   {out}: trained with this recipe"); return done
+            raise StebInputError(
+                f"{out} holds a model of another recipe ({done['recipe_key']}); use another out"
+            )
+        if out.exists() and any(out.iterdir()):
+            raise StebInputError(f"{out} exists and holds no finished training: remove it or use another out")
+        stage = out.parent/f".{out.name}.training-{key}"
+        for other in out.parent.glob(f".{out.name}.training-*"):
+            if other != stage: shutil.rmtree(other, ignore_errors=True); _logger.info(f"removed {other}")
+        info = train(stage)
+        shutil.rmtree(stage/"checkpoints", ignore_errors=True)   # before the checksum: it holds weights too
+        info["weights_sha256"] = _weights_sha256(stage)
+        text = json.dumps(info, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+        atomic_write_text(stage/"training.json", text)
+        if out.exists(): out.rmdir()
+        os.replace(stage, out)
+        return info
+
+def _weights_sha256(model_dir) -> str:
+    from steb_lib.models.registry import model_weights_sha256
+    return model_weights_sha256(model_dir)
 
 def last_complete_checkpoint(checkpoints) -> Path | None:
     """The newest `checkpoint-N` in `checkpoints` whose `trainer_state.json` (the trainer writes it last) is
@@ -133,29 +180,27 @@ def _trainer(model, triplets, recipe, checkpoints: Path, save_every: int, progre
 def train_styledistance(recipe: StyleDistanceRecipe, out_dir, save_every: int = 100, progress: bool = True,
                         callbacks=(), llm: dict | None = None) -> dict:
     """Train (or reuse, or resume) the recipe's model in `out_dir`; its `training.json` (`callbacks`: the
-    trainer's; `llm`: options of the LLM generator)."""
+    trainer's; `llm`: options of the LLM generator). Trained whole or not at all (`train_once`)."""
+    check_training_numbers(recipe.steps, recipe.batch_size, recipe.learning_rate, recipe.seed, save_every)
+    return train_once(out_dir, recipe.key(), lambda stage: _train_styledistance(
+        recipe, stage, save_every, progress, callbacks, llm))
+
+def _train_styledistance(recipe, stage: Path, save_every, progress, callbacks, llm) -> dict:
     from sentence_transformers import SentenceTransformer
     from steb_lib.models.encoders import materialize
     from steb_lib.models.registry import resolve_model
-    out = Path(out_dir)
-    if (done := finished_training(out)) is not None:
-        if done["recipe_key"] == recipe.key():
-            _logger.info(f"skip   {out}: trained with this recipe"); return done
-        raise StebInputError(
-            f"{out} holds a model of another recipe ({done['recipe_key']}); use another --out"
-        )
     base = materialize(resolve_model(recipe.base))
     triplets, provenance = training_data(recipe, llm)
     model = SentenceTransformer(str(base["path"]), device=None)
-    checkpoints = out/"checkpoints"
-    resume = last_complete_checkpoint(checkpoints)
+    resume = last_complete_checkpoint(stage/"checkpoints")
     start = time.perf_counter()
-    _trainer(model, triplets, recipe, checkpoints, save_every, progress, callbacks).train(
+    _trainer(model, triplets, recipe, stage/"checkpoints", save_every, progress, callbacks).train(
         resume_from_checkpoint=str(resume) if resume else None
     )
     seconds = time.perf_counter() - start
-    model.save(str(out), create_model_card=False)   # its card records the training time: not reproducible
-    info = {
+    model.save(str(stage), create_model_card=False)   # its card records the training time: not reproducible
+    _logger.info(f"done   {stage}: {recipe.steps} steps in {seconds:.0f} s")
+    return {
         "method": "styledistance",
         "recipe": {**asdict(recipe), "features": list(recipe.features)},
         "recipe_key": recipe.key(),
@@ -167,12 +212,6 @@ def train_styledistance(recipe: StyleDistanceRecipe, out_dir, save_every: int = 
         "steps_per_second": round(recipe.steps / seconds, 3),
         "steb_lib_version": steb_lib.__version__,
     }
-    atomic_write_text(
-        out / "training.json", json.dumps(info, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
-    )
-    shutil.rmtree(checkpoints, ignore_errors=True)
-    _logger.info(f"done   {out}: {recipe.steps} steps in {seconds:.0f} s")
-    return info
 
 # %% ../../nbs/lib/train/61_styledistance.ipynb #c016
 def training_cost(recipe: StyleDistanceRecipe, llm: dict | None = None) -> str:
