@@ -98,19 +98,22 @@ def test_every_file_a_loader_reads_keys_the_prepared_sample(tmp_path, monkeypatc
     from steb_lib.data.sources import locate_source
     raw = tmp_path/"raw"; shutil.copytree(fixtures_dir(), raw)
     env = {"STEB_RAW_DIR": str(raw), "STEB_CACHE": str(tmp_path/"c")}
-    picks = {}
-    for name, task in fixture_tasks():
-        entry = task_entry(DATASET_REGISTRY[name], task)
-        picks.setdefault(entry["source"]["kind"], (name, task, entry))
-    picks["pan-texts"] = next((n, t, task_entry(DATASET_REGISTRY[n], t)) for n, t in fixture_tasks() if n == "pan23_style_change_hard")
-    assert {"repo", "zenodo", "hf", "manual"} <= set(picks), sorted(picks)
     for k, v in env.items(): monkeypatch.setenv(k, v)
+    texts = lambda files: [r for r in files if re.search(r"\.(txt|jsonl?|tsv|csv|xml)$", r)]   # noqa: E731
+    picks = {}
+    for name, task in fixture_tasks():   # of each source kind, the first whose files include a text file to edit
+        entry = task_entry(DATASET_REGISTRY[name], task)
+        if entry["source"]["kind"] in picks: continue
+        root, _ = locate_source(entry["source"], name, download=False)
+        if texts(source_files_sha256(root, entry["source"])): picks[entry["source"]["kind"]] = (name, task, entry)
+    picks["pan-texts"] = next((n, t, task_entry(DATASET_REGISTRY[n], t)) for n, t in fixture_tasks() if n == "pan23_style_change_hard")
+    assert {"repo", "hf", "manual"} <= set(picks), sorted(picks)
     for kind, (name, task, entry) in picks.items():
         prepared = prepare_dataset(name, task, profile="paper+seeded-selection")
         root, _ = locate_source(entry["source"], name, download=False)
         read = prepared.meta.get("raw_files_read") or source_files_sha256(root, entry["source"])
         if kind == "pan-texts": assert prepared.meta.get("raw_files_read"), "PAN's text files are read beyond its patterns"
-        editable = [r for r in read if re.search(r"\.(txt|jsonl?|tsv|csv|xml)$", r)]
+        editable = texts(read)
         assert editable, (kind, list(read)[:5])
         args = ["prepare", "--correct", "seeded-selection", name, "--task", task, "--out", str(tmp_path/"out")]
         before = steb(*args, env=env)

@@ -98,5 +98,6 @@ def test_slurm_submission_through_the_cli_and_status(tmp_path):
     status = subprocess.run([str(STEB), "status", "--results-dir", str(results), "--suite", "mini", "--models", "function-words",
                              "--seed", "7"], env=env, capture_output=True, text=True)
     assert "0/7 jobs finished" in status.stdout, status.stdout
-    seven = subprocess.run(cmd[:8] + ["local", "--seed", "7", "--dataset", "mini_probing"], env=env, capture_output=True, text=True, timeout=600)
+    seven = subprocess.run([str(STEB), "evaluate", "function-words", "--dataset", "mini_probing", "--results-dir", str(results),
+                            "--executor", "local", "--seed", "7"], env=env, capture_output=True, text=True, timeout=600)
     assert seven.returncode == 1 and "holds a result for other inputs" in seven.stderr, seven.stdout + seven.stderr[-2000:]

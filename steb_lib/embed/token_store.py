@@ -4,7 +4,7 @@
 
 # %% ../../nbs/lib/embed/42_token_store.ipynb #c003
 from __future__ import annotations
-import io, json, math, warnings
+import io, math, warnings
 from dataclasses import dataclass, replace
 from pathlib import Path
 import numpy as np
@@ -152,13 +152,11 @@ def parse_scoring(text) -> Scoring:
 
 # %% ../../nbs/lib/embed/42_token_store.ipynb #c016
 def model_scoring(spec) -> str:
-    "The scoring mode a model was trained for (`scoring` in its directory's `training.json`), else 'mean'."
-    f = Path(spec.local_dir)/"training.json" if getattr(spec, "local_dir", None) else None
-    if f is None or not f.is_file(): return "mean"
-    try: record = json.loads(f.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as e:
-        raise StebInputError(f"{f}: unreadable training record ({e}); remove or repair it") from None
-    return parse_scoring(record.get("scoring", "mean") if isinstance(record, dict) else "mean").name
+    """The scoring mode a model was trained for (`scoring` in the `training.json` steb-lib wrote in its
+    directory, checked by `check_training_record`), else 'mean'."""
+    from steb_lib.models.registry import check_training_record
+    record = check_training_record(spec.local_dir) if getattr(spec, "local_dir", None) else None
+    return parse_scoring((record or {}).get("scoring", "mean")).name
 
 # %% ../../nbs/lib/embed/42_token_store.ipynb #c019
 def resolve_auto(scoring: Scoring, token_counts) -> Scoring:

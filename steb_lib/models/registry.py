@@ -258,14 +258,13 @@ def model_weights_sha256(model_dir) -> str:
 def check_training_record(model_dir) -> dict | None:
     """The `training.json` of a model steb-lib trained in `model_dir` (None: there is none), once its weights
     are checked against the checksum it records; damaged or changed: one clear error. Another tool's
-    `training.json` (an object without `recipe_key`) is not steb-lib's: None."""
+    `training.json` (no object with a `recipe_key`) is not steb-lib's: None."""
     f = Path(model_dir)/"training.json"
     if not f.is_file(): return None
     try: info = json.loads(f.read_text(encoding="utf-8"))
-    except (ValueError, UnicodeDecodeError) as e: info, why = None, f"not JSON ({str(e)[:80]})"
-    else: why = None if isinstance(info, dict) else f"a JSON {type(info).__name__}, not a training record"
-    if why: raise StebInputError(f"{f} is damaged: {why}; delete {model_dir} to train it again")
-    if "recipe_key" not in info: return None
+    except (ValueError, UnicodeDecodeError) as e:
+        raise StebInputError(f"{f} is damaged: not JSON ({str(e)[:80]}); delete {model_dir} to train it again")
+    if not isinstance(info, dict) or "recipe_key" not in info: return None
     if (want := info.get("weights_sha256")) and model_weights_sha256(model_dir) != want:
         raise StebInputError(f"the weights in {model_dir} do not match the checksum in its training.json "
                              f"(damaged or replaced); delete {model_dir} to train it again")
