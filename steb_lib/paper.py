@@ -22,7 +22,8 @@ __all__ = ['CATEGORY_LABELS', 'PAPER_DATASETS', 'PAPER_NOTEBOOKS', 'FAMILY_COST'
            'plot_score_heatmap', 'plot_scores_by_category', 'protocol_results_dir', 'repo_root',
            'execute_paper_notebook', 'run_paper_notebooks', 'kernel_stderr_to', 'sweep_main_job', 'run_model_jobs',
            'evaluate_model', 'job_cost', 'evaluate_models', 'main_job', 'main_job_parity', 'parity_variants',
-           'over_context', 'sample_differs', 'touches', 'parity_model', 'run_parity', 'parity_done']
+           'over_context', 'sample_differs', 'touches', 'parity_model', 'run_parity', 'record_parity_run',
+           'parity_done']
 
 # %% ../nbs/lib/80_paper.ipynb #c006
 def _read_paper_csv(name: str) -> pd.DataFrame:
@@ -315,7 +316,7 @@ def run_model_jobs(fn, items, parallelism: int, jobs_dir, what: str) -> list:
 def evaluate_model(model: str, suite: str, multilingual, results_dir, kw: dict, parity=None, threads=None):
     """The main job's work for `model`: trained if steb-lib trains it, then `suite` (chunk) and `multilingual`
     (truncate) into `results_dir` (and its `-truncate` twin), then, given `parity` = (pairs, parity_dir), its
-    parity runs (`parity_model`); the (dataset, task, why) that failed."""
+    parity runs (`parity_model`); {'failed': [(dataset, task, why)], 'parity': parity results}."""
     from steb_lib.eval.runner import evaluate_suite
     from steb_lib.models.encoders import load_encoder
     from steb_lib.train.styledistance import ensure_trained
@@ -329,10 +330,11 @@ def evaluate_model(model: str, suite: str, multilingual, results_dir, kw: dict, 
     failed += evaluate_suite(
         encoder, suite, results_dir=truncate_dir, protocol="truncate", datasets=multilingual, **kw
     )["failed"]
-    if parity and not failed: parity_model(model, parity[0], parity[1], kw.get("cache_dir"))
-    return failed
+    if parity and not failed:   # the paper profile's encoder, already loaded
+        return {"failed": [], "parity": parity_model(model, *parity, kw.get("cache_dir"), encoder=encoder)}
+    return {"failed": failed, "parity": 0}
 
-def _model_job(args: tuple) -> list: return evaluate_model(*args)
+def _model_job(args: tuple) -> dict: return evaluate_model(*args)
 
 FAMILY_COST = {"random": 0, "function-words": 0, "stylometric": 1, "biber": 2, "tfidf": 2}   # others: 3
 
@@ -352,7 +354,9 @@ def evaluate_models(
     items = [(m, suite, list(multilingual), str(results_dir), kw, parity) for m in models]
     if parallelism <= 1: runs = [evaluate_model(*item) for item in items]
     else: runs = run_model_jobs(_model_job, items, parallelism, Path(jobs_dir), "evaluations")
-    return [f for failed in runs for f in failed]
+    failed = [f for run in runs for f in run["failed"]]
+    if parity and not failed: record_parity_run(models, *parity, sum(run["parity"] for run in runs))
+    return failed
 
 # %% ../nbs/lib/80_paper.ipynb #c040
 def main_job(
@@ -413,11 +417,16 @@ def over_context(encoder, dataset: str, task: str) -> bool:
     texts = prepare_dataset(dataset, task).data.texts
     return any(n > encoder.max_tokens for n in token_counts(texts, encoder.tokenizer))
 
+_SAMPLES_DIFFER: dict = {}   # asked for every model and variant; the samples do not change within a run
+
 def sample_differs(correction: str, dataset: str, task: str) -> bool:
     "Does selection correction `correction` give `dataset` another sample for `task`?"
     from steb_lib.data.datasets import prepare_dataset
-    paper = prepare_dataset(dataset, task, profile="paper").data.sha256
-    return paper != prepare_dataset(dataset, task, profile=make_profile("paper", correction)).data.sha256
+    if (key := (correction, dataset, task)) not in _SAMPLES_DIFFER:
+        paper = prepare_dataset(dataset, task, profile="paper").data.sha256
+        other = prepare_dataset(dataset, task, profile=make_profile("paper", correction)).data.sha256
+        _SAMPLES_DIFFER[key] = paper != other
+    return _SAMPLES_DIFFER[key]
 
 # %% ../nbs/lib/80_paper.ipynb #e971040f
 def touches(correction: str, encoder, task: str, dataset: str | None = None) -> bool:
@@ -433,16 +442,18 @@ def touches(correction: str, encoder, task: str, dataset: str | None = None) -> 
     return correction != "exact-chunks" or dataset is None or over_context(encoder, dataset, task)
 
 # %% ../nbs/lib/80_paper.ipynb #26563fbe
-def parity_model(model: str, pairs, parity_dir, cache_dir=None, threads: int | None = None) -> int:
+def parity_model(model: str, pairs, parity_dir, cache_dir=None, threads: int | None = None,
+                 encoder=None) -> int:
     """Evaluate `model` under every variant on the (dataset, task) `pairs` one of its corrections touches,
-    into `parity_dir/<variant>`; the results computed or found."""
+    into `parity_dir/<variant>` (`encoder`: the model loaded with the paper profile, if at hand); the results
+    computed or found."""
     from steb_lib.eval.runner import evaluate
     from steb_lib.models.encoders import load_encoder
     from steb_lib.profiles import CORRECTIONS
     if threads:
         from steb_lib.sweep import limit_threads
         limit_threads(threads)
-    base, n = load_encoder(model, profile="paper"), 0   # reloaded only where a variant's route differs
+    base, n = encoder or load_encoder(model, profile="paper"), 0   # reloaded where a variant's route differs
     for name, profile in parity_variants().items():
         applied = sorted(profile.corrections)
         reroute = any(CORRECTIONS[c].kind == "route" and touches(c, base, "") for c in applied)
@@ -466,9 +477,13 @@ def run_parity(models, pairs, parity_dir, cache_dir=None, parallelism: int = 2) 
         items = [(m, pairs, str(parity_dir), cache_dir) for m in models]
         jobs_dir = Path(parity_dir)/".parity-jobs"
         n = sum(run_model_jobs(_parity_job, items, parallelism, jobs_dir, "parity runs"))
-    done = _parity_run(models, pairs, parity_dir, n)
-    atomic_write_text(Path(parity_dir)/PARITY_DONE, canonical_json(done) + "\n")
+    record_parity_run(models, pairs, parity_dir, n)
     return n
+
+def record_parity_run(models, pairs, parity_dir, n: int) -> None:
+    "Leave `.parity-done.json` in `parity_dir`: a run of `models` on `pairs` finished (see `parity_done`)."
+    done = _parity_run(models, [tuple(p) for p in pairs], parity_dir, n)
+    atomic_write_text(Path(parity_dir)/PARITY_DONE, canonical_json(done) + "\n")
 
 PARITY_DONE = ".parity-done.json"
 

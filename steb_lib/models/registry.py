@@ -263,7 +263,8 @@ def check_training_record(model_dir) -> dict | None:
     if not f.is_file(): return None
     try: info = json.loads(f.read_text(encoding="utf-8"))
     except (ValueError, UnicodeDecodeError) as e:
-        raise StebInputError(f"{f} is damaged: not JSON ({str(e)[:80]}); delete {model_dir} to train it again")
+        why = f"not JSON ({str(e)[:80]})"
+        raise StebInputError(f"{f} is damaged: {why}; delete {model_dir} to train it again") from None
     if not isinstance(info, dict) or "recipe_key" not in info: return None
     if (want := info.get("weights_sha256")) and model_weights_sha256(model_dir) != want:
         raise StebInputError(f"the weights in {model_dir} do not match the checksum in its training.json "
