@@ -26,9 +26,13 @@ def cache_key(model_name: str, revision: str | None, protocol: str) -> str:
     "Directory name of the cache for one model revision and protocol."
     return f"{path_name(model_name)}/{path_name(str(revision or 'unversioned'))}/{protocol}"
 
-def _shard_arrays(shard: Path, width: int | None) -> tuple[list, np.ndarray]:
-    "(hashes, vectors) of a shard, or an error if it does not hold one vector of the right width per hash."
-    with np.load(shard, allow_pickle=False) as z: hashes, vectors = z["hashes"].tolist(), z["vectors"]
+def _shard_arrays(shard: Path, width: int | None, wanted=None) -> tuple[list, np.ndarray | None]:
+    """(hashes, vectors) of a shard, or an error if it does not hold one vector of the right width per hash;
+    (hashes, None) when it holds none of the `wanted` hashes (its vectors are not read)."""
+    with np.load(shard, allow_pickle=False) as z:
+        hashes = z["hashes"].tolist()
+        if wanted is not None and wanted.isdisjoint(hashes): return hashes, None
+        vectors = z["vectors"]
     if vectors.ndim != 2 or len(hashes) != len(vectors) or not all(isinstance(h, str) for h in hashes):
         raise ValueError("hashes and vectors do not match")
     if width is not None and vectors.shape[1] != width:
@@ -42,18 +46,19 @@ class EmbeddingCache:
         self.dir = self.root/"embeddings"/cache_key(model_name, revision, protocol)
         self.writable = True
 
-    def load(self) -> dict:
-        "Every cached vector, by text hash; unreadable or malformed shards are set aside (`*.corrupt`)."
-        found, width = {}, None
+    def load(self, wanted=None) -> dict:
+        """The cached vectors, by text hash (given `wanted` hashes, only the shards holding one of them are
+        read: a cache of many datasets is not read whole); unreadable or malformed shards are set aside."""
+        found, width, wanted = {}, None, None if wanted is None else set(wanted)
         for shard in sorted(self.dir.glob("*.npz")):
-            try: hashes, vectors = _shard_arrays(shard, width)
+            try: hashes, vectors = _shard_arrays(shard, width, wanted)
             except Exception as e:
                 set_aside(
                     shard,
                     f"unreadable embedding shard ({type(e).__name__}: {e}); its texts will be re-embedded",
                 )
                 continue
-            found.update(zip(hashes, vectors)); width = vectors.shape[1]
+            if vectors is not None: found.update(zip(hashes, vectors)); width = vectors.shape[1]
         return found
 
     def write(self, hashes: list[str], vectors: np.ndarray) -> Path | None:
@@ -79,9 +84,9 @@ def embed_texts(encoder, texts, protocol: str, cache_root, model_name: str, shar
         cache_root, model_name, getattr(encoder, "revision", None) or encoder.spec.revision,
         f"{protocol}+{tag}" if tag else protocol,
     )
-    have = cache.load()
     keys_of = getattr(encoder, "cache_keys", lambda texts, protocol: [sha256_text(t) for t in texts])
     hashes = keys_of(texts, protocol)
+    have = cache.load(wanted=hashes)
     todo = sorted(
         {h: t for h, t in zip(hashes, texts) if h not in have}.items(), key=lambda ht: (len(ht[1]), ht[0])
     )
