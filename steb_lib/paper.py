@@ -4,7 +4,7 @@
 
 # %% ../nbs/lib/80_paper.ipynb #c003
 from __future__ import annotations
-import hashlib, json, logging, os, shutil, sys, time
+import hashlib, json, logging, os, shutil, sys, time, traceback
 from contextlib import contextmanager
 from pathlib import Path
 import pandas as pd
@@ -298,19 +298,39 @@ def sweep_main_job(models, suite, multilingual, results_dir, executor, sweep=Non
 
 # %% ../nbs/lib/80_paper.ipynb #5d92c7ac
 def run_model_jobs(fn, items, parallelism: int, jobs_dir, what: str) -> list:
-    """`fn(item)` for every item (`item[0]` names its model), `parallelism` at once in processes of their
-    own, each with its share of the CPU threads (`fn` takes it as its last argument); the results in order.
-    A failed job's error is raised after the others finish, with where its log is."""
+    """`fn(item)` for every item (`item[0]` names its model) in `parallelism` worker processes (submitit
+    jobs that take the next item as they finish one: imports are paid once per worker), each with its share of
+    the CPU threads (`fn` takes it as its last argument); the results in order. Failed items are raised
+    together after the others finish, with where the workers' logs are."""
     from steb_lib.sweep import make_executor, run_local_jobs
-    threads = max(1, (os.cpu_count() or 1) // parallelism)
-    executor = make_executor("local", jobs_dir)   # the jobs' logs: kept there if one fails
-    results, failed = [], []
-    for item, job in run_local_jobs(executor, fn, [(*item, threads) for item in items], parallelism):
-        try: results.append(job.result())
-        except Exception as e: failed.append(f"{item[0]}: {(str(e).strip().splitlines() or ['?'])[-1]}")
+    threads, counter = max(1, (os.cpu_count() or 1) // parallelism), Path(jobs_dir)/"next-item"
+    counter.parent.mkdir(parents=True, exist_ok=True); counter.write_text("0")
+    executor = make_executor("local", jobs_dir)   # the workers' logs: kept there if an item fails
+    work = [(fn, [(*item, threads) for item in items], str(counter))] * min(parallelism, len(items))
+    done = {}
+    for _, job in run_local_jobs(executor, _worker, work, parallelism): done |= job.result()
+    failed = [f"{items[i][0]}: {why}" for i, (ok, why) in sorted(done.items()) if not ok]
     if failed: raise StebInputError(f"{what} failed: " + "; ".join(failed) + f" (logs: {jobs_dir})")
     shutil.rmtree(jobs_dir, ignore_errors=True)
-    return results
+    return [done[i][1] for i in range(len(items))]
+
+def _worker(args: tuple) -> dict:
+    "A worker of `run_model_jobs`: {item index: (succeeded, result or why)} of the items it took."
+    fn, items, counter = args
+    done = {}
+    while (i := _take_next(counter, len(items))) is not None:
+        try: done[i] = (True, fn(items[i]))
+        except Exception as e:
+            traceback.print_exc()   # into the worker's log
+            done[i] = (False, (str(e).strip().splitlines() or [type(e).__name__])[-1])
+    return done
+
+def _take_next(counter, n: int) -> int | None:
+    "The index of the next item no worker has taken (counted in the file `counter`, under its lock), or None."
+    from filelock import FileLock
+    with FileLock(f"{counter}.lock"):
+        i = int(Path(counter).read_text()); Path(counter).write_text(str(i + 1))
+    return i if i < n else None
 
 # %% ../nbs/lib/80_paper.ipynb #8763fd51
 def evaluate_model(model: str, suite: str, multilingual, results_dir, kw: dict, parity=None, threads=None):
