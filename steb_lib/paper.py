@@ -4,7 +4,7 @@
 
 # %% ../nbs/lib/80_paper.ipynb #c003
 from __future__ import annotations
-import hashlib, json, logging, os, shutil, sys, time, traceback
+import json, logging, os, shutil, sys, time, traceback
 from contextlib import contextmanager
 from pathlib import Path
 import pandas as pd
@@ -508,8 +508,10 @@ def record_parity_run(models, pairs, parity_dir, n: int) -> None:
 PARITY_DONE = ".parity-done.json"
 
 def _parity_run(models, pairs, parity_dir, n: int) -> dict:
+    from steb_lib.eval.results import without_timing   # the record is as reproducible as the results
     files = sorted(Path(parity_dir).glob("*/*/*/*.json"))
-    results = {str(p.relative_to(parity_dir)): hashlib.sha256(p.read_bytes()).hexdigest() for p in files}
+    results = {str(p.relative_to(parity_dir)): sha256_json(without_timing(json.loads(p.read_text("utf-8"))))
+               for p in files}
     return {"models": sorted(models), "pairs": sorted(map(list, pairs)), "n": n,
             "steb_lib": steb_lib.__version__, "results_sha256": sha256_json(results)}
 
