@@ -92,3 +92,18 @@ def test_fixture_sources_prepare_through_the_registry(tmp_path):
         assert r.returncode == 2 and "left out" in r.stderr and "at least 25" in r.stderr, r.stderr
         r = steb("prepare", name, "--task", task, "--out", str(tmp_path), "--correct", "seeded-selection", env=env)
         assert r.returncode == 0 and "shortfall" in r.stdout, r.stderr  # fixtures are far smaller than Tab. 15
+
+
+def test_sampling_texts_name_the_splits_the_loader_reads():
+    "A registry entry's `sampling` text says which splits its loader reads (issue 30, item 5: no 'all splits found')."
+    from steb_lib.data.datasets import DATASET_REGISTRY
+    checked = 0
+    for name, entry in DATASET_REGISTRY.items():
+        splits = (entry.get("loader_args") or {}).get("splits")
+        if not splits: continue
+        text = entry.get("sampling", "")
+        assert "all splits" not in text, name
+        if entry["loader"] == "pan_style_change":
+            assert all(s.rsplit("-", 1)[-1] in text for s in splits), (name, text)
+            checked += 1
+    assert checked >= 12
