@@ -317,6 +317,7 @@ def prepare(a) -> None:
         print(f"{path}  sha256 {sha}  (raw files sha256 {p.meta['raw_sha256'][:16]}; "
               f"{p.meta['n_records']} records, {p.meta['n_texts']} texts"
               + (f"; shortfall: {'; '.join(p.meta['shortfall'])}" if p.meta["shortfall"] else "") + ")")
+        for reason, n in p.meta.get("skipped", {}).items(): print(f"  left out or changed: {n} {reason}")
 
 def _dataset_tasks(name: str, task: str | None) -> list[str]:
     "The tasks to run for a built-in example or registered dataset: `task`, or all it feeds."

@@ -107,3 +107,42 @@ def test_sampling_texts_name_the_splits_the_loader_reads():
             assert all(s.rsplit("-", 1)[-1] in text for s in splits), (name, text)
             checked += 1
     assert checked >= 12
+
+
+def test_every_cut_is_recorded_and_a_stray_carriage_return_reads_as_released(tmp_path):
+    """Issue 30, item 3. A stray carriage return inside a PAN paragraph ends a line, as the released code reads it
+    (text mode + splitlines): the document no longer matches its `changes` and is skipped and named, never read as
+    extra trials cut back by a draw. Records cut to meet Tab. 15 are counted per label, in the meta, in `steb
+    prepare`'s output and in the result."""
+    from steb_lib.data.sources import fixtures_dir
+    mirror = tmp_path/"raw"; src = "pan/pan22-style-change-detection"
+    shutil.copytree(fixtures_dir()/src, mirror/src)
+    env = {"STEB_RAW_DIR": str(mirror), "STEB_CACHE": str(tmp_path/"c"), "HF_HUB_OFFLINE": "1"}
+    r = steb("prepare", "pan22_style_change_basic", "--out", str(tmp_path/"o1"), env=env)
+    assert r.returncode == 0 and "left out or changed" not in r.stdout, r.stdout + r.stderr
+    clean = (tmp_path/"o1"/"pan22_style_change_basic.predefined.jsonl").read_text().splitlines()
+    doc = mirror/src/"dataset1"/"validation"/"problem-1.txt"
+    text = doc.read_bytes(); cut = text.index(b" ", len(text) // 4)
+    doc.write_bytes(text[:cut] + b"\r" + text[cut + 1:].replace(b"\n", b"\r\n"))   # a stray CR, and Windows line ends
+    r = steb("prepare", "pan22_style_change_basic", "--out", str(tmp_path/"o2"), env=env)
+    assert r.returncode == 0 and "left out or changed: 1 style-change documents whose 'changes' do not match" in r.stdout, r.stdout + r.stderr
+    out = tmp_path/"o2"/"pan22_style_change_basic.predefined.jsonl"
+    meta = json.loads(out.with_suffix(".meta.json").read_text())
+    reason = "style-change documents whose 'changes' do not match their paragraphs"
+    assert meta["skipped_which"] == {reason: {"problem-1.txt": 1}}, meta
+    assert meta["skipped"][reason] == 1 and not any("beyond" in k for k in meta["skipped"])   # skipped, nothing cut
+    assert len(out.read_text().splitlines()) == len(clean) - 4     # problem-1's 4 trials, and only those
+    assert "\r" not in out.read_text()
+    # a cut to Tab. 15's count: eWAVE keeps the first 29 of each variety; the cut is counted per label, and the
+    # result of an evaluation carries the counts
+    env = {"STEB_RAW_DIR": str(RAW.resolve()), "STEB_CACHE": str(tmp_path/"c"), "HF_HUB_OFFLINE": "1"}
+    r = steb("prepare", "eWAVE", "--task", "clustering", "--out", str(tmp_path/"o3"), env=env)
+    assert "left out or changed: 2652 records beyond the sample's count (after the first N in file order)" in r.stdout, r.stdout + r.stderr
+    meta = json.loads((tmp_path/"o3"/"eWAVE.clustering.meta.json").read_text())
+    per_label = meta["skipped_which"]["records beyond the sample's count (after the first N in file order)"]
+    assert len(per_label) == 52 and sum(per_label.values()) == 2652 and per_label["label:Welsh English"] == 167
+    r = steb("evaluate", "random", "--dataset", "eWAVE", "--task", "clustering", "--results-dir", str(tmp_path/"res"),
+             "--cache-dir", str(tmp_path/"emb"), env=env)
+    assert r.returncode == 0, r.stderr
+    result = json.loads(next((tmp_path/"res").glob("*/eWAVE/clustering.json")).read_text())
+    assert result["data_changes"] == {"records beyond the sample's count (after the first N in file order)": 2652}

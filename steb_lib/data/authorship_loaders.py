@@ -99,13 +99,10 @@ def load_pan_av_jsonl(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
 
 
 # %% ../../nbs/lib/data/23_authorship_loaders.ipynb #c012
-def _units(text: str) -> list[tuple[int, str]]:
-    "(start offset, text) of each non-empty line."
-    out, pos = [], 0
-    for line in text.split("\n"):
-        if line.strip(): out.append((pos, line.strip()))
-        pos += len(line) + 1
-    return out
+def _units(text: str) -> list[str]:
+    """The non-empty lines of a document, stripped, split by `str.splitlines` as the released code splits
+    them (after `read_text`'s universal newlines: a stray carriage return in a paragraph ends a line)."""
+    return [line.strip() for line in text.splitlines() if line.strip()]
 
 def balanced_document_trials(trials: list[dict], rng) -> list[dict]:
     "All different-author trials of a document and as many same-author ones (seeded draw), in document order."
@@ -132,11 +129,12 @@ def balanced_at_global_rate(documents: list[list[dict]], rng) -> list[dict]:
 def style_change_trials(problem, ctx: LoadContext) -> list[dict]:
     """Consecutive-unit trials of one PAN19–26 problem (`changes` from its truth file); a malformed document
     is skipped and counted."""
-    units = [u for _, u in _units(read_text(problem, ctx, errors="replace"))]
+    units = _units(read_text(problem, ctx, errors="replace"))
     truth_path = problem.parent/f"truth-{problem.name[:-4]}.json"
     changes = read_json(truth_path, ctx).get("changes")
     if not isinstance(changes, list) or len(changes) != len(units) - 1:
-        ctx.skip("style-change documents whose 'changes' do not match their paragraphs"); return []
+        ctx.skip("style-change documents whose 'changes' do not match their paragraphs", which=problem.name)
+        return []
     return [{"text_a": a, "text_b": b, "same": int(c) == 0} for a, b, c in zip(units, units[1:], changes)]
 
 
@@ -175,14 +173,15 @@ def load_pan_style_change(root: Path, args: dict, ctx: LoadContext) -> list[dict
     if not problems: raise ctx.error(f"no problem-*.txt in the folders {splits}", base)
     trials_of = pan18_document_trial if args.get("format") == "pan18" else style_change_trials
     documents = [trials_of(p, ctx) for p in problems]
-    if args.get("balance") == "global_rate":
-        return balanced_at_global_rate(documents, random.Random(ctx.seed))
-    if args.get("balance") == "per_document":
-        documents = [
-            balanced_document_trials(t, ctx.rng(str(p.relative_to(base))))
-            for p, t in zip(problems, documents)
-        ]
-    return [t for doc in documents for t in doc]
+    balance = args.get("balance")
+    if balance == "global_rate": kept = balanced_at_global_rate(documents, random.Random(ctx.seed))
+    elif balance == "per_document":
+        kept = [t for p, doc in zip(problems, documents)
+                for t in balanced_document_trials(doc, ctx.rng(str(p.relative_to(base))))]
+    else: kept = [t for doc in documents for t in doc]
+    ctx.skip(f"same-author trials left out by the balancing ({balance})",
+             sum(map(len, documents)) - len(kept))
+    return kept
 
 
 # %% ../../nbs/lib/data/23_authorship_loaders.ipynb #c016

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/lib/data/25_datasets.ipynb #c003
 from __future__ import annotations
-import gzip, hashlib, json, warnings
+import collections, gzip, hashlib, json, warnings
 from dataclasses import dataclass
 from pathlib import Path
 import steb_lib
@@ -28,11 +28,12 @@ import steb_lib.data.mini_suite, steb_lib.data.authorship_loaders, steb_lib.data
 
 # %% auto #0
 __all__ = ['ATTRIBUTES', 'DEFINITIONAL', 'APPLICATIONS', 'SUITES', 'LITE_DATASETS', 'LITE_MINI', 'LITE_EXCLUDED_TASKS',
-           'ENTRY_KEYS', 'SOURCE_KEYS', 'DATASET_REGISTRY', 'SELECTION_RULES', 'load_dataset_registry', 'dataset_entry',
-           'in_suite', 'suite_tasks', 'suite_datasets', 'sample_records', 'Prepared', 'source_files_sha256',
-           'files_read_beyond', 'unchanged_files', 'dataset_tasks', 'sample_corrections', 'drawn_with_seed',
-           'task_entry', 'sample_text_count', 'lite_dir', 'sample_identity', 'shipped_name', 'shipped_sample',
-           'has_shipped_samples', 'prepare_dataset', 'build_prepared', 'write_prepared', 'dataset_availability']
+           'ENTRY_KEYS', 'SOURCE_KEYS', 'DATASET_REGISTRY', 'PREPARED_FORMAT', 'SELECTION_RULES',
+           'load_dataset_registry', 'dataset_entry', 'in_suite', 'suite_tasks', 'suite_datasets', 'sample_records',
+           'Prepared', 'source_files_sha256', 'files_read_beyond', 'unchanged_files', 'dataset_tasks',
+           'sample_corrections', 'drawn_with_seed', 'task_entry', 'sample_text_count', 'lite_dir', 'sample_identity',
+           'shipped_name', 'shipped_sample', 'has_shipped_samples', 'prepare_dataset', 'repeated_records',
+           'build_prepared', 'write_prepared', 'dataset_availability']
 
 # %% ../../nbs/lib/data/25_datasets.ipynb #c006
 ATTRIBUTES = ("feature", "dialect", "register", "genre", "time", "demographics", "authorship")
@@ -335,13 +336,25 @@ def prepare_dataset(
         root, where = locate_source(entry["source"], name, download)
     raw = source_files_sha256(root, entry["source"])
     key = sha256_json({"entry": entry, "task": task, "seed": seed, "raw": raw, "selection": selection,
-                       "version": steb_lib.__version__})
+                       "version": steb_lib.__version__, "format": PREPARED_FORMAT})
     jsonl, meta_path = _prepared_paths(name, task, key)
     cached = _read_cached(task, jsonl, meta_path, keep_duplicates=not drawn_with_seed(entry, selection))
     if cached is not None and unchanged_files(root, cached.meta.get("raw_files_read", {})): return cached
     prep = build_prepared(entry, task, seed, root, where, raw, selection)
     _write_cached(prep, jsonl, meta_path)
     return prep
+
+def repeated_records(task: str, records: list[dict], limit: int = 10) -> dict[str, int]:
+    """The records of `records` that occur more than once, named by their first text (60 characters), with
+    how many copies beyond the first; the `limit` most repeated (the prepared sample's `duplicates_which`)."""
+    counts = collections.Counter(canonical_json(r) for r in records)
+    first = {canonical_json(r): r for r in reversed(records)}
+    named = {key: task_spec(task).texts([first[key]])[0][:60] for key, n in counts.items() if n > 1}
+    top = sorted(named, key=lambda key: (-counts[key], named[key]))[:limit]
+    return {named[key]: counts[key] - 1 for key in top}
+
+# 2: the meta records every cut (`skipped`, `skipped_which`, `duplicates_which`); samples of format 1 rebuild
+PREPARED_FORMAT = 2
 
 SELECTION_RULES = {
     False: "the first N records of each label in file order, labels with fewer dropped, duplicates kept "
@@ -388,10 +401,12 @@ def build_prepared(
     }
     if read: meta["raw_files_read"] = read
     if data.n_duplicates: meta["n_duplicates_dropped"] = data.n_duplicates
+    if data.n_duplicates: meta["duplicates_which"] = repeated_records(task, records)
     repeats = len(data.records) - len({canonical_json(r) for r in data.records})
     if repeats: meta["n_duplicates_kept"] = repeats
     # what the loader left out or replaced, by reason
     if ctx.skipped: meta["skipped"] = dict(sorted(ctx.skipped.items()))
+    if ctx.which: meta["skipped_which"] = {k: dict(sorted(v.items())) for k, v in sorted(ctx.which.items())}
     return Prepared(data, meta)
 
 # %% ../../nbs/lib/data/25_datasets.ipynb #c023

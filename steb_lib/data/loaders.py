@@ -12,14 +12,14 @@ from .sources import DatasetError, dataset_error, matching_files
 from ..tasks.spec import SampleContext, parse_jsonl
 
 # %% auto #0
-__all__ = ['LOADERS', 'GRADED_FORMALITY_COLUMNS', 'loader', 'LoadContext', 'read_bytes', 'read_text', 'read_csv_dicts',
-           'read_json', 'read_jsonl', 'read_parquet', 'read_table', 'files_of', 'text_list', 'normalized', 'open_tree',
-           'source_tree', 'paragraphs', 'tree_files', 'natural_key', 'style_tuples', 'stel_styles', 'load_stel',
-           'load_styleptb', 'load_onestop', 'onestop_article', 'paragraph_lines', 'load_onestop_paragraphs',
-           'load_asset', 'load_ewave', 'load_sms_spam', 'load_davidson', 'load_stormfront', 'load_politeness',
-           'load_cds', 'load_xgenre', 'load_detectrl_multi_llm', 'load_detectrl_attack', 'load_parallel_shakespeare',
-           'read_bible_chapter', 'load_bible_versions', 'released_probing_record', 'load_probing_jsonl',
-           'load_graded_formality']
+__all__ = ['LOADERS', 'LINE_ENDS_READ', 'GRADED_FORMALITY_COLUMNS', 'loader', 'LoadContext', 'read_bytes', 'universal_newlines',
+           'read_text', 'read_csv_dicts', 'read_json', 'read_jsonl', 'read_parquet', 'read_table', 'files_of',
+           'text_list', 'normalized', 'open_tree', 'source_tree', 'paragraphs', 'tree_files', 'natural_key',
+           'style_tuples', 'stel_styles', 'load_stel', 'load_styleptb', 'load_onestop', 'onestop_article',
+           'paragraph_lines', 'load_onestop_paragraphs', 'load_asset', 'load_ewave', 'load_sms_spam', 'load_davidson',
+           'load_stormfront', 'load_politeness', 'load_cds', 'load_xgenre', 'load_detectrl_multi_llm',
+           'load_detectrl_attack', 'load_parallel_shakespeare', 'read_bible_chapter', 'load_bible_versions',
+           'released_probing_record', 'load_probing_jsonl', 'load_graded_formality']
 
 # %% ../../nbs/lib/data/21_loaders.ipynb #c006
 LOADERS: dict = {}
@@ -51,10 +51,20 @@ def read_bytes(path, ctx: LoadContext) -> bytes:
     except (OSError, EOFError) as e:
         raise ctx.error(f"not a complete gzip file ({e}); truncated or corrupt?", path) from None
 
-def read_text(path, ctx: LoadContext, encoding: str = "utf-8", errors: str = "strict") -> str:
-    """The text of `path`, a UTF-8 BOM dropped. Undecodable bytes raise `DatasetError` naming the file and the
-    byte offset, or with `errors="replace"` (the original code's choice for PAN, Enron, MASC and the
-    Bibles) become U+FFFD and are counted."""
+LINE_ENDS_READ = "line ends \\r\\n or \\r read as \\n (Python's text mode, as the released code reads files)"
+
+def universal_newlines(text: str) -> tuple[str, int]:
+    "`text` with `\\r\\n` and a lone `\\r` read as `\\n`, as Python's text mode reads a file; how many were."
+    n = text.count("\r")
+    return (text.replace("\r\n", "\n").replace("\r", "\n"), n) if n else (text, 0)
+
+def read_text(
+    path, ctx: LoadContext, encoding: str = "utf-8", errors: str = "strict", newlines: bool = True
+) -> str:
+    """The text of `path`, a UTF-8 BOM dropped, line ends read as Python's text mode reads them (`newlines`;
+    each one changed is counted). Undecodable bytes raise `DatasetError` naming the file and the byte offset,
+    or with `errors="replace"` (the original code's choice for PAN, Enron, MASC and the Bibles) become U+FFFD
+    and are counted."""
     data = read_bytes(path, ctx)
     try: text = data.decode(encoding)
     except UnicodeDecodeError as e:
@@ -66,18 +76,20 @@ def read_text(path, ctx: LoadContext, encoding: str = "utf-8", errors: str = "st
         ctx.skip(
             "undecodable byte sequences replaced by U+FFFD", len(text) - len(data.decode(encoding, "ignore"))
         )
-    return text[1:] if text.startswith("\ufeff") else text
+    text = text[1:] if text.startswith("\ufeff") else text
+    if not newlines: return text
+    text, changed = universal_newlines(text); ctx.skip(LINE_ENDS_READ, changed)
+    return text
 
 def read_csv_dicts(
     path: Path, ctx: LoadContext, required=(), delimiter=",", quoting=csv.QUOTE_MINIMAL, **kw
 ) -> list[dict]:
     """Rows of a CSV/TSV file with a header (names stripped of surrounding spaces: `model, source`), checking
-    the `required` columns."""
+    the `required` columns. Line ends are the csv module's (a quoted field keeps its own, as pandas does)."""
     import io
     csv.field_size_limit(sys.maxsize)
-    reader = csv.DictReader(
-        io.StringIO(read_text(path, ctx, **kw), newline=""), delimiter=delimiter, quoting=quoting
-    )
+    text = read_text(path, ctx, newlines=False, **kw)
+    reader = csv.DictReader(io.StringIO(text, newline=""), delimiter=delimiter, quoting=quoting)
     if reader.fieldnames: reader.fieldnames = [f.strip() for f in reader.fieldnames]
     rows = list(reader)
     cols = set(rows[0]) if rows else set()
@@ -512,6 +524,7 @@ def load_bible_versions(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
     )
     n = min(ctx.target.get("per_class", len(refs)), len(refs))
     chosen = sorted(ctx.rng("references").sample(refs, n))
+    ctx.skip("verse references beyond Tab. 15's count (not drawn)", len(refs) - n)
     if n < ctx.target.get("per_class", 0):
         ctx.notes.append(f"{len(refs)} usable references, fewer than {ctx.target['per_class']}")
     return [{"text": verses[r][v], "label": v} for v in versions for r in chosen]

@@ -119,6 +119,7 @@ def load_kjv_web(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
     ]
     if ctx.task == "order_alignment": return style_tuples(pairs, "kjv_to_web")
     chosen = ctx.rng("verses").sample(pairs, min(ctx.target.get("per_class", len(pairs)), len(pairs)))
+    ctx.skip("verse pairs beyond the count (not drawn)", len(pairs) - len(chosen))
     return [{"text": p[i], "label": lab} for i, lab in ((0, "KJV"), (1, "WEB")) for p in chosen]
 
 # %% ../../nbs/lib/data/22_mini_suite.ipynb #c017

@@ -67,6 +67,7 @@ def task_input(
             "data_raw_sha256": p.meta["raw_sha256"],
             "data_found_in": p.meta["found_in"],
             "data_shortfall": p.meta["shortfall"],
+            "data_changes": p.meta.get("skipped", {}),
             "data_selection": p.meta.get("selection", {}).get("rule", ""),
         },
     )

@@ -74,6 +74,9 @@ def sample_trials(records, target: dict, ctx) -> list[dict]:
         return list(records)
     same, diff = [r for r in records if r["same"]], [r for r in records if not r["same"]]
     k = min(n // 2, len(same), len(diff)); k_same = min(len(same), n - k) if k == len(diff) else k
+    reason = "trials beyond Tab. 15's count (not drawn: a same/different-balanced seeded draw)"
+    ctx.skip(reason, len(same) - k_same, which="same")
+    ctx.skip(reason, len(diff) - (n - k_same), which="different")
     return draw_seeded(same, k_same, ctx.rng("same")) + draw_seeded(diff, n - k_same, ctx.rng("different"))
 
 # %% ../../nbs/lib/tasks/11_pairs.ipynb #c022

@@ -174,6 +174,7 @@ def sample_authors(records, target: dict, ctx) -> list[dict]:
     if target.get("classes") and len(authors) < target["classes"]:
         ctx.notes.append(f"{len(authors)} of {target['classes']} authors")
     keep = set(draw_seeded(authors, target.get("classes"), ctx.rng("authors")))
+    ctx.skip("authors beyond Tab. 15's count, with their texts (not drawn)", len(authors) - len(keep))
     return [r for r in records if r["author"] in keep]
 
 RETRIEVAL = register_task(TaskSpec(

@@ -13,8 +13,8 @@ from ..core import StebInputError
 # %% auto #0
 __all__ = ['RELEASED_AUTO_RANGE', 'TASK_REGISTRY', 'decode_text_file', 'parse_jsonl', 'read_jsonl_lines', 'read_jsonl',
            'record_field', 'labelled_record', 'check_two_labels', 'record_texts', 'SampleContext', 'draw_seeded',
-           'take_sample', 'group_records', 'released_per_label', 'sample_labelled', 'sample_texts', 'TaskSpec',
-           'register_task', 'task_names', 'task_name', 'task_spec', 'sample_counts']
+           'cut_reason', 'take_sample', 'group_records', 'released_per_label', 'sample_labelled', 'sample_texts',
+           'TaskSpec', 'register_task', 'task_names', 'task_name', 'task_spec', 'sample_counts']
 
 # %% ../../nbs/lib/tasks/10_spec.ipynb #c006
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
@@ -106,10 +106,14 @@ class SampleContext:
     seeded: bool = False
     notes: list = field(default_factory=list)
     skipped: dict = field(default_factory=dict)
-    def skip(self, reason: str, n: int = 1) -> None:
-        """Count `n` units (lines, records, characters) left out or replaced for `reason`: the prepared sample
-        records the counts."""
-        if n: self.skipped[reason] = self.skipped.get(reason, 0) + n
+    which: dict = field(default_factory=dict)
+    def skip(self, reason: str, n: int = 1, which=None) -> None:
+        """Count `n` units (lines, records, characters) left out or replaced for `reason`, and for `which` (a
+        label, a file) when given: the prepared sample records both."""
+        if not n: return
+        self.skipped[reason] = self.skipped.get(reason, 0) + n
+        if which is not None:
+            per = self.which.setdefault(reason, {}); per[str(which)] = per.get(str(which), 0) + n
     def rng(self, salt: str = "") -> random.Random:
         """A generator seeded by the seed, the dataset and `salt`: independent of the order datasets are built
         in."""
@@ -122,8 +126,15 @@ def draw_seeded(items: list, k: int | None, rng: random.Random) -> list:
     keep = set(rng.sample(range(len(items)), k))
     return [x for i, x in enumerate(items) if i in keep]
 
-def take_sample(items: list, k: int | None, ctx: SampleContext, salt: str) -> list:
-    "`k` of `items`: the first `k` (the released rule) or, under `seeded-selection`, a draw seeded by `salt`."
+def cut_reason(unit: str, seeded: bool) -> str:
+    "How the records beyond a sample's count are named in its `skipped` counts."
+    how = "not drawn" if seeded else "after the first N in file order"
+    return f"{unit} beyond the sample's count ({how})"
+
+def take_sample(items: list, k: int | None, ctx: SampleContext, salt: str, unit: str = "records") -> list:
+    """`k` of `items`: the first `k` (the released rule) or, under `seeded-selection`, a draw seeded by
+    `salt`; the rest is counted as cut, by `salt` (`label:formal`)."""
+    if k and len(items) > k: ctx.skip(cut_reason(unit, ctx.seeded), len(items) - k, which=salt)
     return draw_seeded(items, k, ctx.rng(salt)) if ctx.seeded else list(items[:k] if k else items)
 
 def group_records(records: list, key, sort: bool = True) -> dict:
