@@ -126,3 +126,23 @@ def test_answers_of_one_server_are_not_replayed_for_another(tmp_path):
     with LocalChatServer(stand_in_responder) as third, pytest.raises(ValueError, match="leads out of"):
         llm_retrieval(rset, STAND_IN_MODEL, tmp_path / "linked", base_url=third.base_url, endpoint=first.base_url)
     assert list(outside.iterdir()) == []                                         # nothing written through the link
+
+def test_a_server_asking_to_wait_a_day_gets_one_warning_line_and_a_capped_wait(tmp_path):
+    "Issue 30, item 8: Retry-After is capped (60 s, or STEB_MAX_RETRY_AFTER_S) and the output says so."
+    asked = []
+
+    def slow_down_once(request, n):
+        if not asked: asked.append(n); return Reply(status=429, headers={"Retry-After": "86400"})
+        return stand_in_responder(request)
+
+    with LocalChatServer(slow_down_once) as server:
+        data = tmp_path / "records.json"; data.write_text(json.dumps(records()))
+        start = time.time()
+        r = subprocess.run([sys.executable, "-c", CLIENT, str(tmp_path / "cache"), server.base_url, str(tmp_path / "out.json"),
+                            str(data)], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                           env={**os.environ, "STEB_MAX_RETRY_AFTER_S": "0.5"})
+    assert r.returncode == 0, r.stderr
+    assert time.time() - start < 60                                              # not a day, not even the default minute
+    lines = [l for l in r.stderr.splitlines() if "Retry-After" in l]
+    assert len(lines) == 1 and "asks to wait 86400 s (Retry-After); waiting 0.5 s, the most steb-lib waits" in lines[0], r.stderr
+    assert json.loads((tmp_path / "out.json").read_text())["this_run"]["sent"] == N_AUTHORS

@@ -27,8 +27,8 @@ _logger = logging.getLogger("steb_lib.llm.client")
 __all__ = ['TIKTOKEN_FILES', 'LLM_ACTIVE_PARAMETERS', 'OPENAI_API_URL', 'MAX_RETRY_AFTER', 'tiktoken_cache_dir',
            'seed_tiktoken_cache', 'encoding_for_model', 'chat_prompt_tokens', 'price_table', 'model_price', 'usd_cost',
            'transformer_flops', 'api_endpoint', 'ResponseCache', 'LLMRequestError', 'retry_after_seconds',
-           'backoff_delay', 'retry_reason', 'call_with_retries', 'Reply', 'completion_body', 'LocalChatServer',
-           'is_openai_api', 'openai_client', 'ChatRun', 'run_chat_requests']
+           'max_retry_after', 'backoff_delay', 'retry_reason', 'call_with_retries', 'Reply', 'completion_body',
+           'LocalChatServer', 'is_openai_api', 'openai_client', 'ChatRun', 'run_chat_requests']
 
 # %% ../../nbs/lib/llm/56_client.ipynb #c006
 TIKTOKEN_FILES = {   # encoding -> (the URL tiktoken loads it from, the sha256 tiktoken expects)
@@ -171,14 +171,21 @@ def retry_after_seconds(headers) -> float | None:
         when = email.utils.parsedate_to_datetime(value) if email.utils.parsedate_tz(value) else None
         return None if when is None else max(0.0, (when - datetime.now(timezone.utc)).total_seconds())
 
-MAX_RETRY_AFTER = 60.0   # seconds: the longest wait a server's Retry-After gets
+MAX_RETRY_AFTER = 60.0   # seconds: the longest wait a server's Retry-After gets (unless set otherwise)
+
+def max_retry_after() -> float:
+    "The longest wait a server's `Retry-After` gets: `STEB_MAX_RETRY_AFTER_S`, else `MAX_RETRY_AFTER`."
+    value = os.environ.get("STEB_MAX_RETRY_AFTER_S")
+    try: return float(value) if value else MAX_RETRY_AFTER
+    except ValueError:
+        raise StebInputError(f"STEB_MAX_RETRY_AFTER_S={value!r} is not a number of seconds") from None
 
 def backoff_delay(
     attempt: int, base: float, cap: float, rng: random.Random, retry_after: float | None = None
 ) -> float:
-    "Seconds to wait before retry `attempt` + 1 (a `retry_after` is honoured up to `MAX_RETRY_AFTER`)."
+    "Seconds to wait before retry `attempt` + 1 (a `retry_after` is honoured up to `max_retry_after()`)."
     delay = min(cap, base * 2 ** attempt) * rng.uniform(0.75, 1.25)
-    return max(delay, min(retry_after or 0.0, MAX_RETRY_AFTER))
+    return max(delay, min(retry_after or 0.0, max_retry_after()))
 
 # %% ../../nbs/lib/llm/56_client.ipynb #c019
 def retry_reason(error) -> str | None:
@@ -215,9 +222,9 @@ def call_with_retries(
                     f"request {key[:12]}: {max_attempts} attempts failed ({dict(retries)}); last: {e}"
                 ) from e
             asked = retry_after_seconds(getattr(getattr(e, "response", None), "headers", None))
-            if asked and asked > MAX_RETRY_AFTER:
+            if asked and asked > max_retry_after():
                 _logger.warning(f"request {key[:12]}: the server asks to wait {asked:.0f} s (Retry-After); "
-                                f"waiting {MAX_RETRY_AFTER:.0f} s, the most steb-lib waits, before retrying")
+                                f"waiting {max_retry_after():g} s, the most steb-lib waits, before retrying")
             sleep(backoff_delay(attempt, base_delay, max_delay, rng, asked))
 
 # %% ../../nbs/lib/llm/56_client.ipynb #c021

@@ -13,7 +13,7 @@ from ..core import StebInputError, data_dir, default_cache_dir
 __all__ = ['FAMILIES', 'MODEL_REGISTRY', 'DEFAULT_MODELS', 'CAUSAL_MODEL_TYPES', 'WEIGHT_SUFFIXES', 'OTHER_FRAMEWORK_SUFFIXES',
            'OTHER_FRAMEWORK_FOLDERS', 'ModelSpec', 'spec_from_record', 'load_model_registry', 'registry_lookup',
            'split_revision', 'resolve_model', 'family_from_config', 'detect_family', 'models_dir', 'zip_part_files',
-           'unpack_zip_parts', 'packaged_model_dir', 'trained_model_dir', 'model_weights_sha256',
+           'unpack_zip_parts', 'packaged_model_dir', 'trained_model_dir', 'weight_files', 'model_weights_sha256',
            'check_training_record', 'model_source', 'offline_availability', 'hub_cache_root', 'hub_cache_dir',
            'model_files_to_fetch']
 
@@ -245,14 +245,27 @@ def trained_model_dir(spec: ModelSpec) -> Path:
 
 WEIGHT_SUFFIXES = (".safetensors", ".bin", ".pt", ".pth")
 
+def weight_files(model_dir) -> list[tuple[Path, os.stat_result]]:
+    "The weight files under `model_dir`, in path order, with their `stat`."
+    root = Path(model_dir)
+    found = sorted(q for q in root.rglob("*") if q.is_file() and q.suffix in WEIGHT_SUFFIXES)
+    return [(p, p.stat()) for p in found]
+
+_WEIGHTS_HASHED: dict = {}   # resolved directory -> (the files' paths, sizes, mtimes, inodes; their sha256)
+
 def model_weights_sha256(model_dir) -> str:
-    "sha256 over the weight files under `model_dir` (their relative paths and bytes, in path order)."
+    """sha256 over the weight files under `model_dir` (their relative paths and bytes, in path order); hashed
+    once per process while no file's size, modification time or inode changes."""
     import hashlib
-    digest, root = hashlib.sha256(), Path(model_dir)
-    for p in sorted(q for q in root.rglob("*") if q.is_file() and q.suffix in WEIGHT_SUFFIXES):
+    root = Path(model_dir).resolve(); files = weight_files(root)
+    seen = tuple((p.relative_to(root).as_posix(), s.st_size, s.st_mtime_ns, s.st_ino) for p, s in files)
+    if (hit := _WEIGHTS_HASHED.get(root)) and hit[0] == seen: return hit[1]
+    digest = hashlib.sha256()
+    for p, _ in files:
         digest.update(p.relative_to(root).as_posix().encode() + b"\0")
         with open(p, "rb") as f:
             for block in iter(lambda: f.read(1 << 20), b""): digest.update(block)
+    _WEIGHTS_HASHED[root] = (seen, digest.hexdigest())
     return digest.hexdigest()
 
 def check_training_record(model_dir) -> dict | None:

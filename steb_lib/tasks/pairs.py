@@ -18,8 +18,10 @@ from steb_lib.tasks.spec import (
 )
 
 # %% auto #0
-__all__ = ['ALL_TO_ALL', 'PREDEFINED', 'auroc', 'all_to_all_trials', 'all_to_all_auroc', 'predefined_pair_auroc', 'sample_trials',
-           'all_to_all_task_metrics', 'trial_record', 'check_trials', 'trial_texts', 'predefined_task_metrics']
+__all__ = ['ALL_TO_ALL_EXACT_MAX_TEXTS', 'AUROC_BINS', 'ALL_TO_ALL', 'PREDEFINED', 'auroc', 'all_to_all_trials',
+           'streamed_pair_histograms', 'histogram_auroc', 'all_to_all_metrics', 'all_to_all_auroc',
+           'predefined_pair_auroc', 'sample_trials', 'all_to_all_task_metrics', 'trial_record', 'check_trials',
+           'trial_texts', 'predefined_task_metrics']
 
 # %% ../../nbs/lib/tasks/11_pairs.ipynb #c006
 def auroc(scores, positive) -> float:
@@ -49,11 +51,51 @@ def all_to_all_trials(embeddings, labels) -> tuple[np.ndarray, np.ndarray]:
     upper = np.triu(np.ones((len(X), len(X)), dtype=bool), k=1)
     return (X @ X.T)[upper], (codes[:, None] == codes[None, :])[upper]
 
-def all_to_all_auroc(embeddings, labels) -> float:
-    "AUROC of cosine similarity for 'same label' over all pairs i<j (STEB all-to-all pair classification)."
+ALL_TO_ALL_EXACT_MAX_TEXTS = 4096   # every score kept up to here (≈ 0.3 GB at the limit); beyond: histograms
+AUROC_BINS = 2**22                  # histogram bins over cosine [-1, 1]: 4.8e-7 wide
+
+def streamed_pair_histograms(X, codes, bins: int = AUROC_BINS, block_cells: int = 2**22) -> tuple:
+    """Histograms (same-label, different-label) of the cosine of every pair i<j of the unit rows `X`, computed
+    a block of rows at a time (memory: n × block, about `block_cells` scores)."""
+    n, pos, neg = len(X), np.zeros(bins, np.int64), np.zeros(bins, np.int64)
+    rows = max(1, block_cells // n)
+    for start in range(0, n - 1, rows):
+        stop = min(start + rows, n)
+        upper = np.arange(n)[None, :] > np.arange(start, stop)[:, None]
+        scores, same = (X[start:stop] @ X.T)[upper], (codes[start:stop, None] == codes[None, :])[upper]
+        at = np.clip(((scores + 1.0) * (bins / 2)).astype(np.int64), 0, bins - 1)
+        pos += np.bincount(at[same], minlength=bins); neg += np.bincount(at[~same], minlength=bins)
+    return pos, neg
+
+def histogram_auroc(pos, neg) -> tuple[float, float]:
+    """(AUROC, the largest error it can have) from per-bin counts of positive and negative scores: pairs in
+    different bins are ordered exactly, pairs in one bin count as ties (each off by at most 1/2)."""
+    n_pos, n_neg = int(pos.sum()), int(neg.sum())
+    if n_pos == 0 or n_neg == 0:
+        raise StebInputError(
+            f"AUROC needs positive and negative trials; got {n_pos} positive and {n_neg} negative"
+        )
+    pos, neg = pos.astype(np.float64), neg.astype(np.float64)
+    below = np.cumsum(neg) - neg
+    value = (pos * (below + 0.5 * neg)).sum() / n_pos / n_neg
+    return float(value), float(0.5 * (pos * neg).sum() / n_pos / n_neg)
+
+def all_to_all_metrics(embeddings, labels, exact_max_texts: int = ALL_TO_ALL_EXACT_MAX_TEXTS) -> dict:
+    """AUROC of cosine similarity for 'same label' over all pairs i<j (STEB all-to-all pair classification):
+    exact up to `exact_max_texts` texts; beyond, from `streamed_pair_histograms` with its error bound."""
     if len(set(np.asarray(labels).tolist())) < 2:
         raise StebInputError("all-to-all pair classification needs at least 2 distinct labels; got 1")
-    return auroc(*all_to_all_trials(embeddings, labels))
+    if len(embeddings) <= exact_max_texts: return {"auroc": auroc(*all_to_all_trials(embeddings, labels))}
+    if len(labels) != len(embeddings):
+        raise StebInputError(f"{len(embeddings)} embeddings but {len(labels)} labels")
+    codes = np.unique(np.asarray(labels), return_inverse=True)[1]
+    value, bound = histogram_auroc(*streamed_pair_histograms(l2_normalize(embeddings), codes))
+    method = f"pairs streamed in row blocks, {AUROC_BINS} bins"
+    return {"auroc": value, "auroc_max_error": bound, "auroc_method": method}
+
+def all_to_all_auroc(embeddings, labels) -> float:
+    "AUROC of cosine similarity for 'same label' over all pairs i<j (`all_to_all_metrics`)."
+    return all_to_all_metrics(embeddings, labels)["auroc"]
 
 # %% ../../nbs/lib/tasks/11_pairs.ipynb #c017
 def predefined_pair_auroc(embeddings_a, embeddings_b, same) -> float:
@@ -81,7 +123,7 @@ def sample_trials(records, target: dict, ctx) -> list[dict]:
 
 # %% ../../nbs/lib/tasks/11_pairs.ipynb #c022
 def all_to_all_task_metrics(records, vectors_of, seed, progress) -> dict:
-    return {"auroc": all_to_all_auroc(vectors_of(record_texts(records)), [r["label"] for r in records])}
+    return all_to_all_metrics(vectors_of(record_texts(records)), [r["label"] for r in records])
 
 def _check_all_to_all(records): check_two_labels(records, "all_to_all")
 
