@@ -4,12 +4,12 @@
 
 # %% ../nbs/lib/80_paper.ipynb #c003
 from __future__ import annotations
-import json, logging, os, shutil, sys, time, traceback
+import json, logging, os, pickle, shutil, sys, time, traceback
 from contextlib import contextmanager
 from pathlib import Path
 import pandas as pd
 import steb_lib
-from .core import StebInputError, atomic_write_text, canonical_json, data_dir, sha256_json
+from .core import StebInputError, atomic_write_bytes, atomic_write_text, canonical_json, data_dir, sha256_json
 from .models.registry import registry_lookup
 from .profiles import make_profile
 
@@ -21,9 +21,9 @@ __all__ = ['CATEGORY_LABELS', 'PAPER_DATASETS', 'PAPER_NOTEBOOKS', 'FAMILY_COST'
            'save_table', 'paper_datasets', 'describe_run', 'describe_profile', 'per_dataset_scores', 'save_figure',
            'plot_score_heatmap', 'plot_scores_by_category', 'protocol_results_dir', 'repo_root',
            'execute_paper_notebook', 'run_paper_notebooks', 'kernel_stderr_to', 'sweep_main_job', 'run_model_jobs',
-           'evaluate_model', 'job_cost', 'evaluate_models', 'main_job', 'main_job_parity', 'parity_variants',
-           'over_context', 'sample_differs', 'touches', 'parity_model', 'run_parity', 'record_parity_run',
-           'parity_done']
+           'lost_items', 'item_outcomes', 'evaluate_model', 'job_cost', 'evaluate_models', 'main_job',
+           'main_job_parity', 'parity_variants', 'over_context', 'sample_differs', 'touches', 'parity_model',
+           'run_parity', 'record_parity_run', 'parity_done']
 
 # %% ../nbs/lib/80_paper.ipynb #c006
 def _read_paper_csv(name: str) -> pd.DataFrame:
@@ -307,23 +307,37 @@ def run_model_jobs(fn, items, parallelism: int, jobs_dir, what: str) -> list:
     counter.parent.mkdir(parents=True, exist_ok=True); counter.write_text("0")
     executor = make_executor("local", jobs_dir)   # the workers' logs: kept there if an item fails
     work = [(fn, [(*item, threads) for item in items], str(counter))] * min(parallelism, len(items))
-    done = {}
-    for _, job in run_local_jobs(executor, _worker, work, parallelism): done |= job.result()
-    failed = [f"{items[i][0]}: {why}" for i, (ok, why) in sorted(done.items()) if not ok]
+    died = [f"worker {job.job_id}" for _, job in run_local_jobs(executor, _worker, work, parallelism)
+            if not job.paths.result_pickle.exists()]   # killed (out of memory, kill -9): it left no result
+    done = item_outcomes(counter.parent, len(items))
+    failed = [f"{items[i][0]}: {why}" for i, (ok, why) in sorted(done.items()) if not ok] + lost_items(
+        items, done, int(counter.read_text()), died)
     if failed: raise StebInputError(f"{what} failed: " + "; ".join(failed) + f" (logs: {jobs_dir})")
     shutil.rmtree(jobs_dir, ignore_errors=True)
     return [done[i][1] for i in range(len(items))]
 
-def _worker(args: tuple) -> dict:
-    "A worker of `run_model_jobs`: {item index: (succeeded, result or why)} of the items it took."
+def lost_items(items, done: dict, taken: int, died: list) -> list[str]:
+    """What to say of the items no worker finished: the ones taken (index < `taken`) were on a worker process
+    that died (`died`: which, and how); the others were never started."""
+    how = f"{', '.join(died) or 'a worker'}: killed, or out of memory?"
+    return [f"{items[i][0]}: its worker process died ({how})" if i < taken else f"{items[i][0]}: not run"
+            for i in range(len(items)) if i not in done]
+
+def item_outcomes(jobs_dir, n: int) -> dict:
+    "{item index: (succeeded, result or why)} of the items whose worker wrote their outcome (`item-<i>.pkl`)."
+    files = {i: Path(jobs_dir)/f"item-{i}.pkl" for i in range(n)}
+    return {i: pickle.loads(f.read_bytes()) for i, f in files.items() if f.exists()}
+
+def _worker(args: tuple) -> None:
+    """A worker of `run_model_jobs`: each item it takes, and its outcome (succeeded, result or why) written
+    beside the counter as soon as it is known (a worker killed later loses none of them)."""
     fn, items, counter = args
-    done = {}
     while (i := _take_next(counter, len(items))) is not None:
-        try: done[i] = (True, fn(items[i]))
+        try: outcome = (True, fn(items[i]))
         except Exception as e:
             traceback.print_exc()   # into the worker's log
-            done[i] = (False, (str(e).strip().splitlines() or [type(e).__name__])[-1])
-    return done
+            outcome = (False, (str(e).strip().splitlines() or [type(e).__name__])[-1])
+        atomic_write_bytes(Path(counter).parent/f"item-{i}.pkl", pickle.dumps(outcome))
 
 def _take_next(counter, n: int) -> int | None:
     "The index of the next item no worker has taken (counted in the file `counter`, under its lock), or None."
@@ -437,12 +451,13 @@ def over_context(encoder, dataset: str, task: str) -> bool:
     texts = prepare_dataset(dataset, task).data.texts
     return any(n > encoder.max_tokens for n in token_counts(texts, encoder.tokenizer))
 
-_SAMPLES_DIFFER: dict = {}   # asked for every model and variant; the samples do not change within a run
+_SAMPLES_DIFFER: dict = {}   # asked for every model and variant; keyed by where the raw files and caches are
 
 def sample_differs(correction: str, dataset: str, task: str) -> bool:
     "Does selection correction `correction` give `dataset` another sample for `task`?"
     from steb_lib.data.datasets import prepare_dataset
-    if (key := (correction, dataset, task)) not in _SAMPLES_DIFFER:
+    where = tuple(os.environ.get(v) for v in ("STEB_RAW_DIR", "STEB_CACHE", "STEB_DATA_DIR"))
+    if (key := (correction, dataset, task, where)) not in _SAMPLES_DIFFER:
         paper = prepare_dataset(dataset, task, profile="paper").data.sha256
         other = prepare_dataset(dataset, task, profile=make_profile("paper", correction)).data.sha256
         _SAMPLES_DIFFER[key] = paper != other
