@@ -5,6 +5,7 @@
 # %% ../nbs/lib/99_cli.ipynb #c003
 from __future__ import annotations
 import argparse, json, os, sys, time, warnings
+import steb_lib
 from pathlib import Path
 from .core import DEFAULT_SEED, PROTOCOLS, StebInputError, atomic_write_text, log_to_stdout
 from .tasks.task_data import task_names
@@ -85,6 +86,7 @@ def _add_authorship_training_options(tr) -> None:
 def build_parser() -> argparse.ArgumentParser:
     "The `steb` argument parser."
     ap = argparse.ArgumentParser(prog="steb", description="STEB: evaluate style embeddings")
+    ap.add_argument("--version", action="version", version=f"steb-lib {steb_lib.__version__}")
     sub = ap.add_subparsers(dest="command", required=True)
     ev = sub.add_parser("evaluate", help="evaluate a model on a data file, a dataset or a suite")
     ev.add_argument("model", help="registry name, alias, hub id or local directory")

@@ -4,7 +4,7 @@
 
 # %% ../nbs/lib/00_core.ipynb #c003
 from __future__ import annotations
-import contextlib, hashlib, json, logging, os, re, socket, sys, tempfile, time, warnings
+import collections, contextlib, hashlib, json, logging, os, re, socket, sys, tempfile, time, warnings
 from pathlib import Path
 import numpy as np
 
@@ -12,7 +12,7 @@ import numpy as np
 __all__ = ['DEFAULT_SEED', 'PROTOCOLS', 'StebInputError', 'check_texts', 'check_protocol', 'canonical_json', 'sha256_text',
            'sha256_json', 'remove_stale_temporaries', 'fsync_directory', 'inside', 'atomic_file', 'atomic_write_bytes',
            'atomic_write_text', 'log_to_stdout', 'collect_log', 'l2_normalize', 'cosine_similarity_matrix', 'path_name',
-           'default_cache_dir', 'data_dir', 'set_aside', 'writable_directory', 'usable_cache_dir']
+           'default_cache_dir', 'data_dir', 'set_aside', 'writable_directory', 'usable_cache_dir', 'LazyRegistry']
 
 # %% ../nbs/lib/00_core.ipynb #c006
 DEFAULT_SEED = 42
@@ -246,3 +246,14 @@ def usable_cache_dir(path) -> Path:
             f"{e}; using a temporary cache for this run ({tmp}), nothing will be reused later", stacklevel=2
         )
         return tmp
+
+# %% ../nbs/lib/00_core.ipynb #0888f4d9
+class LazyRegistry(collections.UserDict):
+    "A dict that `load()` fills on first use (then a damaged file is one clear error, not a failed import)."
+    def __init__(self, load): self._load, self._data = load, None
+    @property
+    def data(self) -> dict:
+        if self._data is None: self._data = self._load()
+        return self._data
+    @data.setter
+    def data(self, value: dict) -> None: self._data = value

@@ -10,6 +10,7 @@ from pathlib import Path
 import steb_lib
 from steb_lib.core import (
     DEFAULT_SEED,
+    LazyRegistry,
     StebInputError,
     atomic_write_text,
     canonical_json,
@@ -134,7 +135,7 @@ def load_dataset_registry(directory=None) -> dict[str, dict]:
         reg[e["name"]] = e
     return reg
 
-DATASET_REGISTRY = load_dataset_registry()
+DATASET_REGISTRY = LazyRegistry(load_dataset_registry)   # read on first use (a typo: one error line)
 
 # %% ../../nbs/lib/data/25_datasets.ipynb #c008
 def dataset_entry(name: str) -> dict:

@@ -7,15 +7,15 @@ from __future__ import annotations
 import importlib.util, importlib.metadata, json, os, re, shutil, tempfile, zipfile
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from ..core import StebInputError, data_dir, default_cache_dir
+from ..core import LazyRegistry, StebInputError, data_dir, default_cache_dir
 
 # %% auto #0
 __all__ = ['FAMILIES', 'MODEL_REGISTRY', 'DEFAULT_MODELS', 'CAUSAL_MODEL_TYPES', 'WEIGHT_SUFFIXES', 'OTHER_FRAMEWORK_SUFFIXES',
-           'OTHER_FRAMEWORK_FOLDERS', 'ModelSpec', 'spec_from_record', 'load_model_registry', 'registry_lookup',
-           'split_revision', 'resolve_model', 'family_from_config', 'detect_family', 'models_dir', 'zip_part_files',
-           'unpack_zip_parts', 'packaged_model_dir', 'trained_model_dir', 'weight_files', 'model_weights_sha256',
-           'check_training_record', 'model_source', 'offline_availability', 'hub_cache_root', 'hub_cache_dir',
-           'model_files_to_fetch']
+           'OTHER_FRAMEWORK_FOLDERS', 'ModelSpec', 'spec_from_record', 'record_with_local_dir', 'load_model_registry',
+           'registry_lookup', 'split_revision', 'resolve_model', 'family_from_config', 'detect_family', 'models_dir',
+           'zip_part_files', 'unpack_zip_parts', 'packaged_model_dir', 'trained_model_dir', 'weight_files',
+           'model_weights_sha256', 'check_training_record', 'model_source', 'offline_availability', 'hub_cache_root',
+           'hub_cache_dir', 'model_files_to_fetch']
 
 # %% ../../nbs/lib/models/30_registry.ipynb #c006
 FAMILIES = (
@@ -77,13 +77,27 @@ def spec_from_record(record: dict) -> ModelSpec:
         }
     )
 
+def record_with_local_dir(record: dict, folder: Path) -> dict:
+    "`record` with a relative `local_dir` read against `folder` (the registry file's): found from anywhere."
+    local = record.get("local_dir")
+    if not local or Path(local).is_absolute(): return record
+    return {**record, "local_dir": str((folder/local).resolve())}
+
 def load_model_registry(path=None) -> dict[str, ModelSpec]:
-    "Name -> `ModelSpec` for every entry of `data/models/registry.json`."
-    records = json.loads(Path(path or data_dir()/"models"/"registry.json").read_text(encoding="utf-8"))
-    specs = [spec_from_record(r) for r in records]
+    """Name -> `ModelSpec` for every entry of `data/models/registry.json`; a damaged file or entry is one
+    error naming the file (and the entry)."""
+    path = Path(path or data_dir()/"models"/"registry.json")
+    try: records = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as e: raise StebInputError(f"{path} is not valid JSON ({e})") from None
+    if not isinstance(records, list): raise StebInputError(f"{path} must hold a list of model entries")
+    specs = []
+    for i, r in enumerate(records, 1):
+        if not isinstance(r, dict): raise StebInputError(f"{path}: entry {i} is not an object")
+        try: specs.append(spec_from_record(record_with_local_dir(r, path.parent)))
+        except StebInputError as e: raise StebInputError(f"{path}: entry {i}: {e}") from None
     return {s.name: s for s in specs}
 
-MODEL_REGISTRY = load_model_registry()
+MODEL_REGISTRY = LazyRegistry(load_model_registry)   # read on first use: a typo is an error, not an import
 DEFAULT_MODELS = (
     "random",
     "function-words",

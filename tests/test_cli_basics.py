@@ -1,0 +1,45 @@
+"""The console script's own manners (issue 32, item 7): `--version`, and a typo in a registry file a user edits is one
+error line for the commands that need it, not a traceback on every command."""
+import json, os, subprocess, sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+STEB = str(Path(sys.executable).parent / "steb")
+
+
+def steb(*args, **env):
+    return subprocess.run([STEB, *map(str, args)], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", **env})
+
+
+def test_version():
+    import steb_lib
+    r = steb("--version")
+    assert r.returncode == 0 and r.stdout.strip() == f"steb-lib {steb_lib.__version__}", r.stdout + r.stderr
+
+
+def data_dir_with(tmp_path, models_registry: str) -> Path:
+    "A data directory like the project's (links to its parts) whose models/registry.json holds `models_registry`."
+    data = tmp_path / "data"; data.mkdir(parents=True)
+    for part in (ROOT / "data").iterdir():
+        if part.name != "models": (data / part.name).symlink_to(part)
+    (data / "models").mkdir()
+    for f in (ROOT / "data" / "models").iterdir():
+        if f.name != "registry.json": (data / "models" / f.name).symlink_to(f)
+    (data / "models" / "registry.json").write_text(models_registry)
+    return data
+
+
+def test_a_registry_typo_is_one_error_line(tmp_path):
+    good = (ROOT / "data" / "models" / "registry.json").read_text()
+    data = data_dir_with(tmp_path, good.replace("}", "},", 1))              # a trailing comma
+    for args in (("list-models",), ("evaluate", "random", "--suite", "mini", "--results-dir", tmp_path / "R")):
+        r = steb(*args, STEB_DATA_DIR=str(data), STEB_CACHE=str(tmp_path / "c"))
+        assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+        assert r.stderr.strip().splitlines()[-1].startswith(f"steb: error: {data / 'models' / 'registry.json'} is not valid JSON (Expecting")
+    r = steb("list-datasets", "--suite", "mini", STEB_DATA_DIR=str(data))    # a command that needs no model still runs
+    assert r.returncode == 0 and "mini_" in r.stdout, r.stderr
+    records = json.loads(good); records[1]["hubid"] = records[1].pop("hub_id", None)
+    data = data_dir_with(tmp_path / "2", json.dumps(records))
+    r = steb("list-models", STEB_DATA_DIR=str(data))
+    assert r.returncode == 2 and "entry 2:" in r.stderr and "unknown registry keys ['hubid']" in r.stderr, r.stderr
