@@ -43,3 +43,10 @@ def test_a_registry_typo_is_one_error_line(tmp_path):
     data = data_dir_with(tmp_path / "2", json.dumps(records))
     r = steb("list-models", STEB_DATA_DIR=str(data))
     assert r.returncode == 2 and "entry 2:" in r.stderr and "unknown registry keys ['hubid']" in r.stderr, r.stderr
+
+
+def test_the_printed_score_says_which_metric_it_is(tmp_path):
+    "Order alignment's main score is the distractor accuracy; the line names it and gives the plain accuracy too."
+    r = steb("evaluate", "random", "--dataset", "STEL_register", "--results-dir", tmp_path / "R", STEB_CACHE=str(tmp_path / "c"))
+    done = [l for l in r.stdout.splitlines() if l.startswith("done   random / STEL_register / order_alignment:")]
+    assert r.returncode == 0 and len(done) == 1 and ": distractor_accuracy 0." in done[0] and ", accuracy 0." in done[0], r.stdout

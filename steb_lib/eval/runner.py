@@ -27,8 +27,8 @@ import numpy as np
 _logger = logging.getLogger("steb_lib.eval.runner")
 
 # %% auto #0
-__all__ = ['builtin_datasets', 'builtin_dataset_file', 'task_input', 'joint_author_scores', 'encoder_and_scoring', 'evaluate',
-           'evaluate_suite']
+__all__ = ['builtin_datasets', 'builtin_dataset_file', 'task_input', 'joint_author_scores', 'score_line', 'encoder_and_scoring',
+           'evaluate', 'evaluate_suite']
 
 # %% ../../nbs/lib/eval/50_runner.ipynb #c006
 def builtin_datasets() -> dict:
@@ -115,6 +115,14 @@ def _scored(
     E, n_new = embed_texts(encoder, data.texts, protocol, cache, model_name, progress=progress)
     return score_task(data, E, seed=seed, progress=progress, profile=profile), n_new
 
+def score_line(result: dict) -> str:
+    """The main score with its metric's name, and a task's plain accuracy beside it when that is not the main
+    score (order alignment's: `distractor_accuracy 0.0000, accuracy 0.7500`)."""
+    main, m = task_spec(result["task"]).main_metric, result.get("metrics", {})
+    shown = [(main, result["main_score"])]
+    if main != "accuracy" and isinstance(m.get("accuracy"), float): shown.append(("accuracy", m["accuracy"]))
+    return ", ".join(f"{k} {v:.4f}" for k, v in shown)
+
 def encoder_and_scoring(model, revision, scoring, profile, trust_remote_code: bool = False):
     """(encoder, parsed scoring; None: as trained) for `model`, embedding by `profile`'s route; multi-vector
     scoring, steb-lib's own extension, reads the model's own token vectors in any profile. An unregistered
@@ -171,7 +179,7 @@ def evaluate(model, task: str, data_file=None, dataset: str | None = None, name:
     result, computed = compute_once(out, new, compute, force, label)
     if computed:
         _logger.info(
-            f"done   {label}: {result['main_score']:.4f} ({embedded[0]} texts embedded, "
+            f"done   {label}: {score_line(result)} ({embedded[0]} texts embedded, "
             f"{len(data.texts) - embedded[0]} cached)"
         )
     return result

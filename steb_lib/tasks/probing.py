@@ -20,8 +20,8 @@ __all__ = ['N_BINS', 'SPLIT_FRACTIONS', 'L2_STRENGTHS', 'RELEASED_SPLIT', 'RELEA
            'PROBING', 'quantile_bins', 'balanced_indices', 'train_val_test_indices', 'fit_probe', 'row_space_basis',
            'probe_feature', 'released_split_indices', 'keeps_training', 'sigmoid_probe_epoch', 'sigmoid_probe_accuracy',
            'train_sigmoid_probe', 'released_probe', 'released_probe_feature', 'given_split', 'probe_one',
-           'probing_metrics', 'feature_value', 'given_bins_and_splits', 'probed_record', 'with_probing_features',
-           'check_feature_names', 'probing_task_metrics', 'feature_count']
+           'why_not_probed', 'skipped_summary', 'probing_metrics', 'feature_value', 'given_bins_and_splits',
+           'probed_record', 'with_probing_features', 'check_feature_names', 'probing_task_metrics', 'feature_count']
 
 # %% ../../nbs/lib/tasks/15_probing.ipynb #c006
 N_BINS = 5
@@ -206,6 +206,18 @@ def probe_one(embeddings, values, seed, profile, given=None) -> dict | None:
     probe = probe_feature if make_profile(profile).corrects("probe-exact") else released_probe_feature
     return probe(E[keep], [values[i] for i in keep], seed)
 
+def why_not_probed(values) -> str:
+    "Why a feature's probe could not run: its values are constant, or its bins are too small to split."
+    known = [v for v in values if v is not None]
+    if len(set(known)) < 2: return "constant"
+    return f"too few texts per bin for a training, validation and test part ({len(known)} texts)"
+
+def skipped_summary(reasons: Mapping) -> str:
+    "{feature: why} as one line, grouped by reason: `constant: a, b; too few texts ...: c`."
+    by_reason = {}
+    for name, why in reasons.items(): by_reason.setdefault(why, []).append(name)
+    return "; ".join(f"{why}: {', '.join(names)}" for why, names in by_reason.items())
+
 def probing_metrics(
     embeddings, features: Mapping, seed: int = DEFAULT_SEED, progress: bool = False, profile=None,
     given: Mapping | None = None,
@@ -214,16 +226,17 @@ def probing_metrics(
     file), plus each feature's accuracy and the features that were skipped."""
     n = len(embeddings)
     if not features: raise StebInputError("probing needs at least one feature")
-    out, skipped = {}, []
+    out, reasons = {}, {}
     for name, values in tqdm(sorted(features.items()), desc="probing", disable=not progress):
         if len(values) != n: raise StebInputError(f"feature {name!r} has {len(values)} values for {n} texts")
         res = probe_one(embeddings, list(values), seed, profile, (given or {}).get(name))
-        if res is None: skipped.append(name)
+        if res is None: reasons[name] = why_not_probed(list(values))
         else: out[f"accuracy/{name}"] = res["accuracy"]
-    if not out:
-        raise StebInputError(
-            f"no feature could be probed: each of {skipped} is constant or has too few texts per bin"
-        )
+    if not out: raise StebInputError(f"no feature could be probed ({skipped_summary(reasons)})")
+    if reasons:
+        warnings.warn(f"probing: {len(out)} of {len(features)} features probed, {len(reasons)} skipped "
+                      f"({skipped_summary(reasons)})")
+    skipped = list(reasons)
     return {"accuracy": float(np.mean(list(out.values()))), **out, "n_features": len(out),
             "skipped_features": skipped}
 
