@@ -253,6 +253,7 @@ def run_fetch(a) -> int:
         a.revision,
         a.dry_run,
         on_row=lambda r: print(f"{r['status']:>15s}  {r['what']} {r['name']}", flush=True),
+        suite=None if a.dataset else a.suite,
     )
     print("\n" + fetch_table(rows))
     if a.record: atomic_write_text(a.record, json.dumps(rows, indent=1) + "\n")
@@ -306,7 +307,7 @@ def list_datasets(task=None, suite=None) -> None:
         tasks = ", ".join(f"{t}({c['total'] or '?'})" for t, c in e["tasks"].items())
         print(
             f"{e['name']:52s} {e['suite']:12s} {tasks:44s} {','.join(e['languages']):6s} "
-            f"{dataset_availability(e)}"
+            f"{dataset_availability(e, suite)}"
         )
 
 def prepare(a) -> None:
@@ -543,11 +544,11 @@ def main(argv=None) -> int:
             "\nsteb: interrupted; finished results are kept, rerun the same command to go on", file=sys.stderr
         )
         return 130
+    except BrokenPipeError:   # `steb list-datasets | head`: the reader left; not an error (an OSError: first)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno()); return 0
     except OSError as e:        # a disk or permission problem the checks before the work could not foresee
         print(f"steb: error: {e.strerror or e}" + (f": {e.filename}" if e.filename else ""), file=sys.stderr)
         return 1
-    except BrokenPipeError:   # `steb list-datasets | head`: the reader left; not an error
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno()); return 0
     return 0
 
 # %% ../nbs/lib/99_cli.ipynb #c009

@@ -74,13 +74,13 @@ def _row(
 ) -> dict:
     return {"what": what, "name": name, "status": status, "detail": detail, "sha256": sha256, "size": size}
 
-def fetch_source(source: dict, datasets: list[str], dry_run: bool = False) -> dict:
+def fetch_source(source: dict, datasets: list[str], dry_run: bool = False, suite: str | None = None) -> dict:
     """Locate (and unless `dry_run`, download) one dataset source; a row: ready / downloaded / would download
     / manual / failed."""
     name = ", ".join(datasets) if len(datasets) <= 3 else f"{datasets[0]} and {len(datasets) - 1} more"
     roots = source_roots(source)
     here = any(r is not None and not missing_files(r, source["files"]) for r in roots.values())
-    if not here and all(has_shipped_samples(d) for d in datasets):   # STEB-lite: loadable as they are
+    if not here and all(has_shipped_samples(d, suite=suite) for d in datasets):   # STEB-lite: loadable as are
         return _row("dataset", name, "ready", f"shipped samples in {lite_dir()} (no raw files needed)")
     if source["kind"] == "manual" and not here:
         return _row(
@@ -157,12 +157,14 @@ def _model_dry_run(spec) -> dict:
 # %% ../nbs/lib/55_fetch.ipynb #c016
 FETCH_OK = ("ready", "downloaded", "would download")
 
-def fetch(datasets, models=(), revision: str | None = None, dry_run: bool = False, on_row=None) -> list[dict]:
-    """Rows for every source of `datasets` and every model of `models` (fetched unless `dry_run`);
-    `on_row(row)` as each finishes."""
+def fetch(
+    datasets, models=(), revision: str | None = None, dry_run: bool = False, on_row=None, suite=None
+) -> list[dict]:
+    """Rows for every source of `datasets` (for the tasks `suite` runs, given) and every model of `models`
+    (fetched unless `dry_run`); `on_row(row)` as each finishes."""
     rows = []
     for source, needs in dataset_sources(datasets):
-        rows.append(fetch_source(source, needs, dry_run)); on_row and on_row(rows[-1])
+        rows.append(fetch_source(source, needs, dry_run, suite)); on_row and on_row(rows[-1])
     for m in models:
         rows.append(fetch_model(m, revision, dry_run)); on_row and on_row(rows[-1])
     return rows

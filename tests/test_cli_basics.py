@@ -50,3 +50,19 @@ def test_the_printed_score_says_which_metric_it_is(tmp_path):
     r = steb("evaluate", "random", "--dataset", "STEL_register", "--results-dir", tmp_path / "R", STEB_CACHE=str(tmp_path / "c"))
     done = [l for l in r.stdout.splitlines() if l.startswith("done   random / STEL_register / order_alignment:")]
     assert r.returncode == 0 and len(done) == 1 and ": distractor_accuracy 0." in done[0] and ", accuracy 0." in done[0], r.stdout
+
+
+def test_list_datasets_and_fetch_agree_on_shipped_samples(tmp_path):
+    "STEB-lite's shipped samples need no raw files: list-datasets says so, as fetch does (no 'needs download')."
+    env = dict(STEB_RAW_DIR=str(tmp_path / "no-raw"), STEB_CACHE=str(tmp_path / "c"))
+    listed = steb("list-datasets", "--suite", "lite", **env)
+    fetched = steb("fetch", "--suite", "lite", "--dry-run", "--models", **env)
+    assert listed.returncode == 0 and fetched.returncode == 0, listed.stderr + fetched.stderr
+    rows = {l.split()[0]: l for l in listed.stdout.splitlines()[1:] if l.strip()}
+    real = [n for n, l in rows.items() if not n.startswith("mini_")]
+    assert len(real) == 7 and all(rows[n].endswith("shipped sample (STEB-lite)") for n in real), listed.stdout
+    ready = " ".join(l for l in fetched.stdout.splitlines() if l.strip().startswith("ready"))
+    assert all(n in ready for n in real) and "would download" not in fetched.stdout, fetched.stdout
+    whole = steb("list-datasets", **env).stdout     # all tasks: a dataset shipped for some of them says which
+    line = next(l for l in whole.splitlines() if l.startswith("corpus-of-diverse-styles "))
+    assert line.endswith("shipped sample (clustering, all_to_all); needs download for the rest"), line

@@ -33,8 +33,8 @@ __all__ = ['ATTRIBUTES', 'DEFINITIONAL', 'APPLICATIONS', 'SUITES', 'LITE_DATASET
            'load_dataset_registry', 'dataset_entry', 'in_suite', 'suite_tasks', 'suite_datasets', 'sample_records',
            'Prepared', 'source_files_sha256', 'files_read_beyond', 'unchanged_files', 'dataset_tasks',
            'sample_corrections', 'drawn_with_seed', 'task_entry', 'sample_text_count', 'lite_dir', 'sample_identity',
-           'shipped_name', 'shipped_sample', 'has_shipped_samples', 'prepare_dataset', 'repeated_records',
-           'build_prepared', 'write_prepared', 'dataset_availability']
+           'shipped_name', 'shipped_sample', 'shipped_tasks', 'has_shipped_samples', 'prepare_dataset',
+           'repeated_records', 'build_prepared', 'write_prepared', 'dataset_availability']
 
 # %% ../../nbs/lib/data/25_datasets.ipynb #c006
 ATTRIBUTES = ("feature", "dialect", "register", "genre", "time", "demographics", "authorship")
@@ -308,13 +308,19 @@ def shipped_sample(entry: dict, task: str, seed: int, selection=()) -> Prepared 
     data.n_duplicates = meta.get("n_duplicates_dropped", 0)
     return Prepared(data, meta | {"found_in": "lite"})
 
-def has_shipped_samples(name: str, seed: int = DEFAULT_SEED, profile=None) -> bool:
-    "Does every task of dataset `name` have a usable shipped sample under `profile` (default: paper)?"
+def shipped_tasks(name: str, seed: int = DEFAULT_SEED, profile=None) -> list[str]:
+    "The tasks of dataset `name` that have a usable shipped sample under `profile` (default: paper)."
     entry = dataset_entry(name)
     def shipped(t):
         e = task_entry(entry, t, profile)
         return shipped_sample(e, t, seed, sample_corrections(e, profile)) is not None
-    return all(shipped(t) for t in dataset_tasks(entry))
+    return [t for t in dataset_tasks(entry) if shipped(t)]
+
+def has_shipped_samples(name: str, seed: int = DEFAULT_SEED, profile=None, suite: str | None = None) -> bool:
+    """Does every task of dataset `name` (of those `suite` runs, given) have a usable shipped sample under
+    `profile`?"""
+    needed = suite_tasks(dataset_entry(name), suite) if suite else dataset_tasks(dataset_entry(name))
+    return set(needed) <= set(shipped_tasks(name, seed, profile))
 
 
 # %% ../../nbs/lib/data/25_datasets.ipynb #c019
@@ -422,13 +428,17 @@ def write_prepared(p: Prepared, out_dir) -> tuple[Path, str]:
     return out, hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 # %% ../../nbs/lib/data/25_datasets.ipynb #c026
-def dataset_availability(entry: dict) -> str:
-    "Where `entry`'s raw files are, as one word or phrase (no download)."
+def dataset_availability(entry: dict, suite: str | None = None) -> str:
+    """Where `entry`'s raw files are, as one word or phrase (no download); a shipped STEB-lite sample counts
+    for the tasks it covers (those `suite` runs, given), as `steb fetch` counts it."""
     if entry["loader"] is None: return "no loader yet"
     src = entry["source"]
     if src["kind"] == "url" and not src.get("url"):
         return "fixture only" if entry.get("fixture") else "no public source"
     here = source_availability(src)
+    if here in ("needs download", "needs manual download") and (shipped := shipped_tasks(entry["name"])):
+        if has_shipped_samples(entry["name"], suite=suite): return "shipped sample (STEB-lite)"
+        return f"shipped sample ({', '.join(shipped)}); {here} for the rest"
     if entry.get("fixture") and here == "needs download": return "fixture only"
     if entry.get("fixture") and here == "needs manual download": return "fixture only (manual download)"
     return here
