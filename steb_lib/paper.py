@@ -20,10 +20,10 @@ __all__ = ['CATEGORY_LABELS', 'PAPER_DATASETS', 'PAPER_NOTEBOOKS', 'FAMILY_COST'
            'paper_dataset_counts', 'select_models', 'category_colors', 'model_category', 'display_name', 'side_by_side',
            'save_table', 'paper_datasets', 'describe_run', 'describe_profile', 'per_dataset_scores', 'save_figure',
            'plot_score_heatmap', 'plot_scores_by_category', 'protocol_results_dir', 'repo_root',
-           'execute_paper_notebook', 'run_paper_notebooks', 'kernel_stderr_to', 'sweep_main_job', 'run_model_jobs',
-           'lost_items', 'item_outcomes', 'evaluate_model', 'job_cost', 'evaluate_models', 'main_job',
-           'main_job_parity', 'parity_variants', 'over_context', 'sample_differs', 'touches', 'parity_model',
-           'run_parity', 'record_parity_run', 'parity_done']
+           'execute_paper_notebook', 'check_notebook_inputs', 'run_paper_notebooks', 'kernel_stderr_to',
+           'sweep_main_job', 'run_model_jobs', 'lost_items', 'item_outcomes', 'evaluate_model', 'job_cost',
+           'evaluate_models', 'main_job', 'main_job_parity', 'parity_variants', 'over_context', 'sample_differs',
+           'touches', 'parity_model', 'run_parity', 'record_parity_run', 'parity_done']
 
 # %% ../nbs/lib/80_paper.ipynb #c006
 def _read_paper_csv(name: str) -> pd.DataFrame:
@@ -240,13 +240,31 @@ def repo_root() -> Path:
     return root
 
 def execute_paper_notebook(name: str, params: dict, runs_dir) -> tuple[Path, float]:
-    "Execute paper notebook `name` with papermill and `params`; (the executed copy in `runs_dir`, seconds)."
+    """Execute paper notebook `name` with papermill and `params`; (the executed copy in `runs_dir`, seconds).
+    The copy replaces the last one only if it ran to the end; a failed run is kept as `<name>.failed.ipynb`
+    and raised as one error naming the cell's exception."""
     import papermill as pm
     nbs, start, dst = repo_root()/"nbs", time.perf_counter(), Path(runs_dir).resolve()/f"{name}.ipynb"
-    with kernel_stderr_to(Path(runs_dir)/"kernels.log"):   # the kernels' own chatter; cell errors still raise
-        pm.execute_notebook(nbs/f"{name}.ipynb", dst, parameters=params, cwd=str(nbs), progress_bar=False,
-                            kernel_name="python3")
+    running = dst.with_name(f".{name}.running.ipynb")
+    try:
+        with kernel_stderr_to(Path(runs_dir)/"kernels.log"):   # the kernels' chatter; cell errors still raise
+            pm.execute_notebook(nbs/f"{name}.ipynb", running, parameters=params, cwd=str(nbs),
+                                progress_bar=False, kernel_name="python3")
+    except pm.PapermillExecutionError as e:
+        failed = dst.with_name(f"{name}.failed.ipynb"); os.replace(running, failed)
+        why = f"{e.ename}: {e.evalue}"
+        raise StebInputError(f"notebook {name} failed: {why} (the failed run: {failed})") from None
+    os.replace(running, dst)
     return dst, time.perf_counter() - start
+
+def check_notebook_inputs(results_dir, notebooks) -> None:
+    "Refuse, before any notebook runs, a results directory without results or a notebook that does not exist."
+    unknown = [n for n in notebooks if not (repo_root()/"nbs"/f"{n}.ipynb").is_file()]
+    if unknown: raise StebInputError(f"no paper notebook {unknown} (there are: {', '.join(PAPER_NOTEBOOKS)})")
+    if not Path(results_dir).is_dir() or next(Path(results_dir).glob("*/*/*.json"), None) is None:
+        raise StebInputError(
+            f"no results under {results_dir}: run the main job first (steb paper), or give --results-dir"
+        )
 
 def _notebook_job(args: tuple) -> tuple[Path, float]: return execute_paper_notebook(*args)
 
@@ -257,6 +275,7 @@ def run_paper_notebooks(
     in a kernel of its own); the executed copies (in `runs_dir`). A failure is raised after the others end."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
+    check_notebook_inputs(results_dir, notebooks)
     params = {"results_dir": str(Path(results_dir).resolve()), "tables_dir": str(Path(tables_dir).resolve()),
               "figures_dir": str(Path(figures_dir).resolve()), "suite": suite}
     Path(runs_dir).mkdir(parents=True, exist_ok=True)

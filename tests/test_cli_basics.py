@@ -66,3 +66,16 @@ def test_list_datasets_and_fetch_agree_on_shipped_samples(tmp_path):
     whole = steb("list-datasets", **env).stdout     # all tasks: a dataset shipped for some of them says which
     line = next(l for l in whole.splitlines() if l.startswith("corpus-of-diverse-styles "))
     assert line.endswith("shipped sample (clustering, all_to_all); needs download for the rest"), line
+
+
+def test_notebooks_only_checks_its_inputs_and_keeps_a_good_executed_notebook(tmp_path):
+    "`steb paper --notebooks-only`: a missing results dir is refused at once; a notebook that fails leaves the last good run."
+    r = steb("paper", "--notebooks-only", "--results-dir", tmp_path / "missing", "--runs-dir", tmp_path / "runs")
+    assert r.returncode == 2 and r.stderr.strip() == f"steb: error: no results under {tmp_path / 'missing'}: run the main job first (steb paper), or give --results-dir", r.stderr
+    results = tmp_path / "R" / "m" / "d"; results.mkdir(parents=True); (results / "clustering.json").write_text("{damaged")
+    runs = tmp_path / "runs"; runs.mkdir(); (runs / "02_operational.ipynb").write_text("the last good run")
+    r = steb("paper", "--notebooks-only", "--notebooks", "02_operational", "--results-dir", tmp_path / "R", "--runs-dir", runs,
+             "--tables-dir", tmp_path / "t", "--figures-dir", tmp_path / "f")
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert "steb: error: notebook 02_operational failed: StebInputError: no results under" in r.stderr, r.stderr
+    assert (runs / "02_operational.ipynb").read_text() == "the last good run" and (runs / "02_operational.failed.ipynb").is_file()
