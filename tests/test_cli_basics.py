@@ -79,3 +79,19 @@ def test_notebooks_only_checks_its_inputs_and_keeps_a_good_executed_notebook(tmp
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
     assert "steb: error: notebook 02_operational failed: StebInputError: no results under" in r.stderr, r.stderr
     assert (runs / "02_operational.ipynb").read_text() == "the last good run" and (runs / "02_operational.failed.ipynb").is_file()
+
+
+def test_environment_yml_lists_what_settings_ini_requires():
+    "conda users get the same dependencies: environment.yml is scripts/make_environment.py's output from settings.ini."
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try: from make_environment import environment_yml
+    finally: sys.path.pop(0)
+    assert (ROOT / "environment.yml").read_text(encoding="utf-8") == environment_yml(), "run scripts/make_environment.py"
+
+
+def test_the_packaged_mpnet_is_stored_once():
+    "scripts/install.sh unpacks all-mpnet-base-v2 and removes its zip parts: one copy on disk, and it still resolves."
+    from steb_lib.models.registry import model_source, resolve_model, unpacked_model_dir, zip_part_files
+    spec = resolve_model("all-mpnet-base-v2")
+    assert unpacked_model_dir(spec) is not None and not zip_part_files(spec.packaged["zip_parts"])
+    assert model_source(spec)[0] == str(unpacked_model_dir(spec))

@@ -13,9 +13,9 @@ from ..core import LazyRegistry, StebInputError, data_dir, default_cache_dir
 __all__ = ['FAMILIES', 'MODEL_REGISTRY', 'DEFAULT_MODELS', 'CAUSAL_MODEL_TYPES', 'WEIGHT_SUFFIXES', 'OTHER_FRAMEWORK_SUFFIXES',
            'OTHER_FRAMEWORK_FOLDERS', 'ModelSpec', 'spec_from_record', 'record_with_local_dir', 'load_model_registry',
            'registry_lookup', 'split_revision', 'resolve_model', 'family_from_config', 'detect_family', 'models_dir',
-           'zip_part_files', 'unpack_zip_parts', 'packaged_model_dir', 'trained_model_dir', 'weight_files',
-           'model_weights_sha256', 'check_training_record', 'model_source', 'offline_availability', 'hub_cache_root',
-           'hub_cache_dir', 'model_files_to_fetch']
+           'zip_part_files', 'unpack_zip_parts', 'unpacked_model_dir', 'packaged_model_dir', 'trained_model_dir',
+           'weight_files', 'model_weights_sha256', 'check_training_record', 'model_source', 'offline_availability',
+           'hub_cache_root', 'hub_cache_dir', 'model_files_to_fetch']
 
 # %% ../../nbs/lib/models/30_registry.ipynb #c006
 FAMILIES = (
@@ -244,9 +244,17 @@ def unpack_zip_parts(parts, member: str, dest_root) -> Path:
     return dest
 
 # %% ../../nbs/lib/models/30_registry.ipynb #c019
-def packaged_model_dir(spec: ModelSpec) -> Path | None:
-    "The local directory of the packaged copy of `spec`, if its packages are installed."
+def unpacked_model_dir(spec: ModelSpec) -> Path | None:
+    """The directory a split-zip packaged model (`spec.packaged['zip_parts']`) was unpacked to, once complete:
+    the model is then stored once (`scripts/install.sh` removes the parts after unpacking)."""
     pk = spec.packaged or {}
+    done = models_dir()/pk["member"] if "zip_parts" in pk else None
+    return done if done is not None and (done/".complete").exists() else None
+
+def packaged_model_dir(spec: ModelSpec) -> Path | None:
+    "The local directory of the packaged copy of `spec`: unpacked already, or from its installed packages."
+    pk = spec.packaged or {}
+    if (done := unpacked_model_dir(spec)) is not None: return done
     if "module" in pk and importlib.util.find_spec(pk["module"]):
         return Path(importlib.import_module(pk["module"]).get_model_path())
     if "zip_parts" in pk and (parts := zip_part_files(pk["zip_parts"])):
@@ -331,7 +339,8 @@ def offline_availability(spec: ModelSpec) -> str:
     if spec.trained:
         return "trained" if (trained_model_dir(spec)/"training.json").is_file() else "trained on first use"
     if spec.packaged and (
-        importlib.util.find_spec(spec.packaged.get("module", "-"))
+        unpacked_model_dir(spec) is not None
+        or importlib.util.find_spec(spec.packaged.get("module", "-"))
         or zip_part_files(spec.packaged.get("zip_parts", ["-"]))
     ):
         return "package"
