@@ -5,6 +5,7 @@ cd "$(dirname "$0")"
 bash scripts/install.sh
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 STEB_RAW_DIR=${STEB_RAW_DIR:-$(pwd)/../shared/steb-raw}
 export STEB_CACHE=$(mktemp -d)   # tests never touch the user's cache
+export STEB_TABLES_DIR=$(mktemp -d) STEB_FIGURES_DIR=$(mktemp -d)   # executed notebooks never write over tables/, figures/
 snapshot() { find steb_lib -name '*.py' -print0 | sort -z | xargs -0 sha256sum; }
 before=$(snapshot)
 .venv/bin/nbdev_export

@@ -18,9 +18,9 @@ _logger = logging.getLogger("steb_lib.paper")
 # %% auto #0
 __all__ = ['CATEGORY_LABELS', 'PAPER_DATASETS', 'PAPER_NOTEBOOKS', 'FAMILY_COST', 'PARITY_DONE', 'paper_table',
            'paper_dataset_counts', 'select_models', 'category_colors', 'model_category', 'display_name', 'side_by_side',
-           'save_table', 'paper_datasets', 'describe_run', 'describe_profile', 'per_dataset_scores', 'save_figure',
-           'plot_score_heatmap', 'plot_scores_by_category', 'protocol_results_dir', 'repo_root',
-           'execute_paper_notebook', 'check_notebook_inputs', 'run_paper_notebooks', 'kernel_stderr_to',
+           'output_dir', 'results_to_read', 'save_table', 'paper_datasets', 'describe_run', 'describe_profile',
+           'per_dataset_scores', 'save_figure', 'plot_score_heatmap', 'plot_scores_by_category', 'protocol_results_dir',
+           'repo_root', 'execute_paper_notebook', 'check_notebook_inputs', 'run_paper_notebooks', 'kernel_stderr_to',
            'sweep_main_job', 'run_model_jobs', 'lost_items', 'item_outcomes', 'evaluate_model', 'job_cost',
            'evaluate_models', 'main_job', 'main_job_parity', 'parity_variants', 'over_context', 'sample_differs',
            'touches', 'parity_model', 'run_parity', 'record_parity_run', 'parity_done']
@@ -89,12 +89,27 @@ def side_by_side(this_run: pd.DataFrame, paper: pd.DataFrame, columns=None) -> p
     out.index = [display_name(m) for m in out.index]
     return out.rename_axis("model")
 
+def output_dir(given, kind: str) -> Path:
+    """Where a paper notebook writes its `kind` ("tables" or "figures"): `given`; else `$STEB_TABLES_DIR` /
+    `$STEB_FIGURES_DIR` (test.sh points them at a temporary folder for nbdev_test); else the repository's."""
+    return Path(given or os.environ.get(f"STEB_{kind.upper()}_DIR") or data_dir().parent/kind)
+
+def results_to_read(results_dir=None, suite: str = "lite") -> str:
+    """The results a paper notebook reads: `results_dir` as given; else what the main job (`bash run.sh`) last
+    wrote, `results/<suite>`, when it holds results; else the shipped `data/results/<suite>`. Printed, so the
+    executed notebook says which it read."""
+    if results_dir is None:
+        fresh = data_dir().parent/"results"/suite
+        results_dir = fresh if next(fresh.glob("*/*/*.json"), None) else data_dir()/"results"/suite
+    print(f"reading results from {Path(results_dir).absolute()}")
+    return str(results_dir)
+
 def save_table(table: pd.DataFrame, tables_dir, name: str) -> list[Path]:
-    "Write `table` as `name.csv` and `name.md` (two decimals) under `tables_dir`; the two paths."
+    "Write `table` as `name.csv` and `name.md` (two decimals) in `output_dir(tables_dir)`; the two paths."
     from steb_lib.core import atomic_write_text
     flat = table.copy()
     if isinstance(flat.columns, pd.MultiIndex): flat.columns = [" / ".join(map(str, c)) for c in flat.columns]
-    d = Path(tables_dir); d.mkdir(parents=True, exist_ok=True)
+    d = output_dir(tables_dir, "tables"); d.mkdir(parents=True, exist_ok=True)
     csv = atomic_write_text(d/f"{name}.csv", flat.to_csv(float_format="%.2f", lineterminator="\n"))
     md = atomic_write_text(d/f"{name}.md", flat.to_markdown(floatfmt=".2f") + "\n")
     return [csv, md]
@@ -161,8 +176,8 @@ def per_dataset_scores(results: pd.DataFrame, datasets=None) -> pd.DataFrame:
 
 # %% ../nbs/lib/80_paper.ipynb #c024
 def save_figure(fig, figures_dir, name: str, dpi: int = 130) -> Path:
-    "Save `fig` as `figures_dir/name.png` (no metadata: same results, same bytes)."
-    d = Path(figures_dir); d.mkdir(parents=True, exist_ok=True)
+    "Save `fig` as `figures_dir/name.png` (`output_dir`; no metadata: same results, same bytes)."
+    d = output_dir(figures_dir, "figures"); d.mkdir(parents=True, exist_ok=True)
     fig.savefig(d/f"{name}.png", dpi=dpi, bbox_inches="tight", metadata={"Software": None})
     return d/f"{name}.png"
 

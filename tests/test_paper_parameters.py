@@ -1,0 +1,80 @@
+"""Paper notebooks with non-default parameters (issue 32, item 5), run by papermill as `steb paper` runs them: each
+parameter below changes what the notebook computes, the executed copy says what it read, and tables and figures go
+to the directories given (or $STEB_TABLES_DIR / $STEB_FIGURES_DIR), never over the repository's."""
+import json, os
+from pathlib import Path
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+NBS = ROOT / "nbs"
+
+
+def run(name, tmp_path, **params) -> str:
+    "Execute paper notebook `name` with `params` (outputs under tmp_path); the text of its outputs."
+    import papermill as pm
+    params = {"tables_dir": str(tmp_path / "tables"), "figures_dir": str(tmp_path / "figures"), **params}
+    out = tmp_path / f"{name}.ipynb"; tmp_path.mkdir(parents=True, exist_ok=True)
+    pm.execute_notebook(NBS / f"{name}.ipynb", out, parameters=params, cwd=str(NBS), progress_bar=False, kernel_name="python3")
+    cells = json.loads(out.read_text())["cells"]
+    return "\n".join("".join(o.get("text", "")) + json.dumps(o.get("data", {})) for c in cells for o in c.get("outputs", []))
+
+
+@pytest.fixture(autouse=True)
+def offline(monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1"); monkeypatch.setenv("TRANSFORMERS_OFFLINE", "1")
+
+
+def test_f4_chunks_and_embeds_at_the_papers_512_tokens(tmp_path):
+    text = run("f4_chunk_and_pool", tmp_path, max_tokens=512, document="federalist/federalist_51.txt")
+    assert "chunks of at most 512 tokens" in text and "pooled vector == encoder.encode" in text
+    chunks = (tmp_path / "tables" / "fig4_chunks.csv").read_text().splitlines()[1:]
+    assert max(int(l.split(",")[1]) for l in chunks) <= 512 and (tmp_path / "figures" / "fig4_chunk_and_pool.png").is_file()
+
+
+def test_multilingual_reads_the_truncate_results_it_is_pointed_at(tmp_path):
+    text = run("05_multilingual", tmp_path, protocol="truncate", results_dir=str(ROOT / "data" / "results" / "lite"))
+    assert f"protocol truncate: {ROOT / 'data' / 'results' / 'lite-truncate'}" in text
+    assert list((tmp_path / "tables").glob("*.csv"))
+
+
+def test_aggregation_notebooks_take_a_model_subset(tmp_path):
+    models = ["random", "function-words"]
+    for name in ("02_operational", "03_definitional", "04_applications"):
+        text = run(name, tmp_path / name, models=models, results_dir=str(ROOT / "data" / "results" / "lite"))
+        assert "2 models" in text or "random" in text, name
+        table = next((tmp_path / name / "tables").glob("tab0*.csv")).read_text()
+        assert "Random" in table or "random" in table, (name, table[:300])
+        assert "MiniLM" not in table, (name, table[:300])                      # only the subset
+
+
+def test_sample_counts_of_another_suite_and_profile(tmp_path):
+    text = run("15_sample_counts", tmp_path, suite="mini", profile="corrected")
+    assert "profile: corrected" in text
+    table = (tmp_path / "tables" / "tab15_sample_counts_mini.csv").read_text()
+    assert "mini_probing" in table and "eWAVE" not in table
+
+
+def test_order_alignment_figure_of_other_tuples_and_models(tmp_path):
+    run("f2_order_alignment", tmp_path, tuples=[1, 3], models=["function-words", "random"])
+    table = (tmp_path / "tables" / "fig2_order_alignment_decisions.csv").read_text()
+    assert "Random" in table or "random" in table
+
+
+def test_prompting_dry_run_with_fewer_authors(tmp_path):
+    text = run("01_prompting", tmp_path, n_authors=5, per_collection=4, dry_run=True, cache_dir=str(tmp_path / "cache"))
+    assert "5 requests" in text and "dry run: nothing sent" in text
+
+
+def test_by_default_they_read_the_main_jobs_results_and_write_where_the_environment_says(tmp_path, monkeypatch):
+    "results_dir None: results/<suite> when the main job wrote it; no tables_dir: $STEB_TABLES_DIR."
+    data = tmp_path / "repo" / "data"; data.mkdir(parents=True)
+    for part in (ROOT / "data").iterdir(): (data / part.name).symlink_to(part)
+    fresh = tmp_path / "repo" / "results" / "lite"; fresh.parent.mkdir(parents=True)
+    fresh.symlink_to(ROOT / "data" / "results" / "lite")                          # as `bash run.sh` would leave it
+    monkeypatch.setenv("STEB_DATA_DIR", str(data))
+    monkeypatch.setenv("STEB_TABLES_DIR", str(tmp_path / "env-tables")); monkeypatch.setenv("STEB_FIGURES_DIR", str(tmp_path / "env-figs"))
+    import papermill as pm
+    pm.execute_notebook(NBS / "03_definitional.ipynb", tmp_path / "03.ipynb", cwd=str(NBS), progress_bar=False, kernel_name="python3")
+    text = (tmp_path / "03.ipynb").read_text()
+    assert f"reading results from {fresh}" in text
+    assert list((tmp_path / "env-tables").glob("tab03*.csv")) and list((tmp_path / "env-figs").glob("*.png"))
