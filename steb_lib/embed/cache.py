@@ -79,6 +79,8 @@ def embed_texts(encoder, texts, protocol: str, cache_root, model_name: str, shar
                 batch_size: int = 32, progress: bool = True) -> tuple[np.ndarray, int]:
     "(matrix with one vector per text, number of texts newly embedded), using and filling the on-disk cache."
     texts = check_texts(texts)
+    if not getattr(encoder, "cacheable", True):   # a model without a revision (a function without a version)
+        return encoder.encode(texts, protocol=protocol, batch_size=batch_size, progress=progress), len(texts)
     tag = encoder.cache_tag(protocol) if hasattr(encoder, "cache_tag") else ""   # the released code's route
     cache = EmbeddingCache(
         cache_root, model_name, getattr(encoder, "revision", None) or encoder.spec.revision,

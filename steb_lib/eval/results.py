@@ -29,7 +29,7 @@ __all__ = ['TIMING_FIELDS', 'IDENTITY_FIELDS', 'RESULT_FIELDS', 'SCHEMA_VERSION'
            'result_system', 'result_path', 'without_timing', 'result_checksum', 'result_problem', 'result_schema',
            'with_corrections', 'migrate_result', 'parse_result', 'read_result', 'write_result', 'finished_result',
            'result_lock', 'compute_once', 'prepare_stores', 'store_profile', 'claim_store_profile', 'base_result',
-           'load_results', 'results_table']
+           'load_results', 'results_table', 'results_to_frame', 'Result', 'Results']
 
 # %% ../../nbs/lib/eval/45_results.ipynb #c006
 TIMING_FIELDS = ("seconds", "created")
@@ -288,3 +288,24 @@ def results_table(results_dir):
         ]
     )
     return df.pivot(index="dataset/task", columns="model", values="score")
+
+# %% ../../nbs/lib/eval/45_results.ipynb #ae3aadab
+def results_to_frame(results):
+    "One row per result: model, dataset, task, protocol, profile, main score and its metric, numeric metrics."
+    import pandas as pd
+    from steb_lib.tasks.task_data import task_spec
+    def row(r):
+        numbers = {k: v for k, v in r.get("metrics", {}).items()
+                   if isinstance(v, (int, float)) and not isinstance(v, bool)}
+        return {"model": result_system(r), "dataset": r["dataset"], "task": r["task"],
+                "protocol": r.get("protocol"), "profile": r.get("profile"), "main_score": r["main_score"],
+                "main_metric": task_spec(r["task"]).main_metric, **numbers}
+    return pd.DataFrame([row(r) for r in results])
+
+class Result(dict):
+    "A result as the store holds it (a dict), with `to_frame()`: one row."
+    def to_frame(self): return results_to_frame([self])
+
+class Results(list):
+    "Results (a list of `Result`), with `to_frame()`: one row each."
+    def to_frame(self): return results_to_frame(self)

@@ -4,14 +4,15 @@
 
 # %% ../../nbs/lib/eval/50_runner.ipynb #c003
 from __future__ import annotations
-import json, logging
+import json, logging, os
 from pathlib import Path
 from ..core import DEFAULT_SEED, StebInputError, data_dir, default_cache_dir
-from ..tasks.task_data import TaskData, load_task_file, score_task, task_name, task_spec
-from .results import base_result, compute_once, prepare_stores, result_path, system_name
+from ..tasks.task_data import TaskData, load_task_file, load_task_records, score_task, task_name, task_spec
+from .results import Result, Results, base_result, compute_once, prepare_stores, result_path, system_name
 from ..core import check_protocol
 from ..models.encoders import check_route, load_encoder
 from ..models.registry import resolve_model
+from ..models.in_memory import in_memory_encoder
 from ..profiles import make_profile
 from ..embed.cache import embed_texts
 from ..embed.token_store import cached_token_vectors, model_scoring, parse_scoring
@@ -48,10 +49,14 @@ def task_input(
     task: str, data_file=None, dataset: str | None = None, name: str | None = None, seed: int = DEFAULT_SEED,
     profile=None,
 ):
-    """(prepared sample, dataset name in the store, provenance fields) for a data file, example or registered
-    dataset (sampled as `profile` says; a data file is never sampled)."""
+    """(prepared sample, dataset name in the store, provenance fields) for a data file (or records held in
+    memory: a list of dicts, a DataFrame), example or registered dataset (sampled as `profile` says; a data
+    file is never sampled)."""
     if (data_file is None) == (dataset is None):
         raise StebInputError("give exactly one of a data file or a dataset name")
+    if data_file is not None and not isinstance(data_file, (str, os.PathLike)):   # records held in memory
+        data = load_task_records(task, data_file, make_profile(profile).of_kind("selection"))
+        return data, name or "data", {}
     if data_file is not None or dataset in builtin_datasets():
         path = Path(data_file) if data_file is not None else builtin_dataset_file(dataset, task)
         # never sampled; a text-only probing file gets the profile's features
@@ -123,10 +128,15 @@ def score_line(result: dict) -> str:
     if main != "accuracy" and isinstance(m.get("accuracy"), float): shown.append(("accuracy", m["accuracy"]))
     return ", ".join(f"{k} {v:.4f}" for k, v in shown)
 
-def encoder_and_scoring(model, revision, scoring, profile, trust_remote_code: bool = False):
+def encoder_and_scoring(
+    model, revision, scoring, profile, trust_remote_code: bool = False, model_name=None, model_version=None
+):
     """(encoder, parsed scoring; None: as trained) for `model`, embedding by `profile`'s route; multi-vector
     scoring, steb-lib's own extension, reads the model's own token vectors in any profile. An unregistered
-    model that ships code loads only with `trust_remote_code`."""
+    model that ships code loads only with `trust_remote_code`. A model held in memory (no name, no `spec`)
+    is wrapped by `in_memory_encoder` as `model_name`, with `model_version`."""
+    if not isinstance(model, str) and not hasattr(model, "spec"):
+        model = in_memory_encoder(model, model_name, model_version, profile)
     spec = resolve_model(model, revision, trust_remote_code) if isinstance(model, str) else model.spec
     scoring = parse_scoring(model_scoring(spec) if scoring is None else scoring)
     route = None if scoring.multi_vector else profile
@@ -144,13 +154,21 @@ def _check_scoring(encoder, task: str, scoring) -> None:
 def evaluate(model, task: str, data_file=None, dataset: str | None = None, name: str | None = None,
              results_dir="results", seed: int = DEFAULT_SEED, protocol: str = "chunk", force: bool = False,
              cache_dir=None, progress: bool = True, revision: str | None = None, scoring: str | None = None,
-             skip_punctuation: bool = False, profile=None, trust_remote_code: bool = False) -> dict:
-    """Evaluate `model` (a name or a loaded encoder) on a data file or built-in dataset under `profile`
-    (default: paper, the released code's protocol); write and return the result. `trust_remote_code`: allow
-    an unregistered model to run the code its files ship."""
+             skip_punctuation: bool = False, profile=None, trust_remote_code: bool = False,
+             model_name: str | None = None, model_version: str | None = None) -> Result:
+    """Evaluate `model` — a name, a loaded encoder, or a model held in memory (`in_memory_encoder`: named
+    `model_name`, versioned by its weights or `model_version`) — on a data file, records held in memory, or a
+    dataset, under `profile` (default: paper, the released code's protocol); write and return the result.
+    `trust_remote_code`: allow an unregistered model to run the code its files ship."""
     task, profile = task_name(task), make_profile(profile)
     check_protocol(protocol)
-    encoder, scoring = encoder_and_scoring(model, revision, scoring, profile, trust_remote_code)
+    encoder, scoring = encoder_and_scoring(
+        model, revision, scoring, profile, trust_remote_code, model_name, model_version
+    )
+    if not getattr(encoder, "cacheable", True):   # a function without a version: nothing of it can be reused
+        force = True
+        _logger.info(f"note   {encoder.spec.name} has no version: embeddings not cached, result recomputed "
+                     "(model_version=... caches them)")
     _check_scoring(encoder, task, scoring)
     data, dataset, provenance = task_input(task, data_file, dataset, name, seed, profile)
     prepare_stores(results_dir, cache_dir, profile)
@@ -182,7 +200,7 @@ def evaluate(model, task: str, data_file=None, dataset: str | None = None, name:
             f"done   {label}: {score_line(result)} ({embedded[0]} texts embedded, "
             f"{len(data.texts) - embedded[0]} cached)"
         )
-    return result
+    return Result(result)
 
 # %% ../../nbs/lib/eval/50_runner.ipynb #c026
 def evaluate_suite(model, suite: str = "mini", task: str | None = None, datasets=None, **kw) -> dict:
@@ -191,7 +209,8 @@ def evaluate_suite(model, suite: str = "mini", task: str | None = None, datasets
     from steb_lib.data.datasets import suite_datasets, suite_tasks
     kw["profile"] = profile = make_profile(kw.get("profile"))
     encoder, kw["scoring"] = encoder_and_scoring(
-        model, kw.pop("revision", None), kw.get("scoring"), profile, kw.pop("trust_remote_code", False)
+        model, kw.pop("revision", None), kw.get("scoring"), profile, kw.pop("trust_remote_code", False),
+        kw.pop("model_name", None), kw.pop("model_version", None),
     )
     scoring = kw["scoring"]
     # a store that cannot be written, or holds another profile, fails here, not per dataset
@@ -209,4 +228,4 @@ def evaluate_suite(model, suite: str = "mini", task: str | None = None, datasets
                 why = str(e) if isinstance(e, StebInputError) else f"{type(e).__name__}: {e}"
                 failed.append((entry["name"], t, why))
                 _logger.warning(f"failed {encoder.spec.name} / {entry['name']} / {t}: {why}")
-    return {"done": done, "failed": failed, "skipped": skipped}
+    return {"done": Results(done), "failed": failed, "skipped": skipped}

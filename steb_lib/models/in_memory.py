@@ -72,7 +72,8 @@ class InMemoryEncoder(PieceEncoder):
         chunker = "none: each text whole (no tokenizer)" if self.tokenizer is None else (
             "pysbd, exact" if self.route.exact_chunks else "spaCy, greedy (released)")
         return {"model_family": "in-memory", "model_kind": self.kind, "model_pooling": self.pooling,
-                "model_max_tokens": self.max_tokens, "model_route": "own", "model_chunker": chunker}
+                "model_max_tokens": self.max_tokens, "model_route": "+".join(self.route_tags) or "own",
+                "model_chunker": chunker}
 
 
 # %% ../../nbs/lib/models/33_in_memory.ipynb #0ea01c10
@@ -101,6 +102,17 @@ def _revision(model, version: str | None) -> str | None:
     if not isinstance(module, torch.nn.Module): return version
     return f"{version}+{weights_fingerprint(module)}" if version else weights_fingerprint(module)
 
+def _released_sentence_transformer(model, name, version, profile) -> InMemoryEncoder:
+    """A `SentenceTransformer` embedded as the released code embeds one (`st-pipeline` off): its transformer
+    alone, mean-pooled over its full context, the route tagged `hf-route` as `TransformerEncoder` tags it."""
+    hf, tok = model[0].auto_model, model.tokenizer
+    limit = context_length(hf.config, None) - tok.num_special_tokens_to_add()   # the transformer's context
+    kind = "SentenceTransformer (as a plain transformer)"
+    encoder = InMemoryEncoder(_hf_mean_pooled(hf, tok, limit), name or _checkpoint_name(model),
+                              _revision(model, version), kind, tok, limit, profile)
+    encoder.route_tags, encoder.route_fields = ("hf-route",), ("exact_chunks", "own_pipeline")
+    return encoder
+
 def in_memory_encoder(model, name: str | None = None, version: str | None = None, profile=None):
     """An encoder for a model held in memory: a `SentenceTransformer`, a `(model, tokenizer)` pair from
     `transformers`, an object with `encode(sentences, **kwargs)`, or a function `texts -> array`."""
@@ -111,12 +123,16 @@ def in_memory_encoder(model, name: str | None = None, version: str | None = None
         name = name or _checkpoint_name(hf) or "transformers-model"
         embed, kind = _hf_mean_pooled(hf, tok, limit), "transformers model + tokenizer"
         return InMemoryEncoder(embed, name, _revision(hf, version), kind, tok, limit, profile)
+    if isinstance(model, SentenceTransformer) and not embedding_route(profile).own_pipeline:
+        return _released_sentence_transformer(model, name, version, profile)
     if isinstance(model, SentenceTransformer):
         tok, name = model.tokenizer, name or _checkpoint_name(model) or "sentence-transformer"
         embed = lambda texts: model.encode(texts, batch_size=len(texts), convert_to_numpy=True)   # noqa: E731
         limit = model.max_seq_length - tok.num_special_tokens_to_add()
         revision = _revision(model, version)
-        return InMemoryEncoder(embed, name, revision, "SentenceTransformer", tok, limit, profile)
+        encoder = InMemoryEncoder(embed, name, revision, "SentenceTransformer", tok, limit, profile)
+        encoder.route_fields = ("exact_chunks", "own_pipeline")
+        return encoder
     if callable(getattr(model, "encode", None)) or callable(model):
         if not name: raise StebInputError("name the model you hold (model_name=...): its results go under it")
         embed = model.encode if callable(getattr(model, "encode", None)) else model

@@ -35,8 +35,8 @@ _all_ = [
 ]
 
 # %% auto #0
-__all__ = ['TaskData', 'prepare_records', 'load_task_file', 'score_task', 'TASK_REGISTRY', 'TaskSpec', 'read_jsonl',
-           'read_jsonl_lines', 'sample_counts', 'task_name', 'task_names', 'task_spec']
+__all__ = ['TaskData', 'prepare_records', 'load_task_records', 'load_task_file', 'score_task', 'TASK_REGISTRY', 'TaskSpec',
+           'read_jsonl', 'read_jsonl_lines', 'sample_counts', 'task_name', 'task_names', 'task_spec']
 
 # %% ../../nbs/lib/tasks/19_task_data.ipynb #c008
 def _check_name_types(task: str, records: list, where: list[str]):
@@ -102,6 +102,17 @@ def prepare_records(
     recs = spec.complete(recs, tuple(corrections))
     spec.check(recs)
     return TaskData(task, recs, n_duplicates)
+
+def load_task_records(task: str, records, corrections=()) -> TaskData:
+    """Validate records held in memory for `task` — a list of dicts or a pandas DataFrame (one row per record)
+    — as `load_task_file` validates a file's lines (errors name the record)."""
+    if hasattr(records, "to_dict"): records = records.to_dict("records")
+    if not isinstance(records, (list, tuple)):
+        raise StebInputError(f"data must be a list of dicts or a DataFrame, not a {type(records).__name__}")
+    data = prepare_records(task, list(records), corrections=corrections)
+    if data.n_duplicates:
+        warnings.warn(f"{data.n_duplicates} exact duplicate records dropped (the first copy of each kept)")
+    return data
 
 def load_task_file(task: str, path, corrections=()) -> TaskData:
     """Read and validate a custom JSONL data file for `task` (errors name the file and line); derived fields
