@@ -1,0 +1,73 @@
+"""Models held in memory through the public API (issue 32, item 1): a SentenceTransformer, a transformers model and
+tokenizer, an MTEB-style encoder and a function; data as a DataFrame; results as DataFrames; changed weights are never
+taken for the old ones."""
+import os
+from pathlib import Path
+import numpy as np, pandas as pd, pytest, torch
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1"); os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+from sentence_transformers import SentenceTransformer
+from steb_lib.core import StebInputError
+from steb_lib.eval.runner import evaluate, evaluate_suite
+from steb_lib.models.registry import model_source, resolve_model
+
+MINILM = model_source(resolve_model("all-MiniLM-L6-v2"))[0]
+
+
+@pytest.fixture
+def st():
+    return SentenceTransformer(MINILM, device="cpu")
+
+
+def test_a_sentence_transformer_in_memory_scores_as_the_model_loaded_by_name(tmp_path, st):
+    for profile in ("paper", "corrected"):
+        held = evaluate(st, "clustering", dataset="hate_speech", model_name="my-minilm", profile=profile,
+                        results_dir=tmp_path / f"held-{profile}", cache_dir=tmp_path / "c", progress=False)
+        named = evaluate("all-MiniLM-L6-v2", "clustering", dataset="hate_speech", profile=profile,
+                         results_dir=tmp_path / f"named-{profile}", cache_dir=tmp_path / "c", progress=False)
+        assert held["main_score"] == named["main_score"], profile
+        assert held["model"] == "my-minilm" and held["model_revision"].startswith("weights-")
+    frame = held.to_frame()
+    assert frame.loc[0, "model"] == "my-minilm" and frame.loc[0, "main_metric"] == "v_measure"
+
+
+def test_changed_weights_are_a_new_revision_never_the_old_result(tmp_path, st):
+    kw = dict(dataset="hate_speech", model_name="mine", results_dir=tmp_path / "r", cache_dir=tmp_path / "c", progress=False)
+    before = evaluate(st, "clustering", **kw)
+    with torch.no_grad():
+        for p in st.parameters(): p.mul_(0.5)
+    with pytest.raises(StebInputError, match="holds a result for other inputs .model_revision differ"):
+        evaluate(st, "clustering", **kw)
+    after = evaluate(st, "clustering", force=True, **kw)
+    assert after["model_revision"] != before["model_revision"] and after["main_score"] != before["main_score"]
+    assert len(list((tmp_path / "c" / "embeddings" / "mine").iterdir())) == 2      # one cache per revision
+
+
+def test_a_function_is_cached_only_with_a_version_and_data_can_be_a_dataframe(tmp_path, st):
+    df = pd.DataFrame({"text": [f"text {i}, in the style number {i % 3}" for i in range(30)], "label": [f"s{i % 3}" for i in range(30)]})
+    calls = []
+    def embed(texts): calls.append(len(texts)); return st.encode(texts)
+    kw = dict(data_file=df, name="my-frame", results_dir=tmp_path / "r", cache_dir=tmp_path / "c", progress=False)
+    first = evaluate(embed, "clustering", model_name="fn", **kw)
+    again = evaluate(embed, "clustering", model_name="fn", **kw)               # recomputed: no version, nothing reused
+    assert sum(calls) == 60 and first["main_score"] == again["main_score"] and first["dataset"] == "my-frame"
+    assert not (tmp_path / "c" / "embeddings" / "fn").exists()
+    evaluate(embed, "clustering", model_name="fn-v1", model_version="v1", **kw)
+    evaluate(embed, "clustering", model_name="fn-v1", model_version="v1", **kw)   # cached and finished: no call
+    assert sum(calls) == 90 and (tmp_path / "c" / "embeddings" / "fn-v1" / "v1").is_dir()
+    with pytest.raises(StebInputError, match="name the model you hold"):
+        evaluate(embed, "clustering", **kw)
+
+
+class MtebStyle:
+    "An encoder as MTEB's protocol has it: encode(sentences, **kwargs) -> array."
+    def __init__(self, st): self.st = st
+    def encode(self, sentences, **kwargs): return self.st.encode(list(sentences), **kwargs)
+
+
+def test_an_mteb_style_encoder_and_a_suite_as_a_dataframe(tmp_path, st):
+    out = evaluate_suite(MtebStyle(st), "mini", model_name="mteb-style", model_version="1", datasets=["mini_probing", "mini_aaac_verification_en"],
+                         results_dir=tmp_path / "r", cache_dir=tmp_path / "c", progress=False)
+    frame = out["done"].to_frame()
+    assert not out["failed"] and set(frame["dataset"]) == {"mini_probing", "mini_aaac_verification_en"}
+    assert (frame["model"] == "mteb-style").all() and frame["main_score"].between(0, 1).all()
