@@ -25,7 +25,7 @@ from .eval.multivector import multi_vector_tasks, not_applicable, scoring_applie
 __all__ = ['TRAIN_METHODS', 'EXAMPLE_MODELS', 'SCORE_CHOICES', 'AUTHORSHIP_OPTIONS', 'build_parser', 'run_fetch',
            'list_corrections', 'run_examples', 'list_models', 'list_datasets', 'prepare', 'sweep_options', 'run_sweep',
            'run_evaluate', 'run_rerank', 'print_tables', 'run_paper', 'run_train_contrastive', 'run_train_reranker',
-           'run_train', 'main', 'progress_bar', 'run_status']
+           'run_train', 'main', 'progress_bar', 'run_export', 'run_status']
 
 # %% ../nbs/lib/99_cli.ipynb #c005
 def _add_profile_options(p):
@@ -210,6 +210,10 @@ def build_parser() -> argparse.ArgumentParser:
     st.add_argument("--models", nargs="+", help="with --suite/--dataset (default: the main job's models)")
     st.add_argument("--task"); st.add_argument("--protocol", choices=PROTOCOLS, default="chunk")
     st.add_argument("--seed", type=int, default=DEFAULT_SEED); _add_profile_options(st)
+    ex = sub.add_parser("export", help="write a results directory in another tool's format (mteb)")
+    ex.add_argument("results_dir"); ex.add_argument("out")
+    ex.add_argument("--format", choices=("mteb",), default="mteb",
+                    help="mteb: one TaskResult JSON per result, OUT/<model>/<revision>/<task>.json")
     tb = sub.add_parser(
         "table", help="STEB scores of a results directory (default: operational and definitional)"
     )
@@ -534,6 +538,7 @@ def main(argv=None) -> int:
         elif a.command == "prepare": prepare(a)
         elif a.command == "fetch": return run_fetch(a)
         elif a.command == "table": print_tables(a.results_dir, a.score, a.csv)
+        elif a.command == "export": run_export(a)
         elif a.command == "paper": run_paper(a)
         elif a.command == "status": return run_status(a)
         elif a.command == "train": run_train(a)
@@ -556,6 +561,13 @@ def progress_bar(done: int, total: int, width: int = 30) -> str:
     "A text bar: `[█████·····] 5/10`."
     filled = width * done // total if total else width
     return f"[{'█' * filled}{'·' * (width - filled)}] {done}/{total}"
+
+def run_export(a) -> None:
+    "`steb export`: the results of `a.results_dir` in MTEB's format under `a.out`."
+    from steb_lib.eval.results import export_mteb
+    written = [p for p in export_mteb(a.results_dir, a.out) if p.name != "model_meta.json"]
+    if not written: raise StebInputError(f"no results under {a.results_dir}")
+    print(f"{len(written)} results written as MTEB task results under {Path(a.out).resolve()}")
 
 def run_status(a) -> int:
     "`steb status`: every job of a sweep (or of a suite × models) by state; 0 only when all are finished."

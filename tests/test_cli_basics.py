@@ -95,3 +95,38 @@ def test_the_packaged_mpnet_is_stored_once():
     spec = resolve_model("all-mpnet-base-v2")
     assert unpacked_model_dir(spec) is not None and not zip_part_files(spec.packaged["zip_parts"])
     assert model_source(spec)[0] == str(unpacked_model_dir(spec))
+
+
+def test_export_to_mteb_task_results(tmp_path):
+    "`steb export --format mteb`: every result as a TaskResult of MTEB's documented schema (mteb/results/task_result.py)."
+    from typing import Any
+    from pydantic import BaseModel, field_validator
+
+    class TaskResult(BaseModel):   # the fields and checks of MTEB's TaskResult (2.x), written out here
+        dataset_revision: str
+        task_name: str
+        mteb_version: str | None
+        scores: dict[str, list[dict[str, Any]]]
+        evaluation_time: float | None
+        kg_co2_emissions: float | None = None
+        date: float | None = None
+
+        @field_validator("scores")
+        @classmethod
+        def each_subset(cls, v):
+            for entries in v.values():
+                for e in entries:
+                    assert "main_score" in e and isinstance(e["hf_subset"], str) and isinstance(e["languages"], list)
+            return v
+
+    r = steb("export", ROOT / "data" / "results" / "lite", tmp_path / "mteb", "--format", "mteb")
+    assert r.returncode == 0 and r.stdout.startswith("128 results written"), r.stdout + r.stderr
+    files = [p for p in (tmp_path / "mteb").rglob("*.json") if p.name != "model_meta.json"]
+    assert len(files) == 128
+    parsed = [TaskResult.model_validate_json(p.read_text()) for p in files]
+    ewave = next(t for t, p in zip(parsed, files) if p.name == "STEB-eWAVE-clustering.json" and "random" in str(p))
+    original = json.loads((ROOT / "data" / "results" / "lite" / "random" / "eWAVE" / "clustering.json").read_text())
+    assert ewave.scores["test"][0]["main_score"] == original["main_score"] and ewave.dataset_revision == original["data_sha256"]
+    assert ewave.scores["test"][0]["languages"] == ["eng-Latn"]
+    r = steb("export", tmp_path / "empty", tmp_path / "out2")
+    assert r.returncode == 2 and "no results under" in r.stderr

@@ -25,11 +25,12 @@ from ..tasks.task_data import TaskData, task_name
 _logger = logging.getLogger("steb_lib.eval.results")
 
 # %% auto #0
-__all__ = ['TIMING_FIELDS', 'IDENTITY_FIELDS', 'RESULT_FIELDS', 'SCHEMA_VERSION', 'STORE_PROFILE_FILE', 'system_name',
-           'result_system', 'result_path', 'without_timing', 'result_checksum', 'result_problem', 'result_schema',
-           'with_corrections', 'migrate_result', 'parse_result', 'read_result', 'write_result', 'finished_result',
-           'result_lock', 'compute_once', 'prepare_stores', 'store_profile', 'claim_store_profile', 'base_result',
-           'load_results', 'results_table', 'results_to_frame', 'Result', 'Results']
+__all__ = ['TIMING_FIELDS', 'IDENTITY_FIELDS', 'RESULT_FIELDS', 'SCHEMA_VERSION', 'STORE_PROFILE_FILE', 'MTEB_LANGUAGES',
+           'system_name', 'result_system', 'result_path', 'without_timing', 'result_checksum', 'result_problem',
+           'result_schema', 'with_corrections', 'migrate_result', 'parse_result', 'read_result', 'write_result',
+           'finished_result', 'result_lock', 'compute_once', 'prepare_stores', 'store_profile', 'claim_store_profile',
+           'base_result', 'load_results', 'results_table', 'results_to_frame', 'Result', 'Results', 'mteb_task_result',
+           'export_mteb']
 
 # %% ../../nbs/lib/eval/45_results.ipynb #c006
 TIMING_FIELDS = ("seconds", "created")
@@ -309,3 +310,40 @@ class Result(dict):
 class Results(list):
     "Results (a list of `Result`), with `to_frame()`: one row each."
     def to_frame(self): return results_to_frame(self)
+
+# %% ../../nbs/lib/eval/45_results.ipynb #e413897c
+MTEB_LANGUAGES = {"en": "eng-Latn", "nl": "nld-Latn", "es": "spa-Latn", "el": "ell-Grek", "it": "ita-Latn",
+                  "pl": "pol-Latn", "fr": "fra-Latn", "de": "deu-Latn"}
+
+def mteb_task_result(result: dict, languages=("en",)) -> dict:
+    "One steb-lib result as an MTEB `TaskResult` dict (`scores`: one `test` split, subset `default`)."
+    from steb_lib.tasks.task_data import task_spec
+    numbers = {k: v for k, v in result.get("metrics", {}).items()
+               if isinstance(v, (int, float)) and not isinstance(v, bool)}
+    scores = {**numbers, "main_score": result["main_score"], "hf_subset": "default",
+              "languages": [MTEB_LANGUAGES.get(lang, lang) for lang in languages],
+              "steb_main_metric": task_spec(result["task"]).main_metric,
+              "steb_protocol": result.get("protocol"), "steb_profile": result.get("profile")}
+    created = result.get("created")
+    return {"dataset_revision": result.get("data_sha256") or "unknown",
+            "task_name": f"STEB-{result['dataset']}-{result['task']}", "mteb_version": None,
+            "scores": {"test": [scores]}, "evaluation_time": result.get("seconds"), "kg_co2_emissions": None,
+            "date": datetime.fromisoformat(created).timestamp() if created else None}
+
+# %% ../../nbs/lib/eval/45_results.ipynb #9924e8ea
+def export_mteb(results_dir, out) -> list[Path]:
+    """Write every result under `results_dir` as MTEB writes its own, `out/<model>/<revision>/<task>.json`
+    (model names with `/` as `__`), plus a `model_meta.json` per model and revision; the paths written."""
+    from steb_lib.data.datasets import DATASET_REGISTRY
+    written = []
+    for r in load_results(results_dir):
+        rev = path_name(str(r.get("model_revision") or "no_revision_available"))
+        model = result_system(r).replace("/", "__")
+        task = mteb_task_result(r, DATASET_REGISTRY.get(r["dataset"], {}).get("languages", ["en"]))
+        d = Path(out)/model/rev
+        written.append(atomic_write_text(d/f"{task['task_name']}.json", json.dumps(task, indent=2) + "\n"))
+        meta = {"name": result_system(r), "revision": r.get("model_revision"), "framework": ["steb-lib"],
+                "steb_lib_version": r.get("steb_lib_version")}
+        if not (d/"model_meta.json").exists():
+            written.append(atomic_write_text(d/"model_meta.json", json.dumps(meta, indent=2) + "\n"))
+    return written
