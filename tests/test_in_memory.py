@@ -2,8 +2,7 @@
 tokenizer, an MTEB-style encoder and a function; data as a DataFrame; results as DataFrames; changed weights are never
 taken for the old ones."""
 import os
-from pathlib import Path
-import numpy as np, pandas as pd, pytest, torch
+import pandas as pd, pytest, torch
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1"); os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 from sentence_transformers import SentenceTransformer

@@ -1,7 +1,7 @@
 """Paper notebooks with non-default parameters (issue 32, item 5), run by papermill as `steb paper` runs them: each
 parameter below changes what the notebook computes, the executed copy says what it read, and tables and figures go
 to the directories given (or $STEB_TABLES_DIR / $STEB_FIGURES_DIR), never over the repository's."""
-import json, os
+import json
 from pathlib import Path
 import pytest
 
