@@ -8,24 +8,17 @@ import argparse, json, os, sys, time, warnings
 import steb_lib
 from pathlib import Path
 from .core import DEFAULT_SEED, PROTOCOLS, StebInputError, atomic_write_text, log_to_stdout
-from .tasks.task_data import task_names
 from .models.registry import DEFAULT_MODELS, MODEL_REGISTRY, offline_availability
-from .eval.runner import builtin_datasets, encoder_and_scoring, evaluate, evaluate_suite
 from .profiles import CORRECTIONS, DEFAULT_PROFILE, PROFILES, make_profile
-from .data.datasets import SUITES
-from .paper import PAPER_NOTEBOOKS
-from .sweep import EXECUTORS
-from .eval.results import results_table
-from .embed.token_store import SCORING_CHOICES
-from .train.authorship_data import POSITIVE_CHOICES
-from .train.reranker import CURATIONS, NEGATIVE_KINDS
-from .eval.multivector import multi_vector_tasks, not_applicable, scoring_applies
+# the rest of the library (torch, scikit-learn, the task registry) is imported where a command needs it, so
+# that `steb --help` and `steb --version` answer at once
 
 # %% auto #0
-__all__ = ['TRAIN_METHODS', 'EXAMPLE_MODELS', 'SCORE_CHOICES', 'AUTHORSHIP_OPTIONS', 'build_parser', 'run_fetch',
-           'list_corrections', 'run_examples', 'list_models', 'list_datasets', 'prepare', 'sweep_options', 'run_sweep',
-           'run_evaluate', 'run_rerank', 'print_tables', 'run_paper', 'run_train_contrastive', 'run_train_reranker',
-           'run_train', 'main', 'progress_bar', 'run_export', 'run_status']
+__all__ = ['TRAIN_METHODS', 'COMMAND_HELP', 'EXAMPLE_MODELS', 'SCORE_CHOICES', 'AUTHORSHIP_OPTIONS', 'commands_parser',
+           'build_parser', 'run_fetch', 'list_corrections', 'run_examples', 'list_models', 'list_datasets', 'prepare',
+           'sweep_options', 'run_sweep', 'run_evaluate', 'run_rerank', 'print_tables', 'run_paper',
+           'run_train_contrastive', 'run_train_reranker', 'run_train', 'main', 'progress_bar', 'run_export',
+           'run_status']
 
 # %% ../nbs/lib/99_cli.ipynb #c005
 def _add_profile_options(p):
@@ -47,6 +40,7 @@ def _add_run_options(p):
     )
 
 def _add_executor_options(p):
+    from steb_lib.sweep import EXECUTORS
     p.add_argument("--executor", choices=("inline",) + EXECUTORS, default="inline",
                    help="inline: in this process (default); local: one submitit job per (model, dataset) on "
                    "this machine; slurm: a SLURM job array")
@@ -66,6 +60,9 @@ TRAIN_METHODS = ("styledistance", "contrastive", "reranker")
 
 def _add_authorship_training_options(tr) -> None:
     "Options of `steb train contrastive` and `steb train reranker`."
+    from steb_lib.embed.token_store import SCORING_CHOICES
+    from steb_lib.train.authorship_data import POSITIVE_CHOICES
+    from steb_lib.train.reranker import CURATIONS, NEGATIVE_KINDS
     tr.add_argument("--data", help="contrastive/reranker: an authorship JSONL (default: the built-in corpus)")
     tr.add_argument("--dataset", help="contrastive/reranker: a registered retrieval dataset as training data")
     tr.add_argument("--scoring", default="mean", help=f"contrastive: what to train for, {SCORING_CHOICES}")
@@ -83,12 +80,55 @@ def _add_authorship_training_options(tr) -> None:
     tr.add_argument("--learning-rate", type=float)
     tr.add_argument("--save-every", type=int, help="steps between checkpoints (a rerun resumes the last)")
 
-def build_parser() -> argparse.ArgumentParser:
-    "The `steb` argument parser."
+COMMAND_HELP = {   # `steb --help` lists the commands from here, without importing the library
+    "evaluate": "evaluate a model on a data file, a dataset or a suite",
+    "rerank": (
+        "two-stage retrieval: MODEL retrieves the top K candidate documents, --reranker reorders them"
+    ),
+    "examples": (
+        "a quick check: models (default: random, all-MiniLM-L6-v2) on the built-in example datasets"
+    ),
+    "paper": (
+        "the main job: STEB-lite for the default models, then every paper notebook (papermill)"
+    ),
+    "list-models": "registered models and whether they load offline",
+    "corrections": "steb-lib's corrections to the released STEB code (--correct NAME)",
+    "list-datasets": "registered datasets: tasks, language, counts, availability here",
+    "fetch": (
+        "download and verify every source a run needs (datasets and models), for machines without network"
+    ),
+    "prepare": "write a dataset's prepared sample (JSONL) and print its path and sha256",
+    "status": "a sweep's jobs: finished, running, failed (with logs) and missing",
+    "export": "write a results directory in another tool's format (mteb)",
+    "table": "STEB scores of a results directory (default: operational and definitional)",
+    "train": (
+        "train a style embedding (styledistance: triplets of parallel pairs; contrastive: InfoNCE on "
+        "same-author pairs) or an authorship reranker"
+    ),
+}
+
+def _root_parser() -> tuple:
+    "(the `steb` parser with `--version`, its commands' subparsers)."
     ap = argparse.ArgumentParser(prog="steb", description="STEB: evaluate style embeddings")
     ap.add_argument("--version", action="version", version=f"steb-lib {steb_lib.__version__}")
-    sub = ap.add_subparsers(dest="command", required=True)
-    ev = sub.add_parser("evaluate", help="evaluate a model on a data file, a dataset or a suite")
+    return ap, ap.add_subparsers(dest="command", required=True)
+
+def commands_parser() -> argparse.ArgumentParser:
+    "The `steb` parser with its commands and no options of theirs: enough for `steb --help` and `--version`."
+    ap, sub = _root_parser()
+    for name, text in COMMAND_HELP.items(): sub.add_parser(name, help=text)
+    return ap
+
+def build_parser() -> argparse.ArgumentParser:
+    "The `steb` argument parser."
+    from steb_lib.data.datasets import SUITES
+    from steb_lib.embed.token_store import SCORING_CHOICES
+    from steb_lib.eval.multivector import multi_vector_tasks
+    from steb_lib.paper import PAPER_NOTEBOOKS
+    from steb_lib.tasks.task_data import task_names
+    ap, sub = _root_parser()
+    add = lambda name: sub.add_parser(name, help=COMMAND_HELP[name])   # noqa: E731
+    ev = add("evaluate")
     ev.add_argument("model", help="registry name, alias, hub id or local directory")
     ev.add_argument(
         "--task",
@@ -116,10 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--skip-punctuation", action="store_true", help="multi-vector scoring: drop punctuation-only tokens"
     )
     _add_run_options(ev); _add_executor_options(ev)
-    rr = sub.add_parser(
-        "rerank",
-        help="two-stage retrieval: MODEL retrieves the top K candidate documents, --reranker reorders them",
-    )
+    rr = add("rerank")
     rr.add_argument("model", help="first stage: registry name, alias, hub id or local directory")
     rr.add_argument(
         "--reranker",
@@ -138,16 +175,10 @@ def build_parser() -> argparse.ArgumentParser:
     rr.add_argument("--name", help="dataset name in the results store")
     rr.add_argument("--revision", help="hub commit of the first-stage model")
     _add_run_options(rr)
-    ex = sub.add_parser(
-        "examples",
-        help="a quick check: models (default: random, all-MiniLM-L6-v2) on the built-in example datasets",
-    )
+    ex = add("examples")
     ex.add_argument("--models", nargs="+", default=list(EXAMPLE_MODELS))
     _add_run_options(ex)
-    pp = sub.add_parser(
-        "paper",
-        help="the main job: STEB-lite for the default models, then every paper notebook (papermill)",
-    )
+    pp = add("paper")
     pp.add_argument("--models", nargs="+", default=list(DEFAULT_MODELS))
     pp.add_argument("--suite", choices=SUITES, default="lite", help="lite (main job) or mini (smoke test)")
     pp.add_argument(
@@ -169,17 +200,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="skip the evaluation, only run the notebooks on RESULTS_DIR",
     )
     _add_executor_options(pp)
-    sub.add_parser("list-models", help="registered models and whether they load offline")
-    sub.add_parser("corrections", help="steb-lib's corrections to the released STEB code (--correct NAME)")
-    ld = sub.add_parser(
-        "list-datasets", help="registered datasets: tasks, language, counts, availability here"
-    )
+    add("list-models")
+    add("corrections")
+    ld = add("list-datasets")
     ld.add_argument("--task"); ld.add_argument("--suite", choices=SUITES)
-    fe = sub.add_parser(
-        "fetch",
-        help="download and verify every source a run needs (datasets and models), "
-        "for machines without network",
-    )
+    fe = add("fetch")
     which = fe.add_mutually_exclusive_group(required=True)
     which.add_argument("--suite", choices=SUITES)
     which.add_argument("--dataset", nargs="+", help="registered datasets")
@@ -196,33 +221,28 @@ def build_parser() -> argparse.ArgumentParser:
         help="download nothing: say what would be fetched and its size where known",
     )
     fe.add_argument("--record", help="also write the rows as JSON to this file")
-    pr = sub.add_parser(
-        "prepare", help="write a dataset's prepared sample (JSONL) and print its path and sha256"
-    )
+    pr = add("prepare")
     pr.add_argument("name")
     pr.add_argument("--task")
     pr.add_argument("--seed", type=int, default=DEFAULT_SEED); _add_profile_options(pr)
     pr.add_argument("--out", default="prepared", help="output directory (default: prepared/)")
-    st = sub.add_parser("status", help="a sweep's jobs: finished, running, failed (with logs) and missing")
+    st = add("status")
     st.add_argument("--results-dir", required=True)
     st.add_argument("--suite", choices=SUITES, help="jobs of a suite (default: every sweep submitted there)")
     st.add_argument("--dataset", nargs="+", help="jobs of these datasets")
     st.add_argument("--models", nargs="+", help="with --suite/--dataset (default: the main job's models)")
     st.add_argument("--task"); st.add_argument("--protocol", choices=PROTOCOLS, default="chunk")
     st.add_argument("--seed", type=int, default=DEFAULT_SEED); _add_profile_options(st)
-    ex = sub.add_parser("export", help="write a results directory in another tool's format (mteb)")
+    ex = add("export")
     ex.add_argument("results_dir"); ex.add_argument("out")
     ex.add_argument("--format", choices=("mteb",), default="mteb",
                     help="mteb: one TaskResult JSON per result, OUT/<model>/<revision>/<task>.json")
-    tb = sub.add_parser(
-        "table", help="STEB scores of a results directory (default: operational and definitional)"
-    )
+    tb = add("table")
     tb.add_argument("--results-dir", default="results")
     tb.add_argument("--csv", action="store_true", help="CSV instead of markdown")
     tb.add_argument("--score", nargs="+", choices=SCORE_CHOICES, default=["operational", "definitional"],
                     help="which tables ('main': every dataset × task main score)")
-    tr = sub.add_parser("train", help="train a style embedding (styledistance: triplets of parallel pairs; "
-                        "contrastive: InfoNCE on same-author pairs) or an authorship reranker")
+    tr = add("train")
     tr.add_argument("method", choices=TRAIN_METHODS)
     tr.add_argument("--base", default="sentence-transformers/all-MiniLM-L6-v2", help="model to fine-tune")
     _add_authorship_training_options(tr)
@@ -284,6 +304,8 @@ SCORE_CHOICES = ("operational", "definitional", "application", "multilingual", "
 
 def run_examples(a) -> None:
     "Evaluate every chosen model on every built-in dataset and task, then print the table."
+    from steb_lib.eval.results import results_table
+    from steb_lib.eval.runner import builtin_datasets, evaluate
     from steb_lib.models.encoders import load_encoder
     start = time.perf_counter()
     for model in a.models:
@@ -328,6 +350,7 @@ def prepare(a) -> None:
 
 def _dataset_tasks(name: str, task: str | None) -> list[str]:
     "The tasks to run for a built-in example or registered dataset: `task`, or all it feeds."
+    from steb_lib.eval.runner import builtin_datasets
     if name in builtin_datasets(): return [task] if task else builtin_datasets()[name]["tasks"]
     from steb_lib.data.datasets import dataset_entry, dataset_tasks
     return dataset_tasks(dataset_entry(name), task)
@@ -354,6 +377,9 @@ def run_sweep(a, jobs) -> int:
 
 def run_evaluate(a) -> int:
     "`steb evaluate`: one data file, one dataset (all its tasks unless --task) or a whole suite."
+    from steb_lib.eval.multivector import not_applicable, scoring_applies
+    from steb_lib.eval.results import results_table
+    from steb_lib.eval.runner import encoder_and_scoring, evaluate, evaluate_suite
     if a.executor != "inline":
         from steb_lib.sweep import sweep_jobs
         if a.data_file or a.scoring not in (None, "mean") or a.revision or a.trust_remote_code:
@@ -416,6 +442,7 @@ def run_rerank(a) -> int:
 
 def print_tables(results_dir, scores=("operational", "definitional"), as_csv=False) -> None:
     "Print each score's table (×100) for a results directory, as markdown or CSV, with what was left out."
+    from steb_lib.eval.results import results_table
     from steb_lib.scores import results_frame, steb_scores
     results = results_frame(results_dir)
     profiles = sorted(set(results["profile"].dropna()))
@@ -525,7 +552,9 @@ def _warning_line(message, category, filename, lineno, line=None) -> str:
 
 def main(argv=None) -> int:
     "Entry point of the `steb` console script: errors are one line (exit 2), Ctrl-C exits 130 quietly."
-    a = build_parser().parse_args(argv)
+    args = sys.argv[1:] if argv is None else list(argv)
+    light = not args or args[0] in ("-h", "--help", "--version")   # no command: no need to import the library
+    a = (commands_parser() if light else build_parser()).parse_args(args)
     warnings.formatwarning = _warning_line
     log_to_stdout()   # progress lines (done, skip, wait, failed) on stdout
     try:

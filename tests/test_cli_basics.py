@@ -130,3 +130,18 @@ def test_export_to_mteb_task_results(tmp_path):
     assert ewave.scores["test"][0]["languages"] == ["eng-Latn"]
     r = steb("export", tmp_path / "empty", tmp_path / "out2")
     assert r.returncode == 2 and "no results under" in r.stderr
+
+
+def test_help_and_version_import_no_heavy_library():
+    "`steb --help` and `--version` answer without importing torch, scikit-learn or the task registry (was 4 s)."
+    probe = ("import sys\nfrom steb_lib.cli import main\n"
+             "for args in (['--help'], ['--version']):\n"
+             "    try: main(args)\n    except SystemExit as e: assert e.code == 0\n"
+             "heavy = [m for m in ('torch', 'sklearn', 'transformers', 'steb_lib.tasks.task_data') if m in sys.modules]\n"
+             "print('heavy:', heavy)\n")
+    r = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and r.stdout.strip().endswith("heavy: []"), r.stdout + r.stderr
+    assert "export" in r.stdout and "evaluate" in r.stdout
+    from steb_lib.cli import COMMAND_HELP, build_parser
+    full = build_parser()._subparsers._group_actions[0].choices                   # the full parser has the same commands
+    assert list(full) == list(COMMAND_HELP)
