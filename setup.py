@@ -21,6 +21,10 @@ lic = licenses[cfg['license'].lower()]
 min_python = cfg['min_python']
 lic_cls = lic[1]
 
+from pathlib import Path
+shipped_data = sorted(str(p.relative_to('data')) for p in Path('data').rglob('*') if p.is_file()
+                      and p.parts[1] not in ('fixtures', 'results') and not p.name.startswith('.'))
+
 setuptools.setup(
     name = cfg['repo'],
     license = lic[0],
@@ -32,7 +36,11 @@ setuptools.setup(
     ] + ['Programming Language :: Python :: '+o for o in py_versions[py_versions.index(min_python):]],
     url = cfg['git_url'],
     # steb_lib.testing (tiny random models for the tests) is left out of the wheel; an editable install still has it
-    packages = setuptools.find_packages(exclude=['steb_lib.testing', 'steb_lib.testing.*']),
+    packages = setuptools.find_packages(exclude=['steb_lib.testing', 'steb_lib.testing.*']) + ['steb_lib_data'],
+    # data/ travels in the wheel as the package steb_lib_data (registries, dataset entries, STEB-lite samples, the
+    # paper's numbers, bundled resources); the test fixtures and the committed results stay in the repository
+    package_dir = {'steb_lib_data': 'data'},
+    package_data = {'steb_lib_data': shipped_data},
     include_package_data = True,
     install_requires = requirements,
     extras_require={'dev': dev_requirements},

@@ -198,10 +198,14 @@ def default_cache_dir() -> Path:
     return Path(os.environ.get("STEB_CACHE") or Path.home()/".cache"/"steb-lib")
 
 def data_dir() -> Path:
-    """The project's `data/` directory: registries, built-in datasets, bundled resources (`$STEB_DATA_DIR`
-    overrides)."""
-    import steb_lib
-    return Path(os.environ.get("STEB_DATA_DIR") or Path(steb_lib.__file__).resolve().parent.parent/"data")
+    """The project's `data/` directory: registries, built-in datasets, bundled resources. `$STEB_DATA_DIR`
+    overrides; then a checkout's `data/`; an installed wheel carries it as the package `steb_lib_data`."""
+    import importlib.util, steb_lib
+    if os.environ.get("STEB_DATA_DIR"): return Path(os.environ["STEB_DATA_DIR"])
+    checkout = Path(steb_lib.__file__).resolve().parent.parent/"data"
+    if (checkout/"models"/"registry.json").is_file(): return checkout
+    shipped = importlib.util.find_spec("steb_lib_data")
+    return Path(next(iter(shipped.submodule_search_locations))) if shipped else checkout
 
 # %% ../nbs/lib/00_core.ipynb #c039
 def set_aside(path, why: str = "unreadable") -> Path | None:
@@ -257,3 +261,4 @@ class LazyRegistry(collections.UserDict):
         return self._data
     @data.setter
     def data(self, value: dict) -> None: self._data = value
+    def copy(self) -> dict: return dict(self.data)   # (UserDict's copy reads the instance's own `data`)

@@ -1,0 +1,38 @@
+"""The package a researcher installs (issue 32, item 2): a wheel built from the checkout, installed into a fresh
+environment outside it, runs `steb --version` and STEB-lite with the data it carries (registries, dataset entries,
+shipped samples) — not the checkout's."""
+import json, os, subprocess, sys, sysconfig
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_wheel_installs_and_runs_outside_the_checkout(tmp_path):
+    wheels = tmp_path / "wheels"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", wheels, ROOT],
+                   check=True, capture_output=True, timeout=600, cwd=tmp_path)
+    wheel = next(wheels.glob("steb_lib-*.whl"))
+    env_dir = tmp_path / "fresh"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", env_dir], check=True, timeout=120)
+    python = env_dir / "bin" / "python"
+    site = Path(subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                               capture_output=True, text=True, check=True).stdout.strip())
+    # the dependencies (torch, numpy, ...) come from this environment's site-packages, read as a plain path: its own
+    # .pth files (the editable install of the checkout among them) are not run, so steb_lib can only be the wheel's
+    (site / "dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    subprocess.run([sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "--no-index", "-q", wheel],
+                   check=True, capture_output=True, timeout=600)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "STEB_DATA_DIR")}
+    env |= {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "STEB_CACHE": str(tmp_path / "cache")}
+    run = lambda *args: subprocess.run([env_dir / "bin" / "steb", *map(str, args)], capture_output=True, text=True,   # noqa: E731
+                                       env=env, cwd=tmp_path, timeout=900)
+    where = subprocess.run([python, "-c", "import steb_lib; from steb_lib.core import data_dir; print(steb_lib.__file__); print(data_dir())"],
+                           capture_output=True, text=True, env=env, cwd=tmp_path, check=True).stdout.split()
+    assert where[0].startswith(str(env_dir)) and where[1].startswith(str(env_dir)) and where[1].endswith("steb_lib_data"), where
+    r = run("--version")
+    assert r.returncode == 0 and r.stdout.startswith("steb-lib "), r.stderr
+    r = run("evaluate", "random", "--suite", "lite", "--results-dir", tmp_path / "results")
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    results = [json.loads(p.read_text()) for p in (tmp_path / "results").rglob("*.json")]
+    found = {r["data_found_in"] for r in results if "data_found_in" in r}
+    assert len(results) == 16 and found == {"lite", "package"}, found       # the wheel's samples, the mini suite's packages
