@@ -225,7 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
     pr.add_argument("name")
     pr.add_argument("--task")
     pr.add_argument("--seed", type=int, default=DEFAULT_SEED); _add_profile_options(pr)
-    pr.add_argument("--out", default="prepared", help="output directory (default: prepared/, which git ignores)")
+    pr.add_argument("--out", default="prepared", help="output directory (default: prepared/, git-ignored)")
     st = add("status")
     st.add_argument("--results-dir", required=True)
     st.add_argument("--suite", choices=SUITES, help="jobs of a suite (default: every sweep submitted there)")
