@@ -207,9 +207,11 @@ def probe_one(embeddings, values, seed, profile, given=None) -> dict | None:
     return probe(E[keep], [values[i] for i in keep], seed)
 
 def why_not_probed(values) -> str:
-    "Why a feature's probe could not run: its values are constant, or its bins are too small to split."
+    """Why a feature's probe could not run: its values are constant, one value fills its quantile bins, or its
+    bins are too small to split."""
     known = [v for v in values if v is not None]
     if len(set(known)) < 2: return "constant"
+    if np.unique(quantile_bins(known)).size < 2: return "one value in most texts (a single quantile bin)"
     return f"too few texts per bin for a training, validation and test part ({len(known)} texts)"
 
 def skipped_summary(reasons: Mapping) -> str:
