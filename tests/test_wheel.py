@@ -22,7 +22,7 @@ def test_the_wheel_installs_and_runs_outside_the_checkout(tmp_path):
     (site / "dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     subprocess.run([sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "--no-index", "-q", wheel],
                    check=True, capture_output=True, timeout=600)
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "STEB_DATA_DIR")}
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "STEB_DATA_DIR", "STEB_RAW_DIR")}   # a user's
     env |= {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "STEB_CACHE": str(tmp_path / "cache")}
     run = lambda *args: subprocess.run([env_dir / "bin" / "steb", *map(str, args)], capture_output=True, text=True,   # noqa: E731
                                        env=env, cwd=tmp_path, timeout=900)
