@@ -33,7 +33,7 @@ __all__ = ['ATTRIBUTES', 'DEFINITIONAL', 'APPLICATIONS', 'SUITES', 'LITE_DATASET
            'load_dataset_registry', 'dataset_entry', 'in_suite', 'suite_tasks', 'suite_datasets', 'sample_records',
            'Prepared', 'source_files_sha256', 'files_read_beyond', 'unchanged_files', 'dataset_tasks',
            'sample_corrections', 'drawn_with_seed', 'task_entry', 'sample_text_count', 'lite_dir', 'sample_identity',
-           'shipped_name', 'shipped_sample', 'shipped_tasks', 'has_shipped_samples', 'prepare_dataset',
+           'shipped_name', 'shipped_sample', 'shipped_tasks', 'needed_tasks', 'has_shipped_samples', 'prepare_dataset',
            'repeated_records', 'build_prepared', 'write_prepared', 'dataset_availability']
 
 # %% ../../nbs/lib/data/25_datasets.ipynb #c006
@@ -316,11 +316,14 @@ def shipped_tasks(name: str, seed: int = DEFAULT_SEED, profile=None) -> list[str
         return shipped_sample(e, t, seed, sample_corrections(e, profile)) is not None
     return [t for t in dataset_tasks(entry) if shipped(t)]
 
+def needed_tasks(entry: dict, suite: str | None = None) -> list[str]:
+    "The tasks of `entry` that `suite` runs (all of them without a suite)."
+    return suite_tasks(entry, suite) if suite else dataset_tasks(entry)
+
 def has_shipped_samples(name: str, seed: int = DEFAULT_SEED, profile=None, suite: str | None = None) -> bool:
     """Does every task of dataset `name` (of those `suite` runs, given) have a usable shipped sample under
     `profile`?"""
-    needed = suite_tasks(dataset_entry(name), suite) if suite else dataset_tasks(dataset_entry(name))
-    return set(needed) <= set(shipped_tasks(name, seed, profile))
+    return set(needed_tasks(dataset_entry(name), suite)) <= set(shipped_tasks(name, seed, profile))
 
 
 # %% ../../nbs/lib/data/25_datasets.ipynb #c019
@@ -407,8 +410,9 @@ def build_prepared(
         "steb_lib_version": steb_lib.__version__,
     }
     if read: meta["raw_files_read"] = read
-    if data.n_duplicates: meta["n_duplicates_dropped"] = data.n_duplicates
-    if data.n_duplicates: meta["duplicates_which"] = repeated_records(task, records)
+    if data.n_duplicates:
+        meta["n_duplicates_dropped"] = data.n_duplicates
+        meta["duplicates_which"] = repeated_records(task, records)
     repeats = len(data.records) - len({canonical_json(r) for r in data.records})
     if repeats: meta["n_duplicates_kept"] = repeats
     # what the loader left out or replaced, by reason
@@ -437,7 +441,7 @@ def dataset_availability(entry: dict, suite: str | None = None) -> str:
         return "fixture only" if entry.get("fixture") else "no public source"
     here = source_availability(src)
     if here in ("needs download", "needs manual download") and (shipped := shipped_tasks(entry["name"])):
-        if has_shipped_samples(entry["name"], suite=suite): return "shipped sample (STEB-lite)"
+        if set(needed_tasks(entry, suite)) <= set(shipped): return "shipped sample (STEB-lite)"   # read once
         return f"shipped sample ({', '.join(shipped)}); {here} for the rest"
     if entry.get("fixture") and here == "needs download": return "fixture only"
     if entry.get("fixture") and here == "needs manual download": return "fixture only (manual download)"
