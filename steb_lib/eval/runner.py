@@ -114,7 +114,7 @@ def _scored(
             encoder, data.texts, protocol, cache, model_name, skip_punctuation, progress=progress
         )
         return score_task_multivector(data, store, scoring, progress=progress, profile=profile), n_new
-    # LUAR: authors as episodes, as trained (SPEC §9)
+    # LUAR: authors as episodes, as trained (docs/protocol.md §9)
     if task_spec(data.task).episode_metrics and hasattr(encoder, "encode_authors"):
         return joint_author_scores(encoder, data, protocol, profile=profile), len(data.texts)
     E, n_new = embed_texts(encoder, data.texts, protocol, cache, model_name, progress=progress)

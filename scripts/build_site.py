@@ -1,0 +1,360 @@
+"""Build the companion site offline: the README as the front page, `docs/`, every library notebook as its module's
+API page, every paper notebook executed (its tables and figures in the page), then check it in headless Chromium.
+
+    .venv/bin/python scripts/build_site.py            # -> _site/html/index.html
+    .venv/bin/python scripts/build_site.py --check    # ... and load every page in Debian's chromium
+
+Why mkdocs + mkdocs-jupyter: it installs from PyPI alone and builds with no network. nbdev's own site needs Quarto,
+whose PyPI package downloads a binary; Jupyter Book 2 (mystmd) fetches its site theme from the network when it
+builds HTML. mkdocs-jupyter renders notebooks with nbconvert, the same HTML JupyterLab exports; MathJax comes from
+the `jupyter-server-mathjax` package, so pages load nothing from outside the site.
+
+Paper notebooks run as papermill runs them for the main job (kernel `python3`, working directory `nbs/`, their
+default parameters: they read `results/<suite>` if the main job wrote it, else the shipped results), with tables and
+figures written under `_site/outputs/`, never over `tables/` and `figures/`. Cells flagged `#| slow` are skipped, as
+`nbdev_test` skips them, and the page says so; `--runs _runs` shows the main job's executed copies instead, slow cells
+included. A failing notebook fails the build.
+"""
+import argparse, concurrent.futures, importlib, inspect, json, os, re, shutil, subprocess, sys, time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+GIT_URL = "https://github.com/steb-lib/steb-lib"
+MATHJAX_PLACEHOLDER = "__STEB_SITE_ROOT__/mathjax"
+SLOW_NOTE = "(not run in the site build: a slow cell, skipped as nbdev_test skips it; `bash run.sh` runs it)\n"
+# jupyter-server-mathjax ships MathJax 2.7 with the STIX-Web fonts only (as Jupyter configures it)
+MATHJAX_FONTS = """MathJax.Hub.Config({"HTML-CSS": {availableFonts: [], webFont: "STIX-Web", imageFont: null}});
+MathJax.Ajax.loadComplete("[MathJax]/config/local/steb.js");
+"""
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-sync",
+                  "--disable-background-networking", "--disable-component-update"]
+
+
+# ---- which files are pages, and where each one lands ---------------------------------------------------------------
+
+def source_pages():
+    "Repository-relative paths of every page: the README, `docs/*.md`, every notebook under `nbs/`."
+    notebooks = sorted(p for p in (REPO / "nbs").rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+    docs = sorted((REPO / "docs").glob("*.md"))
+    return ["README.md"] + [str(p.relative_to(REPO)) for p in docs + notebooks]
+
+
+def page_source_name(src):
+    "Where a page's source sits in the site's source folder (the README becomes `index.md`)."
+    return "index.md" if src == "README.md" else src
+
+
+def page_url(src):
+    "The HTML file a page becomes (mkdocs with `use_directory_urls: false`)."
+    return str(Path(page_source_name(src)).with_suffix(".html"))
+
+
+# ---- links: a link to a page goes to its HTML, to another file to the repository, a broken one stops the build --
+
+LINK = re.compile(r"(!?\[[^\]]*\])\(([^)\s]+)\)")
+FENCE = re.compile(r"^(```|~~~)")
+
+
+def link_target(target, src, pages, problems):
+    "The URL a repository-relative markdown link `target` in page `src` points to on the site."
+    if re.match(r"^[a-z][a-z0-9+.-]*:", target) or target.startswith("#"): return target
+    path, _, fragment = target.partition("#")
+    resolved = os.path.normpath(os.path.join(os.path.dirname(src), path))
+    fragment = f"#{fragment}" if fragment else ""
+    if resolved in pages:
+        return os.path.relpath(page_url(resolved), os.path.dirname(page_url(src)) or ".") + fragment
+    if resolved.startswith("..") or not (REPO / resolved).exists():
+        problems.append(f"{src}: link to {target} ({resolved} is not in the repository)")
+        return target
+    kind = "tree" if (REPO / resolved).is_dir() else "blob"
+    return f"{GIT_URL}/{kind}/main/{resolved}{fragment}"
+
+
+def rewrite_links(markdown, src, pages, problems):
+    "Rewrite every markdown link outside code fences and code spans (see `link_target`)."
+    out, fenced = [], False
+    for line in markdown.split("\n"):
+        if FENCE.match(line.lstrip()): fenced = not fenced
+        if not fenced:
+            parts = re.split(r"(`[^`]*`)", line)   # code spans keep their text
+            line = "".join(p if p.startswith("`") else
+                           LINK.sub(lambda m: f"{m[1]}({link_target(m[2], src, pages, problems)})", p) for p in parts)
+        out.append(line)
+    return "\n".join(out)
+
+
+# ---- library notebooks: an API summary at the top -------------------------------------------------------------------
+
+def notebook_module(nb):
+    "The module a library notebook exports (`#| default_exp NAME`), or None."
+    for cell in nb["cells"]:
+        m = re.search(r"^#\|\s*default_exp\s+(\S+)", "".join(cell["source"]), re.M)
+        if m: return f"steb_lib.{m[1]}"
+    return None
+
+
+def api_line(module, name):
+    "One line of a module's API summary: the name, its signature and the first line of its docstring."
+    obj = getattr(module, name)
+    if not (inspect.isfunction(obj) or inspect.isclass(obj)): return f"- `{name}`: {type(obj).__name__}"
+    try: signature = str(inspect.signature(obj))
+    except (TypeError, ValueError): signature = "(...)"
+    signature = signature if len(signature) <= 90 else signature[:87] + "...)"
+    doc = (inspect.getdoc(obj) or "").split("\n")[0]
+    return f"- `{name}{signature}`" + (f": {doc}" if doc else "")
+
+
+def api_cell(module_name):
+    "A markdown cell listing what `module_name` exports (its `__all__`)."
+    module = importlib.import_module(module_name)
+    lines = [api_line(module, n) for n in getattr(module, "__all__", [])]
+    text = f"**API.** `{module_name}` exports {len(lines)} names:\n\n" + "\n".join(lines) if lines else \
+        f"**API.** `{module_name}` exports no names."
+    return {"cell_type": "markdown", "metadata": {}, "source": text}
+
+
+# ---- paper notebooks: executed as papermill runs them, slow cells skipped ------------------------------------------
+
+def is_slow(cell):
+    return cell["cell_type"] == "code" and re.match(r"\s*#\|\s*slow\b", "".join(cell["source"])) is not None
+
+
+def execute_notebook(src, dest, outputs):
+    "Execute paper notebook `src` into `dest` (kernel `python3`, working directory `nbs/`), skipping slow cells."
+    import nbformat
+    from nbclient import NotebookClient
+
+    class SkipSlowCells(NotebookClient):
+        async def async_execute_cell(self, cell, cell_index, execution_count=None, store_history=True):
+            if is_slow(cell):
+                cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=SLOW_NOTE)]
+                return cell
+            return await super().async_execute_cell(cell, cell_index, execution_count, store_history)
+
+    os.environ.update(STEB_TABLES_DIR=str(outputs / "tables"), STEB_FIGURES_DIR=str(outputs / "figures"))
+    nb = nbformat.read(src, as_version=4)
+    SkipSlowCells(nb, timeout=1200, kernel_name="python3", resources={"metadata": {"path": str(REPO / "nbs")}}).execute()
+    nbformat.write(nb, dest)
+    return str(src.relative_to(REPO))
+
+
+def executed_paper_notebooks(names, stage, runs, jobs):
+    "Write each paper notebook, executed, into `stage`: the main job's copy in `runs` if given, else run it here."
+    outputs = stage.parent / "outputs"
+    for d in ("tables", "figures"): (outputs / d).mkdir(parents=True, exist_ok=True)
+    todo = []
+    for name in names:
+        dest = stage / name
+        if runs and (Path(runs) / Path(name).name).exists(): shutil.copyfile(Path(runs) / Path(name).name, dest)
+        else: todo.append((REPO / name, dest))
+    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
+        running = {pool.submit(execute_notebook, s, d, outputs): s for s, d in todo}
+        for done in concurrent.futures.as_completed(running):
+            print(f"executed {done.result()}", flush=True)   # a failing notebook raises here and stops the build
+
+
+# ---- the source folder, the configuration, the build ---------------------------------------------------------------
+
+def stage_pages(stage, runs, jobs):
+    "Write every page into `stage` with links rewritten; library notebooks get an API cell, paper ones run."
+    pages = source_pages(); problems = []
+    paper = [p for p in pages if p.endswith(".ipynb") and Path(p).parent == Path("nbs")]
+    for src in pages: (stage / page_source_name(src)).parent.mkdir(parents=True, exist_ok=True)
+    executed_paper_notebooks(paper, stage, runs, jobs)
+    for src in pages:
+        dest = stage / page_source_name(src)
+        if not src.endswith(".ipynb"):
+            dest.write_text(rewrite_links((REPO / src).read_text(), src, pages, problems)); continue
+        nb = json.loads((dest if src in paper else REPO / src).read_text())
+        for cell in nb["cells"]:
+            if cell["cell_type"] == "markdown":
+                cell["source"] = rewrite_links("".join(cell["source"]), src, pages, problems)
+        module = notebook_module(nb)
+        if module: nb["cells"].insert(1, api_cell(module))
+        dest.write_text(json.dumps(nb, indent=1, ensure_ascii=False))
+    if problems: sys.exit("broken links in the sources:\n  " + "\n  ".join(problems))
+    return pages
+
+
+def notebook_title(src):
+    "A page's title in the navigation: its first heading."
+    if src == "README.md": return "Home"
+    text = (REPO / src).read_text()
+    if src.endswith(".ipynb"): text = "".join(json.loads(text)["cells"][0]["source"])
+    m = re.search(r"^#\s+(.+)$", text, re.M)
+    return m[1].strip() if m else Path(src).stem
+
+
+def navigation(pages):
+    "Home, the guides, the paper notebooks, then the library notebooks by folder."
+    def entry(p): return {notebook_title(p): page_source_name(p)}
+    top = [p for p in pages if Path(p).parent == Path("nbs")]
+    guides = [p for p in pages if p.startswith("docs/")] + [p for p in top if not re.match(r"nbs/(\d\d|f\d)_", p)]
+    paper = [p for p in top if p not in guides]
+    library = {}
+    for p in pages:
+        if p.startswith("nbs/lib/"): library.setdefault(Path(p).parent.name.replace("lib", "core"), []).append(p)
+    return [{"Home": "index.md"}, {"Guides": [entry(p) for p in guides]}, {"Paper": [entry(p) for p in paper]},
+            {"Library": [{folder: [entry(p) for p in ps]} for folder, ps in library.items()]}]
+
+
+def mkdocs_config(stage, html, pages):
+    "The mkdocs configuration (JSON is YAML). No `repo_url`: the theme would ask GitHub's API for the repository's stars."
+    return {"site_name": "steb-lib", "site_description": "Reproducible companion to STEB, the Style Text Embedding Benchmark",
+            "docs_dir": str(stage), "site_dir": str(html), "use_directory_urls": False,
+            "theme": {"name": "material", "font": False, "features": ["navigation.sections", "content.code.copy"]},
+            "markdown_extensions": ["tables", "toc", "admonition", "attr_list"],
+            "plugins": ["search", {"mkdocs-jupyter": {
+                "include": ["*.ipynb"], "execute": False, "include_source": True, "allow_errors": False,
+                "cache_dir": str(Path(stage).parent / "cache"),
+                "custom_mathjax_url": f"{MATHJAX_PLACEHOLDER}/MathJax.js?config=TeX-AMS-MML_HTMLorMML-full,Safe,local/steb"}}],
+            "nav": navigation(pages)}
+
+
+def install_mathjax(html):
+    "Copy MathJax (from jupyter-server-mathjax) into the site and point every page at it by a relative path."
+    import jupyter_server_mathjax
+    shutil.copytree(Path(jupyter_server_mathjax.__file__).parent / "static", html / "mathjax")
+    (html / "mathjax/config/local").mkdir(parents=True, exist_ok=True)
+    (html / "mathjax/config/local/steb.js").write_text(MATHJAX_FONTS)
+    for page in html.rglob("*.html"):
+        text = page.read_text()
+        if MATHJAX_PLACEHOLDER in text:
+            root = os.path.relpath(html, page.parent)
+            page.write_text(text.replace(MATHJAX_PLACEHOLDER, f"{root}/mathjax"))
+
+
+def build_site(out, runs=None, jobs=2):
+    "Build the site into `out/html` (sources in `out/src`, executed tables and figures in `out/outputs`)."
+    out = Path(out).resolve()
+    stage, html = out / "src", out / "html"
+    for d in (stage, html, out / "outputs"): shutil.rmtree(d, ignore_errors=True)
+    stage.mkdir(parents=True)
+    pages = stage_pages(stage, runs, jobs)
+    config = out / "mkdocs.yml"
+    config.write_text(json.dumps(mkdocs_config(stage, html, pages), indent=1))
+    subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-f", str(config)], check=True,
+                   env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    install_mathjax(html)
+    print(f"site: {html / 'index.html'} ({len(pages)} pages)")
+    return html, pages
+
+
+# ---- the check: every page in headless Chromium ---------------------------------------------------------------------
+
+def serve(directory):
+    "Serve `directory` on a loopback port in a thread; returns (server, base URL)."
+    import functools, http.server, threading
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args): pass
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(directory)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+def visit(page, url, report):
+    "Load one page; record its status, its links and ids, and what went wrong."
+    response = page.goto(url, wait_until="networkidle")   # MathJax and its fonts included
+    if response is None or response.status != 200: report["bad_pages"].append(f"{url}: {response and response.status}")
+    report["links"][url] = page.eval_on_selector_all("a[href]", "els => els.map(e => e.href)")
+    report["ids"][url] = set(page.eval_on_selector_all("[id]", "els => els.map(e => e.id)"))
+
+
+def figure_after_heading(page, heading):
+    "Width × height (as decoded) of the first image after the first section heading starting `heading`, or None."
+    return page.evaluate("""heading => {
+        const els = [...document.querySelectorAll('h2, h3, img')];
+        const at = els.findIndex(e => e.tagName !== 'IMG' && e.textContent.trim().startsWith(heading));
+        const img = at < 0 ? null : els.slice(at).find(e => e.tagName === 'IMG');
+        if (!img) return null;
+        img.setAttribute('data-steb-checked', heading);
+        img.scrollIntoView();
+        return [img.naturalWidth, img.naturalHeight];
+    }""", heading)
+
+
+def broken_links(report, base, html):
+    "Internal links whose file is missing or whose fragment names no id on the target page."
+    broken = []
+    for url, links in report["links"].items():
+        for link in links:
+            if not link.startswith(base): continue
+            target, _, fragment = link.partition("#")
+            path = html / target[len(base):].split("?")[0]
+            if path.is_dir(): path = path / "index.html"
+            if not path.exists(): broken.append(f"{url} -> {link}")
+            elif fragment and target in report["ids"] and fragment not in report["ids"][target]:
+                broken.append(f"{url} -> {link} (no id {fragment!r})")
+    return broken
+
+
+def check_site(html, pages, out, chromium="/usr/bin/chromium"):
+    "Load every page in headless Chromium; returns a report (bad pages, broken links, outside requests, errors, Fig. 1)."
+    from playwright.sync_api import sync_playwright
+    if not Path(chromium).exists():
+        sys.exit(f"{chromium} not found: install Debian's chromium (apt-get install chromium), as test.sh does")
+    server, base = serve(html)
+    report = {"bad_pages": [], "links": {}, "ids": {}, "outside": [], "failed": [], "errors": []}
+    urls = [base + page_url(p) for p in pages]
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            local = (base, "data:", "blob:", "about:")   # MathJax measures fonts in about:blank frames
+            page.on("request", lambda r: r.url.startswith(local) or report["outside"].append(r.url))
+            page.on("requestfailed", lambda r: r.url.startswith("about:") or "ERR_ABORTED" in (r.failure or "")
+                    or report["failed"].append(f"{r.url} ({r.failure})"))   # aborted: the next page was asked for
+            page.on("response", lambda r: r.status < 400 or report["failed"].append(f"{r.url} ({r.status})"))
+            page.on("pageerror", lambda e: report["errors"].append(f"{page.url}: {e}"))
+            for url in urls: visit(page, url, report)
+            page.goto(base + page_url("nbs/02_operational.ipynb"), wait_until="networkidle")
+            report["fig1"] = figure_after_heading(page, "Fig. 1")
+            (out / "screenshots").mkdir(exist_ok=True)
+            if report["fig1"]:
+                page.add_style_tag(content=".md-header { display: none }")   # the sticky header would cover it
+                page.locator("img[data-steb-checked]").screenshot(path=str(out / "screenshots" / "fig1.png"))
+            page.goto(base + "index.html", wait_until="load")
+            page.screenshot(path=str(out / "screenshots" / "index.png"))
+            browser.close()
+    finally:
+        server.shutdown()
+    report["broken_links"] = broken_links(report, base, html)
+    report["pages"] = len(urls)
+    report["internal_links"] = sum(l.startswith(base) for links in report.pop("links").values() for l in links)
+    report.pop("ids")
+    return report
+
+
+def summary(report):
+    "The check's findings as lines, and whether it passed."
+    fig = report.get("fig1")
+    lines = [f"{report['pages']} pages loaded in headless Chromium, {report['internal_links']} internal links followed",
+             f"bad pages: {report['bad_pages'] or 'none'}", f"broken internal links: {report['broken_links'] or 'none'}",
+             f"requests outside the site: {report['outside'] or 'none'}", f"failed requests: {report['failed'] or 'none'}",
+             f"script errors: {report['errors'] or 'none'}", f"Fig. 1: {f'{fig[0]} x {fig[1]} px' if fig else 'not found'}"]
+    ok = not any(report[k] for k in ("bad_pages", "broken_links", "outside", "failed", "errors")) and bool(fig and fig[0])
+    return lines, ok
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--out", default=str(REPO / "_site"), help="build folder (default: _site)")
+    parser.add_argument("--runs", help="take executed paper notebooks from here (e.g. _runs, the main job's)")
+    parser.add_argument("--jobs", type=int, default=2, help="paper notebooks executed at a time (default: 2)")
+    parser.add_argument("--check", action="store_true", help="then load every page in headless Chromium")
+    args = parser.parse_args(argv)
+    started = time.time()
+    html, pages = build_site(args.out, args.runs, args.jobs)
+    print(f"built in {time.time() - started:.0f} s")
+    if not args.check: return 0
+    started = time.time()
+    report = check_site(html, pages, Path(args.out).resolve())
+    print(f"checked in {time.time() - started:.0f} s")
+    lines, ok = summary(report)
+    (Path(args.out).resolve() / "check.json").write_text(json.dumps({**report, "passed": ok}, indent=1))
+    print("\n".join(lines) + f"\nscreenshots: {Path(args.out).resolve() / 'screenshots'}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,53 @@
+"""The companion site (issue 32, item 4): `scripts/build_site.py` builds it offline and checks it in Debian's headless
+Chromium. The build executes every paper notebook (test.sh leaves them out of nbdev_test: this is where they run), so
+a failing paper notebook fails this test."""
+import importlib.util, json, os, re, subprocess, sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+spec = importlib.util.spec_from_file_location("build_site", ROOT / "scripts" / "build_site.py")
+build_site = importlib.util.module_from_spec(spec); spec.loader.exec_module(build_site)
+
+
+def test_links_go_to_pages_files_or_fail_the_build():
+    pages, problems = build_site.source_pages(), []
+    text = ("[core](lib/00_core.ipynb#hashing), [protocol](../docs/protocol.md#2-tasks), [registry](../data/models/registry.json), "
+            "[web](https://example.org), `[in code](nowhere.md)`, [gone](lib/99_gone.ipynb)\n```\n[fenced](nowhere.md)\n```")
+    out = build_site.rewrite_links(text, "nbs/02_operational.ipynb", pages, problems)
+    assert "[core](lib/00_core.html#hashing)" in out and "[protocol](../docs/protocol.html#2-tasks)" in out
+    assert "[registry](https://github.com/steb-lib/steb-lib/blob/main/data/models/registry.json)" in out
+    assert "[web](https://example.org)" in out and "`[in code](nowhere.md)`" in out and "[fenced](nowhere.md)" in out
+    assert problems == ["nbs/02_operational.ipynb: link to lib/99_gone.ipynb (nbs/lib/99_gone.ipynb is not in the repository)"]
+    assert build_site.page_url("README.md") == "index.html"
+
+
+def test_no_page_points_outside_the_repository():
+    "The notebooks, the README and docs/ cite the paper and docs/protocol.md, not the developers' ../shared folder."
+    for src in build_site.source_pages():
+        text = (ROOT / src).read_text()
+        assert "SPEC §" not in text, src
+        if src != "README.md": assert "../shared" not in text, src   # the README names the developers' raw mirror
+
+
+def test_the_site_builds_offline_and_every_page_loads_in_headless_chromium(tmp_path):
+    out = tmp_path / "site"
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+    r = subprocess.run([sys.executable, str(ROOT / "scripts" / "build_site.py"), "--out", str(out), "--check"],
+                       capture_output=True, text=True, env=env, timeout=1800)
+    assert r.returncode == 0, (r.stdout + r.stderr)[-4000:]
+    report = json.loads((out / "check.json").read_text())
+    pages = build_site.source_pages()
+    assert report["passed"] and report["pages"] == len(pages) > 50, report
+    assert report["internal_links"] > 1000 and not report["broken_links"] and not report["outside"], report
+    assert report["fig1"][0] > 500, report                                  # Fig. 1 decoded in the browser
+    png = (out / "screenshots" / "fig1.png").read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 20_000
+    html = out / "html"
+    assert "reproducible companion" in (html / "index.html").read_text()     # the README is the front page
+    order = (html / "nbs/lib/tasks/13_order_alignment.html").read_text()
+    assert "exports" in order and "order_alignment_metrics(" in order      # the API summary of the module
+    operational = (html / "nbs/02_operational.html").read_text()
+    assert len(re.findall(r'<img[^>]+src="data:image/png', operational)) >= 2   # executed: the figures are in the page
+    assert "not run in the site build" in (html / "nbs/parity.html").read_text()   # slow cells skipped, and said so
+    assert (out / "outputs" / "figures" / "fig1_steb_by_category.png").exists()  # outputs in the build folder
+    assert (html / "mathjax" / "MathJax.js").exists() and "../../mathjax/MathJax.js" in order
