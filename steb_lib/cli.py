@@ -14,11 +14,11 @@ from .profiles import CORRECTIONS, DEFAULT_PROFILE, PROFILES, make_profile
 # that `steb --help` and `steb --version` answer at once
 
 # %% auto #0
-__all__ = ['TRAIN_METHODS', 'COMMAND_HELP', 'EXAMPLE_MODELS', 'SCORE_CHOICES', 'AUTHORSHIP_OPTIONS', 'commands_parser',
-           'build_parser', 'run_fetch', 'list_corrections', 'run_examples', 'list_models', 'list_datasets', 'prepare',
-           'sweep_options', 'run_sweep', 'run_evaluate', 'run_rerank', 'print_tables', 'run_paper',
-           'run_train_contrastive', 'run_train_reranker', 'run_train', 'main', 'progress_bar', 'run_export',
-           'run_status']
+__all__ = ['TRAIN_METHODS', 'COMMAND_HELP', 'COMMAND_PARSERS', 'EXAMPLE_MODELS', 'SCORE_CHOICES', 'AUTHORSHIP_OPTIONS',
+           'commands_parser', 'build_parser', 'run_fetch', 'list_corrections', 'run_examples', 'list_models',
+           'list_datasets', 'prepare', 'sweep_options', 'run_sweep', 'run_evaluate', 'run_rerank', 'print_tables',
+           'run_paper', 'run_train_contrastive', 'run_train_reranker', 'run_train', 'main', 'progress_bar',
+           'run_export', 'run_status']
 
 # %% ../nbs/lib/99_cli.ipynb #c005
 def _add_profile_options(p):
@@ -113,142 +113,150 @@ def _root_parser() -> tuple:
     ap.add_argument("--version", action="version", version=f"steb-lib {steb_lib.__version__}")
     return ap, ap.add_subparsers(dest="command", required=True)
 
+def _command(sub, name: str, run) -> argparse.ArgumentParser:
+    "Add command `name` (its help from COMMAND_HELP), run by `run(args)`."
+    p = sub.add_parser(name, help=COMMAND_HELP[name]); p.set_defaults(func=run)
+    return p
+
 def commands_parser() -> argparse.ArgumentParser:
     "The `steb` parser with its commands and no options of theirs: enough for `steb --help` and `--version`."
     ap, sub = _root_parser()
     for name, text in COMMAND_HELP.items(): sub.add_parser(name, help=text)
     return ap
 
-def build_parser() -> argparse.ArgumentParser:
-    "The `steb` argument parser."
+def _add_evaluate_parser(sub) -> None:
     from steb_lib.data.datasets import SUITES
     from steb_lib.embed.token_store import SCORING_CHOICES
     from steb_lib.eval.multivector import multi_vector_tasks
-    from steb_lib.paper import PAPER_NOTEBOOKS
     from steb_lib.tasks.task_data import task_names
-    ap, sub = _root_parser()
-    add = lambda name: sub.add_parser(name, help=COMMAND_HELP[name])   # noqa: E731
-    ev = add("evaluate")
+    ev = _command(sub, "evaluate", run_evaluate)
     ev.add_argument("model", help="registry name, alias, hub id or local directory")
-    ev.add_argument(
-        "--task",
-        help=f"one of {', '.join(task_names())} "
-        "(required with --data-file; default: all the dataset's tasks)",
-    )
+    ev.add_argument("--task", help=f"one of {', '.join(task_names())} "
+                    "(required with --data-file; default: all the dataset's tasks)")
     src = ev.add_mutually_exclusive_group(required=True)
     src.add_argument("--data-file", help="JSONL file in the task's format")
     src.add_argument("--dataset", help="a registered dataset (steb list-datasets) or a built-in example")
     src.add_argument("--suite", choices=SUITES, help="every dataset of a suite")
     ev.add_argument("--name", help="dataset name in the results store (default: the file name)")
     ev.add_argument("--revision", help="hub commit to load (pins models the registry does not pin)")
-    ev.add_argument(
-        "--trust-remote-code", action="store_true",
-        help="allow a model the registry does not know to run the Python code its files ship (read it first; "
-        "a hub model also needs --revision)",
-    )
-    ev.add_argument(
-        "--scoring",
-        help=f"{SCORING_CHOICES}: pooled vectors, or MaxSim over token / patch vectors "
-        f"(only {', '.join(multi_vector_tasks())}; results go to MODEL@SCORING); default: the mode a trained "
-        "model records in its training.json, else mean",
-    )
-    ev.add_argument(
-        "--skip-punctuation", action="store_true", help="multi-vector scoring: drop punctuation-only tokens"
-    )
+    ev.add_argument("--trust-remote-code", action="store_true",
+                    help="allow a model the registry does not know to run the Python code its files ship "
+                    "(read it first; a hub model also needs --revision)")
+    multi = ", ".join(multi_vector_tasks())
+    ev.add_argument("--scoring", help=f"{SCORING_CHOICES}: pooled vectors, or MaxSim over token / patch "
+                    f"vectors (only {multi}; results go to MODEL@SCORING); default: the mode a trained model "
+                    "records in its training.json, else mean")
+    ev.add_argument("--skip-punctuation", action="store_true",
+                    help="multi-vector scoring: drop punctuation-only tokens")
     _add_run_options(ev); _add_executor_options(ev)
-    rr = add("rerank")
+
+def _add_rerank_parser(sub) -> None:
+    rr = _command(sub, "rerank", run_rerank)
     rr.add_argument("model", help="first stage: registry name, alias, hub id or local directory")
-    rr.add_argument(
-        "--reranker",
-        required=True,
-        help="CrossEncoder hub id or local directory; with --reranker-scoring, an encoder",
-    )
-    rr.add_argument(
-        "--reranker-scoring",
-        help="maxsim or patch-N|patch-word|patch-auto: rerank by MaxSim over the reranker encoder's vectors",
-    )
+    rr.add_argument("--reranker", required=True,
+                    help="CrossEncoder hub id or local directory; with --reranker-scoring, an encoder")
+    rr.add_argument("--reranker-scoring",
+                    help="maxsim or patch-N|patch-word|patch-auto: rerank by MaxSim over the reranker "
+                    "encoder's vectors")
     rr.add_argument("--reranker-revision", help="hub commit of the reranker")
     rr.add_argument("--k", type=int, default=100, help="candidates reranked per query (default 100)")
-    rsrc = rr.add_mutually_exclusive_group(required=True)
-    rsrc.add_argument("--data-file", help="JSONL file in the retrieval format")
-    rsrc.add_argument("--dataset", help="a retrieval dataset")
+    src = rr.add_mutually_exclusive_group(required=True)
+    src.add_argument("--data-file", help="JSONL file in the retrieval format")
+    src.add_argument("--dataset", help="a retrieval dataset")
     rr.add_argument("--name", help="dataset name in the results store")
     rr.add_argument("--revision", help="hub commit of the first-stage model")
     _add_run_options(rr)
-    ex = add("examples")
+
+def _add_examples_parser(sub) -> None:
+    ex = _command(sub, "examples", run_examples)
     ex.add_argument("--models", nargs="+", default=list(EXAMPLE_MODELS))
     _add_run_options(ex)
-    pp = add("paper")
+
+def _add_paper_parser(sub) -> None:
+    from steb_lib.data.datasets import SUITES
+    from steb_lib.paper import PAPER_NOTEBOOKS
+    pp = _command(sub, "paper", run_paper)
     pp.add_argument("--models", nargs="+", default=list(DEFAULT_MODELS))
     pp.add_argument("--suite", choices=SUITES, default="lite", help="lite (main job) or mini (smoke test)")
-    pp.add_argument(
-        "--results-dir",
-        default=None,
-        help="chunk results (default results/SUITE; truncate ones go to RESULTS_DIR-truncate)",
-    )
+    pp.add_argument("--results-dir", default=None,
+                    help="chunk results (default results/SUITE; truncate ones go to RESULTS_DIR-truncate)")
     pp.add_argument("--tables-dir", default="tables"); pp.add_argument("--figures-dir", default="figures")
     pp.add_argument("--runs-dir", default="_runs", help="executed notebooks")
     pp.add_argument("--notebooks", nargs="+", choices=PAPER_NOTEBOOKS, default=list(PAPER_NOTEBOOKS),
                     metavar="NAME", help=f"paper notebooks to run (default all: {' '.join(PAPER_NOTEBOOKS)})")
     pp.add_argument("--seed", type=int, default=DEFAULT_SEED); _add_profile_options(pp)
-    pp.add_argument(
-        "--cache-dir", default=None, help="embedding cache (default: $STEB_CACHE or ~/.cache/steb-lib)"
-    )
-    pp.add_argument(
-        "--notebooks-only",
-        action="store_true",
-        help="skip the evaluation, only run the notebooks on RESULTS_DIR",
-    )
+    pp.add_argument("--cache-dir", default=None,
+                    help="embedding cache (default: $STEB_CACHE or ~/.cache/steb-lib)")
+    pp.add_argument("--notebooks-only", action="store_true",
+                    help="skip the evaluation, only run the notebooks on RESULTS_DIR")
     _add_executor_options(pp)
-    add("list-models")
-    add("corrections")
-    ld = add("list-datasets")
+
+def _add_listing_parsers(sub) -> None:
+    "`steb list-models`, `steb corrections`, `steb list-datasets`."
+    from steb_lib.data.datasets import SUITES
+    _command(sub, "list-models", lambda a: list_models())
+    _command(sub, "corrections", lambda a: list_corrections())
+    ld = _command(sub, "list-datasets", lambda a: list_datasets(a.task, a.suite))
     ld.add_argument("--task"); ld.add_argument("--suite", choices=SUITES)
-    fe = add("fetch")
+
+def _add_fetch_parser(sub) -> None:
+    from steb_lib.data.datasets import SUITES
+    fe = _command(sub, "fetch", run_fetch)
     which = fe.add_mutually_exclusive_group(required=True)
     which.add_argument("--suite", choices=SUITES)
     which.add_argument("--dataset", nargs="+", help="registered datasets")
-    fe.add_argument(
-        "--models",
-        nargs="*",
-        default=list(DEFAULT_MODELS),
-        help="models to fetch (default: the main job's; none: --models)",
-    )
+    fe.add_argument("--models", nargs="*", default=list(DEFAULT_MODELS),
+                    help="models to fetch (default: the main job's; none: --models)")
     fe.add_argument("--revision", help="hub commit of the models (as for evaluate)")
-    fe.add_argument(
-        "--dry-run",
-        action="store_true",
-        help="download nothing: say what would be fetched and its size where known",
-    )
+    fe.add_argument("--dry-run", action="store_true",
+                    help="download nothing: say what would be fetched and its size where known")
     fe.add_argument("--record", help="also write the rows as JSON to this file")
-    pr = add("prepare")
+
+def _add_prepare_parser(sub) -> None:
+    pr = _command(sub, "prepare", prepare)
     pr.add_argument("name")
     pr.add_argument("--task")
     pr.add_argument("--seed", type=int, default=DEFAULT_SEED); _add_profile_options(pr)
     pr.add_argument("--out", default="prepared", help="output directory (default: prepared/, git-ignored)")
-    st = add("status")
+
+def _add_status_parser(sub) -> None:
+    from steb_lib.data.datasets import SUITES
+    st = _command(sub, "status", run_status)
     st.add_argument("--results-dir", required=True)
     st.add_argument("--suite", choices=SUITES, help="jobs of a suite (default: every sweep submitted there)")
     st.add_argument("--dataset", nargs="+", help="jobs of these datasets")
     st.add_argument("--models", nargs="+", help="with --suite/--dataset (default: the main job's models)")
     st.add_argument("--task"); st.add_argument("--protocol", choices=PROTOCOLS, default="chunk")
     st.add_argument("--seed", type=int, default=DEFAULT_SEED); _add_profile_options(st)
-    ex = add("export")
+
+def _add_results_parsers(sub) -> None:
+    "`steb export` and `steb table`: a results directory in another format, or as STEB's scores."
+    ex = _command(sub, "export", run_export)
     ex.add_argument("results_dir"); ex.add_argument("out")
     ex.add_argument("--format", choices=("mteb",), default="mteb",
                     help="mteb: one TaskResult JSON per result, OUT/<model>/<revision>/<task>.json")
-    tb = add("table")
+    tb = _command(sub, "table", lambda a: print_tables(a.results_dir, a.score, a.csv))
     tb.add_argument("--results-dir", default="results")
     tb.add_argument("--csv", action="store_true", help="CSV instead of markdown")
     tb.add_argument("--score", nargs="+", choices=SCORE_CHOICES, default=["operational", "definitional"],
                     help="which tables ('main': every dataset × task main score)")
-    tr = add("train")
+
+def _add_train_parser(sub) -> None:
+    tr = _command(sub, "train", run_train)
     tr.add_argument("method", choices=TRAIN_METHODS)
     tr.add_argument("--base", default="sentence-transformers/all-MiniLM-L6-v2", help="model to fine-tune")
     _add_authorship_training_options(tr)
     tr.add_argument("--out", help="directory of the trained model (+ training.json)")
     tr.add_argument("--registered", metavar="NAME",
                     help="train the registry's model NAME (e.g. styledistance-mini) into its place")
+    _add_styledistance_options(tr)
+    tr.add_argument("--steps", type=int, help="training steps (default: the CPU recipe's)")
+    tr.add_argument("--batch-size", type=int, help="per step: triplets (styledistance), pairs of distinct "
+                    "authors (contrastive), queries (reranker); default: the CPU recipe's")
+    tr.add_argument("--seed", type=int, default=DEFAULT_SEED)
+
+def _add_styledistance_options(tr) -> None:
+    "Options of `steb train styledistance`: how its parallel pairs are made."
     tr.add_argument("--generator", choices=("rules", "llm"), default="rules",
                     help="how the parallel pairs are made: offline rules, or an LLM (OpenAI-compatible API)")
     tr.add_argument("--features", nargs="+",
@@ -258,10 +266,15 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--llm-model", help="llm: the model that writes the pairs (default gpt-5.2)")
     tr.add_argument("--llm-base-url", help="llm: an OpenAI-compatible endpoint (default: OpenAI's API)")
     tr.add_argument("--dry-run", action="store_true", help="print the training data's cost; train nothing")
-    tr.add_argument("--steps", type=int, help="training steps (default: the CPU recipe's)")
-    tr.add_argument("--batch-size", type=int, help="per step: triplets (styledistance), pairs of distinct "
-                    "authors (contrastive), queries (reranker); default: the CPU recipe's")
-    tr.add_argument("--seed", type=int, default=DEFAULT_SEED)
+
+COMMAND_PARSERS = (_add_evaluate_parser, _add_rerank_parser, _add_examples_parser, _add_paper_parser,
+                   _add_listing_parsers, _add_fetch_parser, _add_prepare_parser, _add_status_parser,
+                   _add_results_parsers, _add_train_parser)
+
+def build_parser() -> argparse.ArgumentParser:
+    "The `steb` argument parser: each command's options, and the function that runs it (`func`)."
+    ap, sub = _root_parser()
+    for add in COMMAND_PARSERS: add(sub)
     return ap
 
 # %% ../nbs/lib/99_cli.ipynb #c007
@@ -377,44 +390,49 @@ def run_sweep(a, jobs) -> int:
 
 def run_evaluate(a) -> int:
     "`steb evaluate`: one data file, one dataset (all its tasks unless --task) or a whole suite."
-    from steb_lib.eval.multivector import not_applicable, scoring_applies
-    from steb_lib.eval.results import results_table
-    from steb_lib.eval.runner import encoder_and_scoring, evaluate, evaluate_suite
-    if a.executor != "inline":
-        from steb_lib.sweep import sweep_jobs
-        if a.data_file or a.scoring not in (None, "mean") or a.revision or a.trust_remote_code:
-            raise StebInputError("--executor runs registered datasets with mean scoring "
-                                 "(no --data-file, --scoring, --revision or --trust-remote-code)")
-        datasets = [a.dataset] if a.dataset else None
-        profile = make_profile(a.profile, a.correct)
-        return run_sweep(a, sweep_jobs([a.model], a.suite, datasets, a.task, a.protocol, profile, a.seed))
+    if a.executor != "inline": return _evaluate_as_sweep(a)
     kw = dict(revision=a.revision, scoring=a.scoring, skip_punctuation=a.skip_punctuation,
               trust_remote_code=a.trust_remote_code, **_run_kwargs(a))
-    from steb_lib.train.styledistance import ensure_trained
-    ensure_trained(a.model)   # a registered model steb-lib trains (styledistance-mini): trained on first use
     if a.data_file:
+        from steb_lib.eval.runner import evaluate
         if not a.task: raise StebInputError("--task is required with --data-file")
         evaluate(a.model, a.task, data_file=a.data_file, name=a.name, **kw); return 0
-    if a.dataset:
-        enc, kw["scoring"] = encoder_and_scoring(
-            a.model, kw.pop("revision"), a.scoring, kw["profile"], kw.pop("trust_remote_code")
-        )
-        scoring = kw["scoring"]
-        for t in _dataset_tasks(a.dataset, a.task):
-            if not a.task and not scoring_applies(t, scoring):
-                print(f"skip   {a.dataset} / {t}: {not_applicable(t, scoring)}"); continue
-            evaluate(enc, t, dataset=a.dataset, name=a.name, **kw)
-        return 0
+    return _evaluate_dataset(a, kw) if a.dataset else _evaluate_suite(a, kw)
+
+def _evaluate_as_sweep(a) -> int:
+    "`steb evaluate --executor local|slurm`: one job per (model, dataset)."
+    from steb_lib.sweep import sweep_jobs
+    if a.data_file or a.scoring not in (None, "mean") or a.revision or a.trust_remote_code:
+        raise StebInputError("--executor runs registered datasets with mean scoring "
+                             "(no --data-file, --scoring, --revision or --trust-remote-code)")
+    datasets = [a.dataset] if a.dataset else None
+    profile = make_profile(a.profile, a.correct)
+    return run_sweep(a, sweep_jobs([a.model], a.suite, datasets, a.task, a.protocol, profile, a.seed))
+
+def _evaluate_dataset(a, kw) -> int:
+    "`steb evaluate --dataset`: every task of the dataset the scoring applies to (or --task)."
+    from steb_lib.eval.multivector import not_applicable, scoring_applies
+    from steb_lib.eval.runner import encoder_and_scoring, evaluate
+    enc, kw["scoring"] = encoder_and_scoring(
+        a.model, kw.pop("revision"), a.scoring, kw["profile"], kw.pop("trust_remote_code"))
+    for t in _dataset_tasks(a.dataset, a.task):
+        if not a.task and not scoring_applies(t, kw["scoring"]):
+            print(f"skip   {a.dataset} / {t}: {not_applicable(t, kw['scoring'])}"); continue
+        evaluate(enc, t, dataset=a.dataset, name=a.name, **kw)
+    return 0
+
+def _evaluate_suite(a, kw) -> int:
+    "`steb evaluate --suite`: the suite, its table, and what failed; 1 if anything did."
+    from steb_lib.eval.results import results_table
+    from steb_lib.eval.runner import evaluate_suite
     start = time.perf_counter()
     out = evaluate_suite(a.model, a.suite, a.task, **kw)
     try: print(results_table(a.results_dir).round(4).to_string()) if out["done"] else None
     # the failure summary below must still be printed
     except Exception as e: print(f"(no table: {e})", file=sys.stderr)
-    print(
-        f"\nsuite {a.suite}: {len(out['done'])} results, {len(out['failed'])} failed, {len(out['skipped'])} "
-        "skipped "
-        f"(tasks the scoring does not apply to), {time.perf_counter() - start:.1f} s"
-    )
+    print(f"\nsuite {a.suite}: {len(out['done'])} results, {len(out['failed'])} failed, "
+          f"{len(out['skipped'])} skipped (tasks the scoring does not apply to), "
+          f"{time.perf_counter() - start:.1f} s")
     for d, t, why in out["failed"]: print(f"  failed {d} / {t}: {why}", file=sys.stderr)
     return 1 if out["failed"] else 0
 
@@ -557,20 +575,7 @@ def main(argv=None) -> int:
     a = (commands_parser() if light else build_parser()).parse_args(args)
     warnings.formatwarning = _warning_line
     log_to_stdout()   # progress lines (done, skip, wait, failed) on stdout
-    try:
-        if a.command == "evaluate": return run_evaluate(a)
-        elif a.command == "rerank": return run_rerank(a)
-        elif a.command == "examples": run_examples(a)
-        elif a.command == "list-models": list_models()
-        elif a.command == "corrections": list_corrections()
-        elif a.command == "list-datasets": list_datasets(a.task, a.suite)
-        elif a.command == "prepare": prepare(a)
-        elif a.command == "fetch": return run_fetch(a)
-        elif a.command == "table": print_tables(a.results_dir, a.score, a.csv)
-        elif a.command == "export": run_export(a)
-        elif a.command == "paper": run_paper(a)
-        elif a.command == "status": return run_status(a)
-        elif a.command == "train": run_train(a)
+    try: return a.func(a) or 0   # each command's function (build_parser: set_defaults)
     except (StebInputError, FileNotFoundError) as e:
         print(f"steb: error: {e}", file=sys.stderr); return 2
     except KeyboardInterrupt:   # finished results are already written; the rest resumes on the next run
@@ -583,7 +588,6 @@ def main(argv=None) -> int:
     except OSError as e:        # a disk or permission problem the checks before the work could not foresee
         print(f"steb: error: {e.strerror or e}" + (f": {e.filename}" if e.filename else ""), file=sys.stderr)
         return 1
-    return 0
 
 # %% ../nbs/lib/99_cli.ipynb #c009
 def progress_bar(done: int, total: int, width: int = 30) -> str:

@@ -387,11 +387,11 @@ def evaluate_model(model: str, suite: str, multilingual, results_dir, kw: dict, 
     parity runs (`parity_model`); {'failed': [(dataset, task, why)], 'parity': parity results}."""
     from steb_lib.eval.runner import evaluate_suite
     from steb_lib.models.encoders import load_encoder
-    from steb_lib.train.styledistance import ensure_trained
+    from steb_lib.models.registry import train_on_first_use
     if threads:
         from steb_lib.sweep import limit_threads
         limit_threads(threads)
-    ensure_trained(model, progress=False)   # a model steb-lib trains (styledistance-mini): trained once
+    train_on_first_use(model, progress=False)   # a model steb-lib trains (styledistance-mini): trained once
     encoder = load_encoder(model, profile=kw.get("profile"))   # embedding by the profile's route
     failed = evaluate_suite(encoder, suite, results_dir=results_dir, protocol="chunk", **kw)["failed"]
     truncate_dir = protocol_results_dir(results_dir, "truncate")

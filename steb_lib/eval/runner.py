@@ -11,7 +11,7 @@ from ..tasks.task_data import TaskData, load_task_file, load_task_records, score
 from .results import Result, Results, base_result, compute_once, prepare_stores, result_path, system_name
 from ..core import check_protocol
 from ..models.encoders import check_route, load_encoder
-from ..models.registry import resolve_model
+from ..models.registry import resolve_model, train_on_first_use
 from ..models.in_memory import in_memory_encoder
 from ..profiles import make_profile
 from ..embed.cache import embed_texts
@@ -132,11 +132,13 @@ def encoder_and_scoring(
     model, revision, scoring, profile, trust_remote_code: bool = False, model_name=None, model_version=None
 ):
     """(encoder, parsed scoring; None: as trained) for `model`, embedding by `profile`'s route; multi-vector
-    scoring, steb-lib's own extension, reads the model's own token vectors in any profile. An unregistered
+    scoring, steb-lib's own extension, reads the model's own token vectors in any profile. A registered model
+    steb-lib trains is trained first if it is not (`train_on_first_use`). An unregistered
     model that ships code loads only with `trust_remote_code`. A model held in memory (no name, no `spec`)
     is wrapped by `in_memory_encoder` as `model_name`, with `model_version`."""
     if not isinstance(model, str) and not hasattr(model, "spec"):
         model = in_memory_encoder(model, model_name, model_version, profile)
+    train_on_first_use(model)   # a model steb-lib trains (styledistance-mini): trained if it is not yet
     spec = resolve_model(model, revision, trust_remote_code) if isinstance(model, str) else model.spec
     scoring = parse_scoring(model_scoring(spec) if scoring is None else scoring)
     route = None if scoring.multi_vector else profile

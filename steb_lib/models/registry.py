@@ -10,12 +10,13 @@ from pathlib import Path
 from ..core import LazyRegistry, StebInputError, data_dir, default_cache_dir
 
 # %% auto #0
-__all__ = ['FAMILIES', 'MODEL_REGISTRY', 'DEFAULT_MODELS', 'CAUSAL_MODEL_TYPES', 'WEIGHT_SUFFIXES', 'OTHER_FRAMEWORK_SUFFIXES',
-           'OTHER_FRAMEWORK_FOLDERS', 'ModelSpec', 'spec_from_record', 'record_with_local_dir', 'load_model_registry',
-           'registry_lookup', 'split_revision', 'resolve_model', 'family_from_config', 'detect_family', 'models_dir',
-           'zip_part_files', 'unpack_zip_parts', 'unpacked_model_dir', 'packaged_model_dir', 'trained_model_dir',
-           'weight_files', 'model_weights_sha256', 'check_training_record', 'model_source', 'offline_availability',
-           'hub_cache_root', 'hub_cache_dir', 'model_files_to_fetch']
+__all__ = ['FAMILIES', 'MODEL_REGISTRY', 'DEFAULT_MODELS', 'CAUSAL_MODEL_TYPES', 'WEIGHT_SUFFIXES', 'TRAINING_MODULES',
+           'OTHER_FRAMEWORK_SUFFIXES', 'OTHER_FRAMEWORK_FOLDERS', 'ModelSpec', 'spec_from_record',
+           'record_with_local_dir', 'load_model_registry', 'registry_lookup', 'split_revision', 'resolve_model',
+           'family_from_config', 'detect_family', 'models_dir', 'zip_part_files', 'unpack_zip_parts',
+           'unpacked_model_dir', 'packaged_model_dir', 'trained_model_dir', 'weight_files', 'model_weights_sha256',
+           'check_training_record', 'model_source', 'offline_availability', 'hub_cache_root', 'hub_cache_dir',
+           'train_on_first_use', 'model_files_to_fetch']
 
 # %% ../../nbs/lib/models/30_registry.ipynb #c006
 FAMILIES = (
@@ -361,6 +362,20 @@ def hub_cache_dir(hub_id: str) -> Path | None:
     "The Hugging Face cache folder of `hub_id`, if anything of it was downloaded before."
     folder = hub_cache_root()/("models--" + hub_id.replace("/", "--"))
     return folder if folder.exists() else None
+
+# %% ../../nbs/lib/models/30_registry.ipynb #2d36dcbe
+TRAINING_MODULES = {"styledistance": "steb_lib.train.styledistance"}   # method -> its module's ensure_trained
+
+def train_on_first_use(model, progress: bool = True) -> Path | None:
+    """Train `model` if it names a registered model steb-lib trains and it is not trained with its registered
+    recipe; its directory. None: `model` is no such model (another name, or a model object)."""
+    spec = registry_lookup(model) if isinstance(model, str) else None
+    if spec is None or not spec.trained: return None
+    method = spec.trained["method"]
+    if method not in TRAINING_MODULES:
+        known = ", ".join(TRAINING_MODULES)
+        raise StebInputError(f"{spec.name}: no training method {method!r} (known: {known})")
+    return importlib.import_module(TRAINING_MODULES[method]).ensure_trained(spec.name, progress=progress)
 
 # %% ../../nbs/lib/models/30_registry.ipynb #c021
 OTHER_FRAMEWORK_SUFFIXES = (
