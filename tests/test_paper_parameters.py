@@ -78,3 +78,48 @@ def test_by_default_they_read_the_main_jobs_results_and_write_where_the_environm
     text = (tmp_path / "03.ipynb").read_text()
     assert f"reading results from {fresh}" in text
     assert list((tmp_path / "env-tables").glob("tab03*.csv")) and list((tmp_path / "env-figs").glob("*.png"))
+
+
+def test_parity_of_a_model_subset_computes_its_own_variants(tmp_path):
+    parity_dir = tmp_path / "parity"
+    run("parity", tmp_path, models=["random", "function-words"], parity_dir=str(parity_dir), parallelism=1,
+        results_dir=str(ROOT / "data" / "results" / "lite"))
+    assert {p.name for p in parity_dir.iterdir()} >= {"corrected"} and list(parity_dir.rglob("*.json"))
+    models = {p.name for p in parity_dir.glob("*/*") if p.is_dir()}
+    assert models and models <= {"random", "function-words"}, models         # the variants of these two only
+    table = (tmp_path / "tables" / "parity_operational.csv").read_text()
+    assert "MiniLM" not in table and ("Random" in table or "random" in table), table[:300]
+
+
+def test_late_interaction_of_one_model_one_dataset_three_scorings(tmp_path):
+    run("li_late_interaction", tmp_path, models=["all-MiniLM-L6-v2"], datasets=["mini_authors_retrieval_en"],
+        scorings=["mean", "maxsim", "patch-3"], li_results_dir=str(tmp_path / "li"))
+    table = (tmp_path / "tables" / "late_interaction.csv").read_text()
+    assert "maxsim" in table and "patch-3" in table and "patch-word" not in table and "mpnet" not in table, table[:400]
+    assert (tmp_path / "figures" / "late_interaction.png").is_file()
+
+
+def test_contrastive_training_of_one_mode_and_one_curation(tmp_path):
+    run("train_contrastive", tmp_path, modes=["mean"], curations=["ir"], work_dir=str(tmp_path / "work"))
+    training = (tmp_path / "tables" / "train_contrastive_training.csv").read_text()
+    assert "mean" in training and "maxsim" not in training and "patch" not in training, training[:400]
+    rerank = (tmp_path / "tables" / "train_contrastive_rerank.csv").read_text()
+    assert "ir" in rerank and "sadiri" not in rerank, rerank[:400]
+
+
+def test_your_model_notebook_on_one_dataset_under_the_corrected_profile(tmp_path):
+    text = run("evaluate_your_model", tmp_path, datasets=["hate_speech"], profile="corrected", results_dir=str(tmp_path / "r"))
+    results = [json.loads(p.read_text()) for p in (tmp_path / "r").rglob("*.json") if not p.name.startswith(".")]
+    assert results and {r["dataset"] for r in results if r["model"] == "my-style-model"} == {"hate_speech"}
+    assert {r["profile"] for r in results} == {"corrected"} and "STEL_register" not in text
+
+
+def test_styledistance_notebook_on_a_model_trained_elsewhere_and_the_mini_suite(tmp_path):
+    import subprocess, sys
+    model = tmp_path / "sd-2-steps"
+    subprocess.run([str(Path(sys.executable).parent / "steb"), "train", "styledistance", "--out", str(model), "--steps", "2",
+                    "--batch-size", "2", "--per-feature", "4"], check=True, capture_output=True)
+    run("train_styledistance", tmp_path, trained=str(model), others=["random"], real_datasets=[], suite="mini",
+        results_dir=str(tmp_path / "r"))
+    table = (tmp_path / "tables" / "styledistance_mini_suite.csv").read_text()
+    assert "sd-2-steps" in table and "trained − base" in table and "function" not in table.lower(), table[:400]
