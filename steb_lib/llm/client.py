@@ -28,7 +28,8 @@ __all__ = ['TIKTOKEN_FILES', 'LLM_ACTIVE_PARAMETERS', 'OPENAI_API_URL', 'MAX_RET
            'seed_tiktoken_cache', 'encoding_for_model', 'chat_prompt_tokens', 'price_table', 'model_price', 'usd_cost',
            'transformer_flops', 'api_endpoint', 'ResponseCache', 'LLMRequestError', 'retry_after_seconds',
            'max_retry_after', 'backoff_delay', 'retry_reason', 'call_with_retries', 'Reply', 'completion_body',
-           'LocalChatServer', 'is_openai_api', 'openai_client', 'ChatRun', 'run_chat_requests']
+           'LocalChatServer', 'is_openai_api', 'openai_client', 'ChatRun', 'run_chat_requests', 'estimate_llm_run',
+           'describe_estimate', 'reply_content']
 
 # %% ../../nbs/lib/llm/56_client.ipynb #c006
 TIKTOKEN_FILES = {   # encoding -> (the URL tiktoken loads it from, the sha256 tiktoken expects)
@@ -408,3 +409,47 @@ def run_chat_requests(requests: list[dict], client, cache: ResponseCache, concur
     run.responses = [got.get(cache.key(r)) or entries[cache.key(r)][1]["response"] for r in requests]
     for r in run.responses: run.usage += _usage_counts(r)
     return run
+
+# %% ../../nbs/lib/llm/56_client.ipynb #6c827f64
+def estimate_llm_run(
+    requests: list[dict],
+    prices: dict | None = None,
+    completion_tokens: int = 1000,
+    active_parameters: float = LLM_ACTIVE_PARAMETERS,
+    price_model: str | None = None,
+) -> dict:
+    "Tokens (prompt: tiktoken; completion: assumed), USD and TFLOPs of `requests` before sending them."
+    model = requests[0]["model"]
+    prompt = sum(chat_prompt_tokens(r["messages"], model) for r in requests)
+    completion, price = (
+        completion_tokens * len(requests),
+        model_price(price_model or model, prices or price_table()),
+    )
+    return {
+        "model": model,
+        "n_requests": len(requests),
+        "prompt_tokens": prompt,
+        "completion_tokens_assumed": completion,
+        "usd": usd_cost(prompt, completion, price),
+        "price_model": price["model"],
+        "price_valid_from": price["valid_from"],
+        "active_parameters": active_parameters,
+        "tflops": transformer_flops(active_parameters, prompt + completion) / 1e12,
+    }
+
+def describe_estimate(est: dict) -> str:
+    "One line a person reads before paying."
+    return (
+        f"{est['n_requests']} requests to {est['model']}: {est['prompt_tokens']:,} prompt tokens (tiktoken) "
+        "+ "
+        f"{est['completion_tokens_assumed']:,} completion tokens (assumed) ≈ ${est['usd']:,.2f} at "
+        f"{est['price_model']} "
+        f"prices of {est['price_valid_from']}; ≥ {est['tflops']:,.1f} TFLOPs at "
+        f"{est['active_parameters'] / 1e9:g}B active parameters"
+    )
+
+def reply_content(response: dict) -> str | None:
+    "The text of the first choice of a Chat Completions response (None when there is none)."
+    choices = response.get("choices") or [{}]
+    return (choices[0].get("message") or {}).get("content")
+

