@@ -318,7 +318,8 @@ SCORE_CHOICES = ("operational", "definitional", "application", "multilingual", "
 def run_examples(a) -> None:
     "Evaluate every chosen model on every built-in dataset and task, then print the table."
     from steb_lib.eval.results import results_table
-    from steb_lib.eval.runner import builtin_datasets, evaluate
+    from steb_lib.data.datasets import builtin_datasets
+    from steb_lib.eval.runner import evaluate
     from steb_lib.models.encoders import load_encoder
     start = time.perf_counter()
     for model in a.models:
@@ -363,9 +364,8 @@ def prepare(a) -> None:
 
 def _dataset_tasks(name: str, task: str | None) -> list[str]:
     "The tasks to run for a built-in example or registered dataset: `task`, or all it feeds."
-    from steb_lib.eval.runner import builtin_datasets
+    from steb_lib.data.datasets import builtin_datasets, dataset_entry, dataset_tasks
     if name in builtin_datasets(): return [task] if task else builtin_datasets()[name]["tasks"]
-    from steb_lib.data.datasets import dataset_entry, dataset_tasks
     return dataset_tasks(dataset_entry(name), task)
 
 def sweep_options(a) -> dict:

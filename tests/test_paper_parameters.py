@@ -110,7 +110,7 @@ def test_contrastive_training_of_one_mode_and_one_curation(tmp_path):
 def test_your_model_notebook_on_one_dataset_under_the_corrected_profile(tmp_path):
     text = run("evaluate_your_model", tmp_path, datasets=["hate_speech"], profile="corrected", results_dir=str(tmp_path / "r"))
     results = [json.loads(p.read_text()) for p in (tmp_path / "r").rglob("*.json") if not p.name.startswith(".")]
-    assert results and {r["dataset"] for r in results if r["model"] == "my-style-model"} == {"hate_speech"}
+    assert results and {r["dataset"] for r in results if r["model"] == "my-style-model"} == {"hate_speech", "formal-vs-casual"}
     assert {r["profile"] for r in results} == {"corrected"} and "STEL_register" not in text
 
 

@@ -1,6 +1,7 @@
-"""The package a researcher installs (issue 32, item 2): a wheel built from the checkout, installed into a fresh
-environment outside it, runs `steb --version` and STEB-lite with the data it carries (registries, dataset entries,
-shipped samples) — not the checkout's."""
+"""The package a researcher installs (issue 32, item 2 and its "done when"): a wheel built from the checkout, installed
+into a fresh environment outside it, runs `steb --version` and STEB-lite with the data it carries (registries, dataset
+entries, shipped samples) — not the checkout's; and from Python there, a SentenceTransformer held in memory is
+evaluated on STEB-lite and on a DataFrame, the results come back as a DataFrame and export to MTEB's format."""
 import json, os, subprocess, sys, sysconfig
 from pathlib import Path
 
@@ -36,3 +37,27 @@ def test_the_wheel_installs_and_runs_outside_the_checkout(tmp_path):
     results = [json.loads(p.read_text()) for p in (tmp_path / "results").rglob("*.json")]
     found = {r["data_found_in"] for r in results if "data_found_in" in r}
     assert len(results) == 16 and found == {"lite", "package"}, found       # the wheel's samples, the mini suite's packages
+
+    script = """
+import json, sys
+import pandas as pd
+from sentence_transformers import SentenceTransformer
+from steb_lib.eval.results import export_mteb
+from steb_lib.eval.runner import evaluate, evaluate_suite
+from steb_lib.models.registry import model_source, resolve_model
+model = SentenceTransformer(model_source(resolve_model("all-MiniLM-L6-v2"))[0], device="cpu")
+run = evaluate_suite(model, "lite", datasets=["hate_speech"], model_name="my-model", results_dir=sys.argv[1], progress=False)
+mine = pd.DataFrame({"text": ["Dear Sir, I remain.", "Yours faithfully.", "With respect, I differ.", "lol wild", "omg haha", "ngl slaps"],
+                     "label": ["formal"] * 3 + ["casual"] * 3})
+own = evaluate(model, "clustering", data_file=mine, name="mine", model_name="my-model", results_dir=sys.argv[1], progress=False)
+frame = run["done"].to_frame()
+written = [p for p in export_mteb(sys.argv[1], sys.argv[2]) if p.name != "model_meta.json"]
+print(json.dumps({"frame": type(frame).__name__, "rows": sorted(frame["task"]), "own": own.to_frame()["dataset"].tolist(),
+                  "mteb": sorted(json.loads(p.read_text())["task_name"] for p in written)}))
+"""
+    r = subprocess.run([python, "-c", script, tmp_path / "mine", tmp_path / "mteb"], capture_output=True, text=True, env=env,
+                       cwd=tmp_path, timeout=900)
+    assert r.returncode == 0, r.stderr[-3000:]
+    out = json.loads(r.stdout.strip().splitlines()[-1])
+    assert out["frame"] == "DataFrame" and out["rows"] == ["all_to_all", "clustering"] and out["own"] == ["mine"], out
+    assert len(out["mteb"]) == 3, out                                       # hate_speech's two tasks and the DataFrame's

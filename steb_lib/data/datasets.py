@@ -30,11 +30,12 @@ import steb_lib.data.mini_suite, steb_lib.data.authorship_loaders, steb_lib.data
 # %% auto #0
 __all__ = ['ATTRIBUTES', 'DEFINITIONAL', 'APPLICATIONS', 'SUITES', 'LITE_DATASETS', 'LITE_MINI', 'LITE_EXCLUDED_TASKS',
            'ENTRY_KEYS', 'SOURCE_KEYS', 'DATASET_REGISTRY', 'PREPARED_FORMAT', 'SELECTION_RULES',
-           'load_dataset_registry', 'dataset_entry', 'in_suite', 'suite_tasks', 'suite_datasets', 'sample_records',
-           'Prepared', 'source_files_sha256', 'files_read_beyond', 'unchanged_files', 'dataset_tasks',
-           'sample_corrections', 'drawn_with_seed', 'task_entry', 'sample_text_count', 'lite_dir', 'sample_identity',
-           'shipped_name', 'shipped_sample', 'shipped_tasks', 'needed_tasks', 'has_shipped_samples', 'prepare_dataset',
-           'repeated_records', 'build_prepared', 'write_prepared', 'dataset_availability']
+           'load_dataset_registry', 'builtin_datasets', 'builtin_dataset_file', 'dataset_entry', 'in_suite',
+           'suite_tasks', 'suite_datasets', 'sample_records', 'Prepared', 'source_files_sha256', 'files_read_beyond',
+           'unchanged_files', 'dataset_tasks', 'sample_corrections', 'drawn_with_seed', 'task_entry',
+           'sample_text_count', 'lite_dir', 'sample_identity', 'shipped_name', 'shipped_sample', 'shipped_tasks',
+           'needed_tasks', 'has_shipped_samples', 'prepare_dataset', 'repeated_records', 'build_prepared',
+           'write_prepared', 'dataset_availability']
 
 # %% ../../nbs/lib/data/25_datasets.ipynb #c006
 ATTRIBUTES = ("feature", "dialect", "register", "genre", "time", "demographics", "authorship")
@@ -136,6 +137,19 @@ def load_dataset_registry(directory=None) -> dict[str, dict]:
     return reg
 
 DATASET_REGISTRY = LazyRegistry(load_dataset_registry)   # read on first use (a typo: one error line)
+
+# %% ../../nbs/lib/data/25_datasets.ipynb #c006
+def builtin_datasets() -> dict:
+    "Name -> description (file, tasks, source, licence) of the built-in example datasets."
+    return json.loads((data_dir()/"examples"/"datasets.json").read_text(encoding="utf-8"))
+
+def builtin_dataset_file(name: str, task: str) -> Path:
+    "The data file of built-in dataset `name` for `task`."
+    ds = builtin_datasets()
+    if name not in ds: raise StebInputError(f"unknown dataset {name!r}; built-in datasets: {', '.join(ds)}")
+    if task_name(task) not in ds[name]["tasks"]:
+        raise StebInputError(f"dataset {name!r} feeds {ds[name]['tasks']}, not {task!r}")
+    return data_dir()/"examples"/ds[name]["file"]
 
 # %% ../../nbs/lib/data/25_datasets.ipynb #c008
 def dataset_entry(name: str) -> dict:

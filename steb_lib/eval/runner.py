@@ -4,9 +4,9 @@
 
 # %% ../../nbs/lib/eval/50_runner.ipynb #c003
 from __future__ import annotations
-import json, logging, os
+import logging, os
 from pathlib import Path
-from ..core import DEFAULT_SEED, StebInputError, data_dir, default_cache_dir
+from ..core import DEFAULT_SEED, StebInputError, default_cache_dir
 from ..tasks.task_data import TaskData, load_task_file, load_task_records, score_task, task_name, task_spec
 from .results import Result, Results, base_result, compute_once, prepare_stores, result_path, system_name
 from ..core import check_protocol
@@ -28,21 +28,7 @@ import numpy as np
 _logger = logging.getLogger("steb_lib.eval.runner")
 
 # %% auto #0
-__all__ = ['builtin_datasets', 'builtin_dataset_file', 'task_input', 'joint_author_scores', 'score_line', 'encoder_and_scoring',
-           'evaluate', 'evaluate_suite']
-
-# %% ../../nbs/lib/eval/50_runner.ipynb #c006
-def builtin_datasets() -> dict:
-    "Name -> description (file, tasks, source, licence) of the built-in example datasets."
-    return json.loads((data_dir()/"examples"/"datasets.json").read_text(encoding="utf-8"))
-
-def builtin_dataset_file(name: str, task: str) -> Path:
-    "The data file of built-in dataset `name` for `task`."
-    ds = builtin_datasets()
-    if name not in ds: raise StebInputError(f"unknown dataset {name!r}; built-in datasets: {', '.join(ds)}")
-    if task_name(task) not in ds[name]["tasks"]:
-        raise StebInputError(f"dataset {name!r} feeds {ds[name]['tasks']}, not {task!r}")
-    return data_dir()/"examples"/ds[name]["file"]
+__all__ = ['task_input', 'joint_author_scores', 'score_line', 'encoder_and_scoring', 'evaluate', 'evaluate_suite']
 
 # %% ../../nbs/lib/eval/50_runner.ipynb #c008
 def task_input(
@@ -57,12 +43,12 @@ def task_input(
     if data_file is not None and not isinstance(data_file, (str, os.PathLike)):   # records held in memory
         data = load_task_records(task, data_file, make_profile(profile).of_kind("selection"))
         return data, name or "data", {}
+    from steb_lib.data.datasets import builtin_dataset_file, builtin_datasets, prepare_dataset
     if data_file is not None or dataset in builtin_datasets():
         path = Path(data_file) if data_file is not None else builtin_dataset_file(dataset, task)
         # never sampled; a text-only probing file gets the profile's features
         data = load_task_file(task, path, make_profile(profile).of_kind("selection"))
         return data, name or dataset or path.stem, {}
-    from steb_lib.data.datasets import prepare_dataset
     p = prepare_dataset(dataset, task, seed, profile=profile)
     return (
         p.data,

@@ -218,7 +218,7 @@ def training_cost(recipe: StyleDistanceRecipe, llm: dict | None = None) -> str:
     "One line on what building the recipe's training data costs (the LLM requests not yet cached)."
     if recipe.generator != "llm": return f"generator {recipe.generator!r}: no API calls, nothing to pay"
     from steb_lib.llm.client import ResponseCache
-    from steb_lib.llm.prompting import describe_estimate
+    from steb_lib.llm.client import describe_estimate
     sentences, _ = content_sentences(max_words=recipe.max_words)
     planned = pair_requests(sentences, recipe.features, recipe.llm_model, recipe.per_feature, recipe.seed)
     options = llm or {}
