@@ -410,7 +410,7 @@ def run_chat_requests(requests: list[dict], client, cache: ResponseCache, concur
     for r in run.responses: run.usage += _usage_counts(r)
     return run
 
-# %% ../../nbs/lib/llm/56_client.ipynb #11886c44
+# %% ../../nbs/lib/llm/56_client.ipynb #ebb67e21
 def estimate_llm_run(
     requests: list[dict],
     prices: dict | None = None,
