@@ -12,3 +12,12 @@ signal.signal(signal.SIGINT, signal.default_int_handler)
 worker = os.environ.get("PYTEST_XDIST_WORKER")
 if worker and os.environ.get("STEB_CACHE"):
     os.environ["STEB_CACHE"] = str(Path(os.environ["STEB_CACHE"])/worker)
+
+# Longest files first: with `--dist loadfile` a worker takes the next file in collection order as it finishes one, so
+# a long file collected last (the site build executes every paper notebook, ~7 min) would run alone at the end.
+LONGEST_FIRST = ("test_site.py", "test_paper_parameters.py", "test_full_suite_rehearsal.py", "test_wheel.py", "test_in_memory.py")
+
+
+def pytest_collection_modifyitems(items):
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(Path(str(item.fspath)).name, len(rank)))   # stable: the rest keep their order
