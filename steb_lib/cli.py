@@ -8,7 +8,7 @@ import argparse, json, os, sys, time, warnings
 import steb_lib
 from pathlib import Path
 from .core import DEFAULT_SEED, PROTOCOLS, StebInputError, atomic_write_text, log_to_stdout
-from .models.registry import DEFAULT_MODELS, MODEL_REGISTRY, offline_availability
+from .models.registry import DEFAULT_MODELS, MODEL_REGISTRY, offline_availability, train_on_first_use
 from .profiles import CORRECTIONS, DEFAULT_PROFILE, PROFILES, make_profile
 # the rest of the library (torch, scikit-learn, the task registry) is imported where a command needs it, so
 # that `steb --help` and `steb --version` answer at once
@@ -541,11 +541,11 @@ def run_train(a) -> None:
     if a.method == "contrastive": return run_train_contrastive(a)
     if a.method == "reranker": return run_train_reranker(a)
     from steb_lib.train.styledistance import (
-        RULE_FEATURES, StyleDistanceRecipe, ensure_trained, train_styledistance, training_cost
+        RULE_FEATURES, StyleDistanceRecipe, train_styledistance, training_cost
     )
     if a.registered:
         if a.out: raise StebInputError("--registered trains into the model's own place: leave out --out")
-        where = ensure_trained(a.registered) or "not a model steb-lib trains"
+        where = train_on_first_use(a.registered) or "not a model steb-lib trains"
         print(f"model {a.registered}: {where}"); return
     if not a.out: raise StebInputError("--out DIR is required (or --registered NAME)")
     given = {"steps": a.steps, "batch_size": a.batch_size, "per_feature": a.per_feature,
