@@ -14,11 +14,10 @@ from .profiles import CORRECTIONS, DEFAULT_PROFILE, PROFILES, make_profile
 # that `steb --help` and `steb --version` answer at once
 
 # %% auto #0
-__all__ = ['TRAIN_METHODS', 'COMMAND_HELP', 'COMMAND_PARSERS', 'EXAMPLE_MODELS', 'SCORE_CHOICES', 'AUTHORSHIP_OPTIONS',
-           'commands_parser', 'build_parser', 'run_fetch', 'list_corrections', 'run_examples', 'list_models',
-           'list_datasets', 'prepare', 'sweep_options', 'run_sweep', 'run_evaluate', 'run_rerank', 'print_tables',
-           'run_paper', 'run_train_contrastive', 'run_train_reranker', 'run_train', 'main', 'progress_bar',
-           'run_export', 'run_status']
+__all__ = ['COMMAND_HELP', 'COMMAND_PARSERS', 'EXAMPLE_MODELS', 'SCORE_CHOICES', 'commands_parser', 'build_parser', 'run_fetch',
+           'list_corrections', 'run_examples', 'list_models', 'list_datasets', 'prepare', 'sweep_options', 'run_sweep',
+           'run_evaluate', 'run_rerank', 'print_tables', 'run_paper', 'run_train', 'main', 'progress_bar', 'run_export',
+           'run_status']
 
 # %% ../nbs/lib/99_cli.ipynb #c005
 def _add_profile_options(p):
@@ -56,7 +55,6 @@ def _add_executor_options(p):
     p.add_argument("--jobs-dir", help="submitit's scripts, pickles, logs (default RESULTS_DIR/.sweep/jobs)")
     p.add_argument("--no-wait", action="store_true", help="slurm: submit and return; follow with steb status")
 
-TRAIN_METHODS = ("styledistance", "contrastive", "reranker")
 
 def _add_authorship_training_options(tr) -> None:
     "Options of `steb train contrastive` and `steb train reranker`."
@@ -242,8 +240,9 @@ def _add_results_parsers(sub) -> None:
                     help="which tables ('main': every dataset × task main score)")
 
 def _add_train_parser(sub) -> None:
+    from steb_lib.train.lifecycle import RECIPES
     tr = _command(sub, "train", run_train)
-    tr.add_argument("method", choices=TRAIN_METHODS)
+    tr.add_argument("method", choices=tuple(RECIPES))
     tr.add_argument("--base", default="sentence-transformers/all-MiniLM-L6-v2", help="model to fine-tune")
     _add_authorship_training_options(tr)
     tr.add_argument("--out", help="directory of the trained model (+ training.json)")
@@ -509,61 +508,30 @@ def _given(a, names) -> dict:
     "The options among `names` given on the command line (None: the recipe's default)."
     return {n: getattr(a, n) for n in names if getattr(a, n, None) is not None}
 
-AUTHORSHIP_OPTIONS = ("data", "dataset", "words", "per_author", "validation_share", "steps", "batch_size",
-                      "learning_rate", "seed")
-
-def run_train_contrastive(a) -> None:
-    "`steb train contrastive`: InfoNCE on same-author pairs for one scoring mode; say where the model is."
-    from steb_lib.train.contrastive import ContrastiveRecipe, train_contrastive
-    if not a.out: raise StebInputError("--out DIR is required")
-    recipe = ContrastiveRecipe(base=a.base, scoring=a.scoring,
-                               **_given(a, AUTHORSHIP_OPTIONS + ("positives",)))
-    info = train_contrastive(recipe, a.out, **_given(a, ("save_every",)))
-    print(f"model {Path(a.out).resolve()} ({info['scoring']}, recipe {info['recipe_key']}, "
-          f"{info['data']['n_pairs']} pairs, {info['seconds']} s, {info['pairs_per_second']} pairs/s); "
-          f"evaluate it with: steb evaluate {a.out} --dataset mini_authors_retrieval_en")
-
-def run_train_reranker(a) -> None:
-    "`steb train reranker`: a cross-encoder on Sadiri-v2's or IR-style curation; say where it is."
-    from steb_lib.train.reranker import RerankerRecipe, train_reranker
-    if not a.out: raise StebInputError("--out DIR is required")
-    kw = _given(a, tuple(o for o in AUTHORSHIP_OPTIONS if o != "batch_size") + ("n_negatives",))
-    if a.batch_size: kw["queries_per_step"] = a.batch_size
-    recipe = RerankerRecipe(retriever=a.retriever, base=a.base, curation=a.curation,
-                            negatives=tuple(a.negatives) if a.negatives else None, **kw)
-    info = train_reranker(recipe, a.out, **_given(a, ("save_every",)))
-    print(f"reranker {Path(a.out).resolve()} ({info['curation']}, recipe {info['recipe_key']}, "
-          f"{info['data']['n_examples']} queries, {info['seconds']} s); use it with: steb rerank "
-          f"{a.retriever} --reranker {a.out} --dataset mini_authors_retrieval_en")
+def _train_registered(a) -> None:
+    "`steb train METHOD --registered NAME`: train the registry's model NAME into its place unless it is."
+    if a.out: raise StebInputError("--registered trains into the model's own place: leave out --out")
+    where = train_on_first_use(a.registered) or "not a model steb-lib trains"
+    print(f"model {a.registered}: {where}")
 
 def run_train(a) -> None:
-    "`steb train METHOD`: train (or reuse, or resume) a model and say where it is."
-    if a.method == "contrastive": return run_train_contrastive(a)
-    if a.method == "reranker": return run_train_reranker(a)
-    from steb_lib.train.styledistance import (
-        RULE_FEATURES, StyleDistanceRecipe, train_styledistance, training_cost
-    )
-    if a.registered:
-        if a.out: raise StebInputError("--registered trains into the model's own place: leave out --out")
-        where = train_on_first_use(a.registered) or "not a model steb-lib trains"
-        print(f"model {a.registered}: {where}"); return
+    """`steb train METHOD`: train (or reuse, or resume) a model with the method's recipe, built from the
+    options (`train/60_lifecycle`), and say where it is."""
+    from steb_lib.train.lifecycle import describe_training, recipe_from_options, train
+    if a.registered: return _train_registered(a)
     if not a.out: raise StebInputError("--out DIR is required (or --registered NAME)")
-    given = {"steps": a.steps, "batch_size": a.batch_size, "per_feature": a.per_feature,
-             "easy_share": a.easy_share, "llm_model": a.llm_model, "learning_rate": a.learning_rate}
-    recipe = StyleDistanceRecipe(
-        base=a.base,
-        generator=a.generator,
-        features=tuple(a.features or RULE_FEATURES),
-        seed=a.seed,
-        **{k: v for k, v in given.items() if v is not None},
-    )
-    llm = {"base_url": a.llm_base_url} if a.llm_base_url else None
-    if a.dry_run: print(training_cost(recipe, llm)); return
-    info = train_styledistance(recipe, a.out, llm=llm, **_given(a, ("save_every",)))
-    print(
-        f"model {Path(a.out).resolve()} (recipe {info['recipe_key']}, {info['data']['n_triplets']} triplets, "
-        f"{info['seconds']} s); evaluate it with: steb evaluate {a.out} --suite mini"
-    )
+    recipe = recipe_from_options(a.method, vars(a))
+    llm = {"llm": {"base_url": a.llm_base_url}} if a.llm_base_url and a.method == "styledistance" else {}
+    if a.dry_run: return _print_training_cost(recipe, llm.get("llm"))
+    info = train(recipe, a.out, **_given(a, ("save_every",)), **llm)
+    print(describe_training(info, a.out))
+
+def _print_training_cost(recipe, llm) -> None:
+    "`--dry-run`: what the training data costs (only StyleDistance's LLM generator calls a paid API)."
+    if recipe.method != "styledistance":
+        raise StebInputError("--dry-run: only styledistance has training data to pay for")
+    from steb_lib.train.styledistance import training_cost
+    print(training_cost(recipe, llm))
 
 def _warning_line(message, category, filename, lineno, line=None) -> str:
     return f"steb: warning: {message}\n"

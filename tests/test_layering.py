@@ -1,7 +1,7 @@
 """The package's layers point one way: every `steb_lib` import, at module level or inside a function (read from the
 exported sources), goes to a module whose notebook has a lower number, so the import graph has no cycle either.
-(Encoder families and training methods found by name through `importlib` — `FAMILY_MODULES`, `TRAINING_MODULES`,
-plugins looked up when needed — are not imports.)"""
+(Encoder families and training recipes found by name through `importlib` — `FAMILY_MODULES`, `TRAINING_LIFECYCLE`,
+`RECIPES`: plugins looked up when needed — are not imports.)"""
 import ast, json, re
 from pathlib import Path
 

@@ -10,13 +10,13 @@ from pathlib import Path
 from ..core import LazyRegistry, StebInputError, data_dir, default_cache_dir
 
 # %% auto #0
-__all__ = ['FAMILIES', 'MODEL_REGISTRY', 'DEFAULT_MODELS', 'CAUSAL_MODEL_TYPES', 'WEIGHT_SUFFIXES', 'TRAINING_MODULES',
-           'OTHER_FRAMEWORK_SUFFIXES', 'OTHER_FRAMEWORK_FOLDERS', 'ModelSpec', 'spec_from_record',
+__all__ = ['FAMILIES', 'MODEL_REGISTRY', 'DEFAULT_MODELS', 'CAUSAL_MODEL_TYPES', 'TRAINING_SCHEMA_VERSION', 'WEIGHT_SUFFIXES',
+           'TRAINING_LIFECYCLE', 'OTHER_FRAMEWORK_SUFFIXES', 'OTHER_FRAMEWORK_FOLDERS', 'ModelSpec', 'spec_from_record',
            'record_with_local_dir', 'load_model_registry', 'registry_lookup', 'split_revision', 'resolve_model',
            'family_from_config', 'detect_family', 'models_dir', 'zip_part_files', 'unpack_zip_parts',
-           'unpacked_model_dir', 'packaged_model_dir', 'trained_model_dir', 'weight_files', 'model_weights_sha256',
-           'check_training_record', 'model_source', 'offline_availability', 'hub_cache_root', 'hub_cache_dir',
-           'train_on_first_use', 'model_files_to_fetch']
+           'migrate_training_record', 'unpacked_model_dir', 'packaged_model_dir', 'trained_model_dir', 'weight_files',
+           'model_weights_sha256', 'check_training_record', 'model_source', 'offline_availability', 'hub_cache_root',
+           'hub_cache_dir', 'train_on_first_use', 'model_files_to_fetch']
 
 # %% ../../nbs/lib/models/30_registry.ipynb #c006
 FAMILIES = (
@@ -107,7 +107,7 @@ DEFAULT_MODELS = (
     "stylometric",
     "biber",
     "sentence-transformers/all-MiniLM-L6-v2",
-    "styledistance-mini",   # trained by steb-lib on first use (train/61_styledistance)
+    "styledistance-mini",   # trained by steb-lib on first use (train/62_styledistance)
 )  # the main job's models: all load offline. all-mpnet-base-v2 (packaged too) is left out for time:
 # on STEB-lite it alone takes ~5 min on 2 cores (~330 tokens/s); add it with `steb paper --models ...`
 
@@ -244,6 +244,18 @@ def unpack_zip_parts(parts, member: str, dest_root) -> Path:
     finally: shutil.rmtree(work, ignore_errors=True)
     return dest
 
+# %% ../../nbs/lib/models/30_registry.ipynb #3cbfe0b4
+TRAINING_SCHEMA_VERSION = 1   # training.json: 0 before versions existed, 1 the shared lifecycle's record
+
+def migrate_training_record(info: dict, path) -> dict:
+    """A `training.json` record in today's form: schema 0 gets `schema_version` and, where it lacks them,
+    empty `losses`; a newer schema: one clear error."""
+    version = info.get("schema_version", 0)
+    if not isinstance(version, int) or version > TRAINING_SCHEMA_VERSION:
+        raise StebInputError(f"{path} was written by a newer steb-lib (training schema {version!r}, this one "
+                             f"reads up to {TRAINING_SCHEMA_VERSION}): update steb-lib")
+    return {"losses": []} | info | {"schema_version": TRAINING_SCHEMA_VERSION}
+
 # %% ../../nbs/lib/models/30_registry.ipynb #c019
 def unpacked_model_dir(spec: ModelSpec) -> Path | None:
     """The directory a split-zip packaged model (`spec.packaged['zip_parts']`) was unpacked to, once complete:
@@ -302,6 +314,7 @@ def check_training_record(model_dir) -> dict | None:
         why = f"not JSON ({str(e)[:80]})"
         raise StebInputError(f"{f} is damaged: {why}; delete {model_dir} to train it again") from None
     if not isinstance(info, dict) or "recipe_key" not in info: return None
+    info = migrate_training_record(info, f)
     if (want := info.get("weights_sha256")) and model_weights_sha256(model_dir) != want:
         raise StebInputError(f"the weights in {model_dir} do not match the checksum in its training.json "
                              f"(damaged or replaced); delete {model_dir} to train it again")
@@ -364,18 +377,14 @@ def hub_cache_dir(hub_id: str) -> Path | None:
     return folder if folder.exists() else None
 
 # %% ../../nbs/lib/models/30_registry.ipynb #2d36dcbe
-TRAINING_MODULES = {"styledistance": "steb_lib.train.styledistance"}   # method -> its module's ensure_trained
+TRAINING_LIFECYCLE = "steb_lib.train.lifecycle"   # its ensure_trained and RECIPES, found by name
 
 def train_on_first_use(model, progress: bool = True) -> Path | None:
     """Train `model` if it names a registered model steb-lib trains and it is not trained with its registered
     recipe; its directory. None: `model` is no such model (another name, or a model object)."""
     spec = registry_lookup(model) if isinstance(model, str) else None
     if spec is None or not spec.trained: return None
-    method = spec.trained["method"]
-    if method not in TRAINING_MODULES:
-        known = ", ".join(TRAINING_MODULES)
-        raise StebInputError(f"{spec.name}: no training method {method!r} (known: {known})")
-    return importlib.import_module(TRAINING_MODULES[method]).ensure_trained(spec.name, progress=progress)
+    return importlib.import_module(TRAINING_LIFECYCLE).ensure_trained(spec, progress=progress)
 
 # %% ../../nbs/lib/models/30_registry.ipynb #c021
 OTHER_FRAMEWORK_SUFFIXES = (
