@@ -361,12 +361,6 @@ def prepare(a) -> None:
               + (f"; shortfall: {'; '.join(p.meta['shortfall'])}" if p.meta["shortfall"] else "") + ")")
         for reason, n in p.meta.get("skipped", {}).items(): print(f"  left out or changed: {n} {reason}")
 
-def _dataset_tasks(name: str, task: str | None) -> list[str]:
-    "The tasks to run for a built-in example or registered dataset: `task`, or all it feeds."
-    from steb_lib.data.datasets import builtin_datasets, dataset_entry, dataset_tasks
-    if name in builtin_datasets(): return [task] if task else builtin_datasets()[name]["tasks"]
-    return dataset_tasks(dataset_entry(name), task)
-
 def sweep_options(a) -> dict:
     "`submit_sweep`'s executor options from the command line."
     from steb_lib.sweep import slurm_parameters
@@ -410,15 +404,8 @@ def _evaluate_as_sweep(a) -> int:
 
 def _evaluate_dataset(a, kw) -> int:
     "`steb evaluate --dataset`: every task of the dataset the scoring applies to (or --task)."
-    from steb_lib.eval.multivector import not_applicable, scoring_applies
-    from steb_lib.eval.runner import encoder_and_scoring, evaluate
-    enc, kw["scoring"] = encoder_and_scoring(
-        a.model, kw.pop("revision"), a.scoring, kw["profile"], kw.pop("trust_remote_code"))
-    for t in _dataset_tasks(a.dataset, a.task):
-        if not a.task and not scoring_applies(t, kw["scoring"]):
-            print(f"skip   {a.dataset} / {t}: {not_applicable(t, kw['scoring'])}"); continue
-        evaluate(enc, t, dataset=a.dataset, name=a.name, **kw)
-    return 0
+    from steb_lib.eval.runner import evaluate_dataset
+    evaluate_dataset(a.model, a.dataset, a.task, name=a.name, **kw); return 0
 
 def _evaluate_suite(a, kw) -> int:
     "`steb evaluate --suite`: the suite, its table, and what failed; 1 if anything did."

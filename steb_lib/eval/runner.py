@@ -28,7 +28,8 @@ import numpy as np
 _logger = logging.getLogger("steb_lib.eval.runner")
 
 # %% auto #0
-__all__ = ['task_input', 'joint_author_scores', 'score_line', 'encoder_and_scoring', 'evaluate', 'evaluate_suite']
+__all__ = ['task_input', 'joint_author_scores', 'score_line', 'encoder_and_scoring', 'evaluate', 'evaluate_suite',
+           'dataset_task_names', 'evaluate_dataset']
 
 # %% ../../nbs/lib/eval/50_runner.ipynb #c008
 def task_input(
@@ -191,16 +192,22 @@ def evaluate(model, task: str, data_file=None, dataset: str | None = None, name:
     return Result(result)
 
 # %% ../../nbs/lib/eval/50_runner.ipynb #c026
-def evaluate_suite(model, suite: str = "mini", task: str | None = None, datasets=None, **kw) -> dict:
-    """Evaluate `model` on every (dataset, task) of `suite` (or its `datasets`); {'done', 'failed': [(dataset,
-    task, reason)], 'skipped'}."""
-    from steb_lib.data.datasets import suite_datasets, suite_tasks
+def _one_encoder(model, kw: dict) -> tuple:
+    """(encoder, `kw` for `evaluate`): `model` loaded once for many evaluations, its scoring and profile
+    resolved."""
     kw["profile"] = profile = make_profile(kw.get("profile"))
     encoder, kw["scoring"] = encoder_and_scoring(
         model, kw.pop("revision", None), kw.get("scoring"), profile, kw.pop("trust_remote_code", False),
         kw.pop("model_name", None), kw.pop("model_version", None),
     )
-    scoring = kw["scoring"]
+    return encoder, kw
+
+def evaluate_suite(model, suite: str = "mini", task: str | None = None, datasets=None, **kw) -> dict:
+    """Evaluate `model` on every (dataset, task) of `suite` (or its `datasets`); {'done', 'failed': [(dataset,
+    task, reason)], 'skipped'}."""
+    from steb_lib.data.datasets import suite_datasets, suite_tasks
+    encoder, kw = _one_encoder(model, kw)
+    scoring, profile = kw["scoring"], kw["profile"]
     # a store that cannot be written, or holds another profile, fails here, not per dataset
     prepare_stores(kw.get("results_dir", "results"), kw.get("cache_dir"), profile)
     done, failed, skipped = [], [], []
@@ -217,3 +224,20 @@ def evaluate_suite(model, suite: str = "mini", task: str | None = None, datasets
                 failed.append((entry["name"], t, why))
                 _logger.warning(f"failed {encoder.spec.name} / {entry['name']} / {t}: {why}")
     return {"done": Results(done), "failed": failed, "skipped": skipped}
+
+# %% ../../nbs/lib/eval/50_runner.ipynb #r28b
+def dataset_task_names(name: str, task: str | None = None) -> list[str]:
+    "The tasks to run for a built-in example or registered dataset: `task`, or all it feeds."
+    from steb_lib.data.datasets import builtin_datasets, dataset_entry, dataset_tasks
+    if name in builtin_datasets(): return [task] if task else builtin_datasets()[name]["tasks"]
+    return dataset_tasks(dataset_entry(name), task)
+
+def evaluate_dataset(model, dataset: str, task: str | None = None, **kw) -> Results:
+    "Evaluate `model` on every task of `dataset` its scoring applies to (or only `task`); the results."
+    encoder, kw = _one_encoder(model, kw)
+    done = []
+    for t in dataset_task_names(dataset, task):
+        if not task and not scoring_applies(t, kw["scoring"]):
+            _logger.info(f"skip   {dataset} / {t}: {not_applicable(t, kw['scoring'])}"); continue
+        done.append(evaluate(encoder, t, dataset=dataset, **kw))
+    return Results(done)

@@ -135,7 +135,7 @@ def train(recipe: Recipe, out_dir, save_every: int | None = None, progress: bool
           **options) -> dict:
     """Train (or reuse, or resume) `recipe`'s model in `out_dir`, whole or not at all; its `training.json`
     (`options`: the recipe's `examples` options, e.g. StyleDistance's `llm`)."""
-    save_every = save_every or recipe.save_every
+    save_every = recipe.save_every if save_every is None else save_every
     recipe.check(save_every)
     records, source = recipe.source()
     key = recipe.key(source)
