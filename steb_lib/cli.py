@@ -469,7 +469,8 @@ def print_tables(results_dir, scores=("operational", "definitional"), as_csv=Fal
 
 def run_paper(a) -> None:
     "`steb paper`: STEB-lite for the default models (unless --notebooks-only), then the paper notebooks."
-    from steb_lib.paper import main_job, run_paper_notebooks
+    from steb_lib.main_job import main_job
+    from steb_lib.paper import run_paper_notebooks
     a.results_dir = a.results_dir or f"results/{a.suite}"
     start, dirs = (
         time.perf_counter(),

@@ -85,6 +85,32 @@ def test_every_module_has_a_numbered_notebook_and_imports_only_lower_numbers():
     assert upward_imports(graph, numbers) == []
 
 
+FOLDER_BANDS = {"": (range(0, 10), range(70, 100)), "tasks": (range(10, 20),), "data": (range(20, 30),),
+                "models": (range(30, 39),), "testing": (range(39, 40),), "embed": (range(40, 45),),
+                "eval": (range(45, 55),), "llm": (range(55, 60),), "train": (range(60, 70),)}
+
+
+def out_of_band(notebooks) -> list[str]:
+    "Notebooks (paths under nbs/lib) whose number is outside their folder's band (or in a folder with none)."
+    out = []
+    for nb in notebooks:
+        folder, number = nb.parent.as_posix().strip("."), int(nb.name.split("_", 1)[0])
+        if not any(number in band for band in FOLDER_BANDS.get(folder, ())): out.append(nb.as_posix())
+    return out
+
+
+def test_the_checker_finds_a_notebook_out_of_its_band():
+    assert out_of_band([Path("eval/55_fetch.ipynb"), Path("55_fetch.ipynb"), Path("new/01_x.ipynb")]) == [
+        "eval/55_fetch.ipynb", "55_fetch.ipynb", "new/01_x.ipynb"]
+    assert out_of_band([Path("eval/45_results.ipynb"), Path("99_cli.ipynb"), Path("01_profiles.ipynb")]) == []
+
+
+def test_notebook_numbers_fall_in_their_folders_band():
+    notebooks = [p.relative_to(NBS) for p in NBS.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts]
+    assert len(notebooks) > 40
+    assert out_of_band(notebooks) == []
+
+
 def long_lines(path: Path, limit: int = 110) -> list[str]:
     "Lines of an exported module over `limit` characters, leaving out the `__all__` list nbdev writes (at 120)."
     out, in_all = [], False
