@@ -58,12 +58,12 @@ def _add_executor_options(p):
 
 def _add_authorship_training_options(tr) -> None:
     "Options of `steb train contrastive` and `steb train reranker`."
-    from steb_lib.embed.token_store import SCORING_CHOICES
+    from steb_lib.embed.scoring import scoring_choices
     from steb_lib.train.authorship_data import POSITIVE_CHOICES
     from steb_lib.train.reranker import CURATIONS, NEGATIVE_KINDS
     tr.add_argument("--data", help="contrastive/reranker: an authorship JSONL (default: the built-in corpus)")
     tr.add_argument("--dataset", help="contrastive/reranker: a registered retrieval dataset as training data")
-    tr.add_argument("--scoring", default="mean", help=f"contrastive: what to train for, {SCORING_CHOICES}")
+    tr.add_argument("--scoring", default="mean", help=f"contrastive: what to train for, {scoring_choices()}")
     tr.add_argument("--positives", choices=POSITIVE_CHOICES, help="contrastive: same author, which topic")
     tr.add_argument("--retriever", default="sentence-transformers/all-MiniLM-L6-v2",
                     help="reranker: the first-stage model that measures closeness for the curation")
@@ -124,8 +124,8 @@ def commands_parser() -> argparse.ArgumentParser:
 
 def _add_evaluate_parser(sub) -> None:
     from steb_lib.data.datasets import SUITES
-    from steb_lib.embed.token_store import SCORING_CHOICES
-    from steb_lib.eval.multivector import multi_vector_tasks
+    from steb_lib.embed.scoring import scoring_choices
+    from steb_lib.embed.scoring import multi_vector_tasks
     from steb_lib.tasks.task_data import task_names
     ev = _command(sub, "evaluate", run_evaluate)
     ev.add_argument("model", help="registry name, alias, hub id or local directory")
@@ -141,7 +141,7 @@ def _add_evaluate_parser(sub) -> None:
                     help="allow a model the registry does not know to run the Python code its files ship "
                     "(read it first; a hub model also needs --revision)")
     multi = ", ".join(multi_vector_tasks())
-    ev.add_argument("--scoring", help=f"{SCORING_CHOICES}: pooled vectors, or MaxSim over token / patch "
+    ev.add_argument("--scoring", help=f"{scoring_choices()}: pooled vectors, or MaxSim over token / patch "
                     f"vectors (only {multi}; results go to MODEL@SCORING); default: the mode a trained model "
                     "records in its training.json, else mean")
     ev.add_argument("--skip-punctuation", action="store_true",

@@ -10,7 +10,9 @@ from tqdm.auto import tqdm
 from ..core import StebInputError, sha256_text
 from ..models.encoders import default_device
 from ..embed.late_interaction import maxsim_scores, pad_vectors
-from ..embed.token_store import Scoring, parse_scoring, resolve_auto, text_vectors, vectors_per_text
+from steb_lib.embed.scoring import (
+    Scoring, check_scoring_applies, parse_scoring, resolve_auto, text_vectors, vectors_per_text
+)
 from ..tasks.pairs import auroc
 from steb_lib.tasks.retrieval import (
     RETRIEVAL_KS,
@@ -18,15 +20,14 @@ from steb_lib.tasks.retrieval import (
     rank_metrics,
     relevant_target_index,
 )
-from ..tasks.task_data import task_names, task_spec
+from ..tasks.task_data import task_spec
 from ..tasks.retrieval import author_groups, retrieval_records
 
 # %% auto #0
 __all__ = ['SYMMETRIC', 'MAXSIM_SCORERS', 'MultiVectorSet', 'item_lengths', 'length_blocks', 'block_budget', 'maxsim_rows',
            'maxsim_matrix', 'multivector_retrieval_metrics', 'paired_maxsim', 'symmetric_pair_scores',
-           'multivector_all_to_all_auroc', 'multivector_predefined_auroc', 'multi_vector_tasks', 'scoring_applies',
-           'not_applicable', 'check_scoring_applies', 'storage_summary', 'retrieval_maxsim', 'all_to_all_maxsim',
-           'predefined_maxsim', 'score_task_multivector']
+           'multivector_all_to_all_auroc', 'multivector_predefined_auroc', 'storage_summary', 'retrieval_maxsim',
+           'all_to_all_maxsim', 'predefined_maxsim', 'score_task_multivector']
 
 # %% ../../nbs/lib/eval/46_multivector.ipynb #c006
 class MultiVectorSet:
@@ -150,27 +151,6 @@ def multivector_predefined_auroc(items_a, items_b, same, **kw) -> float:
     return auroc(symmetric_pair_scores(items_a, items_b, **kw), np.asarray(same, dtype=bool))
 
 # %% ../../nbs/lib/eval/46_multivector.ipynb #c025
-def multi_vector_tasks() -> tuple[str, ...]:
-    "The tasks whose spec says token vectors and MaxSim can score them."
-    return tuple(t for t in task_names() if task_spec(t).multi_vector)
-
-def scoring_applies(task: str, scoring) -> bool:
-    """Can `task` be scored under `scoring`? Mean scoring applies to every task, multi-vector scoring to
-    `multi_vector_tasks()`."""
-    return not parse_scoring(scoring).multi_vector or task_spec(task).multi_vector
-
-def not_applicable(task: str, scoring) -> str:
-    "Why `task` is not scored under multi-vector `scoring` (for skip lines and errors)."
-    return (
-        f"scoring {parse_scoring(scoring).name!r} applies to {', '.join(multi_vector_tasks())}; {task} needs "
-        "one vector per text "
-        "(use scoring 'mean')"
-    )
-
-def check_scoring_applies(task: str, scoring) -> None:
-    "Refuse to score `task` under a `scoring` that does not apply to it."
-    if not scoring_applies(task, scoring): raise StebInputError(not_applicable(task, scoring))
-
 def storage_summary(store, texts, scoring: Scoring) -> dict:
     "Kept tokens and vectors stored per text under `scoring` (mean, total, float16 bytes)."
     counts = [(len(V), len(np.unique(w)), V.shape[1]) for V, w in (store.get(sha256_text(t)) for t in texts)]

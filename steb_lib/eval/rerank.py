@@ -15,7 +15,8 @@ from steb_lib.core import (
     sha256_text,
 )
 from ..models.registry import ModelSpec
-from ..embed.token_store import cached_token_vectors, parse_scoring, resolve_auto
+from ..embed.scoring import parse_scoring, resolve_auto
+from ..embed.token_store import cached_token_vectors
 from .multivector import MultiVectorSet, maxsim_rows
 
 _logger = logging.getLogger("steb_lib.eval.rerank")

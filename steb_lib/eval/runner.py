@@ -15,13 +15,11 @@ from ..models.registry import resolve_model, train_on_first_use
 from ..models.in_memory import in_memory_encoder
 from ..profiles import make_profile
 from ..embed.cache import embed_texts
-from ..embed.token_store import cached_token_vectors, model_scoring, parse_scoring
-from steb_lib.eval.multivector import (
-    check_scoring_applies,
-    not_applicable,
-    score_task_multivector,
-    scoring_applies,
+from steb_lib.embed.scoring import (
+    check_scoring_applies, model_scoring, not_applicable, parse_scoring, scoring_applies
 )
+from ..embed.token_store import cached_token_vectors
+from .multivector import score_task_multivector
 from ..embed.late_interaction import token_backbone
 import numpy as np
 

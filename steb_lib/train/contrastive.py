@@ -10,8 +10,7 @@ from typing import ClassVar
 import numpy as np
 import torch
 from ..core import DEFAULT_SEED, StebInputError
-from ..embed.late_interaction import auto_patch_size
-from ..embed.token_store import Scoring, parse_scoring
+from ..embed.scoring import Scoring, auto_patch_size, parse_scoring
 from .authorship_data import author_split, authorship_source, contrastive_pairs
 from .lifecycle import TrainingRun, check_training_numbers, recipe_key
 
