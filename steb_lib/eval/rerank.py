@@ -11,21 +11,21 @@ from steb_lib.core import (
     StebInputError,
     default_cache_dir,
     l2_normalize,
-    path_name,
     sha256_text,
 )
 from ..models.registry import ModelSpec
 from ..embed.scoring import parse_scoring, resolve_auto
 from ..embed.token_store import cached_token_vectors
 from .multivector import MultiVectorSet, maxsim_rows
+from .results import register_record_kind, result_path
 
 _logger = logging.getLogger("steb_lib.eval.rerank")
 
 # %% auto #0
-__all__ = ['RERANK_SUCCESS_KS', 'RERANK_MRR_AT', 'RERANK_DEPTH', 'RERANK_IDENTITY_FIELDS', 'document_retrieval_set',
-           'first_stage_rankings', 'needle_hits', 'first_needle_ranks', 'success_and_mrr', 'rerank_top',
-           'CrossEncoderReranker', 'MultiVectorReranker', 'two_stage_metrics', 'make_reranker', 'reranker_label',
-           'evaluate_rerank']
+__all__ = ['RERANK_SUCCESS_KS', 'RERANK_MRR_AT', 'RERANK_DEPTH', 'RERANK_IDENTITY_FIELDS', 'RERANK_KIND',
+           'document_retrieval_set', 'first_stage_rankings', 'needle_hits', 'first_needle_ranks', 'success_and_mrr',
+           'rerank_top', 'CrossEncoderReranker', 'MultiVectorReranker', 'two_stage_metrics', 'make_reranker',
+           'reranker_label', 'evaluate_rerank']
 
 # %% ../../nbs/lib/eval/52_rerank.ipynb #c006
 RERANK_SUCCESS_KS, RERANK_MRR_AT, RERANK_DEPTH = (1, 8, 100), 20, 100
@@ -240,6 +240,9 @@ def reranker_label(reranker) -> str:
     return Path(reranker.name).name if Path(reranker.name).is_dir() else reranker.name
 
 # %% ../../nbs/lib/eval/52_rerank.ipynb #c027
+RERANK_KIND = register_record_kind(
+    "retrieve_rerank", "two-stage retrieval: a retriever's top K reordered by a reranker (eval/52_rerank)")
+
 def evaluate_rerank(
     retriever,
     reranker,
@@ -265,12 +268,12 @@ def evaluate_rerank(
     data, dataset, provenance = task_input("retrieval", data_file, dataset, name, seed, profile)
     prepare_stores(results_dir, cache_dir, profile)
     system = f"{encoder.spec.name}+rerank={reranker_label(reranker)}"
-    out = Path(results_dir)/path_name(system)/path_name(dataset)/"retrieve_rerank.json"
+    out = result_path(results_dir, system, dataset, RERANK_KIND)
     new = (
         base_result(encoder, encoder.spec.name, dataset, data, seed, protocol, profile)
         | provenance
         | reranker.describe()
-        | {"task": "retrieve_rerank", "system": system, "level": "document", "rerank_depth": k}
+        | {"task": RERANK_KIND, "system": system, "level": "document", "rerank_depth": k}
     )
     def compute():
         sets = document_retrieval_set(data.records)

@@ -25,12 +25,12 @@ from ..tasks.task_data import TaskData, task_name
 _logger = logging.getLogger("steb_lib.eval.results")
 
 # %% auto #0
-__all__ = ['TIMING_FIELDS', 'IDENTITY_FIELDS', 'RESULT_FIELDS', 'SCHEMA_VERSION', 'STORE_PROFILE_FILE', 'MTEB_LANGUAGES',
-           'system_name', 'result_system', 'result_path', 'without_timing', 'result_checksum', 'result_problem',
-           'result_schema', 'with_corrections', 'migrate_result', 'parse_result', 'read_result', 'write_result',
-           'finished_result', 'result_lock', 'compute_once', 'prepare_stores', 'store_profile', 'claim_store_profile',
-           'base_result', 'load_results', 'results_table', 'results_to_frame', 'Result', 'Results', 'mteb_task_result',
-           'export_mteb']
+__all__ = ['TIMING_FIELDS', 'IDENTITY_FIELDS', 'RESULT_FIELDS', 'SCHEMA_VERSION', 'RECORD_KINDS', 'STORE_PROFILE_FILE',
+           'MTEB_LANGUAGES', 'system_name', 'result_system', 'register_record_kind', 'result_path', 'without_timing',
+           'result_checksum', 'result_problem', 'result_schema', 'with_corrections', 'migrate_result', 'parse_result',
+           'read_result', 'write_result', 'finished_result', 'result_lock', 'compute_once', 'prepare_stores',
+           'store_profile', 'claim_store_profile', 'base_result', 'load_results', 'results_table', 'results_to_frame',
+           'Result', 'Results', 'mteb_task_result', 'export_mteb']
 
 # %% ../../nbs/lib/eval/45_results.ipynb #c006
 TIMING_FIELDS = ("seconds", "created")
@@ -54,9 +54,17 @@ def result_system(result: dict) -> str:
     `mean`)."""
     return result.get("system") or system_name(result["model"], result.get("scoring", "mean"))
 
+RECORD_KINDS: dict[str, str] = {}   # kinds of result that are no STEB task's -> what they hold
+
+def register_record_kind(name: str, what: str) -> str:
+    "Let results of kind `name` (not a task's: e.g. `retrieve_rerank`) live in the store beside the tasks'."
+    RECORD_KINDS[name] = what
+    return name
+
 def result_path(results_dir, model: str, dataset: str, task: str) -> Path:
-    "`<results_dir>/<model>/<dataset>/<task>.json`, each part made path-safe."
-    return Path(results_dir)/path_name(model)/path_name(dataset)/f"{task_name(task)}.json"
+    "`<results_dir>/<model>/<dataset>/<task>.json`, each part made path-safe; `task` a task or a record kind."
+    kind = task if task in RECORD_KINDS else task_name(task)
+    return Path(results_dir)/path_name(model)/path_name(dataset)/f"{kind}.json"
 
 def without_timing(result: dict) -> dict:
     "A result without its timing fields: what two runs of the same work must agree on."
