@@ -4,7 +4,7 @@
 
 # %% ../../nbs/lib/data/25_datasets.ipynb #c003
 from __future__ import annotations
-import collections, gzip, hashlib, json, warnings
+import collections, gzip, hashlib, json, os, warnings
 from dataclasses import dataclass
 from pathlib import Path
 import steb_lib
@@ -20,7 +20,9 @@ from steb_lib.core import (
     sha256_json,
     usable_cache_dir,
 )
-from ..tasks.task_data import TaskData, prepare_records, task_name, task_names, task_spec
+from steb_lib.tasks.task_data import (
+    TaskData, load_task_file, load_task_records, prepare_records, task_name, task_names, task_spec
+)
 from .sources import dataset_error, locate_source, matching_files, source_availability
 from .loaders import LOADERS, LoadContext
 from ..profiles import CORRECTIONS, make_profile
@@ -35,7 +37,7 @@ __all__ = ['ATTRIBUTES', 'DEFINITIONAL', 'APPLICATIONS', 'SUITES', 'LITE_DATASET
            'unchanged_files', 'dataset_tasks', 'sample_corrections', 'drawn_with_seed', 'task_entry',
            'sample_text_count', 'lite_dir', 'sample_identity', 'shipped_name', 'shipped_sample', 'shipped_tasks',
            'needed_tasks', 'has_shipped_samples', 'prepare_dataset', 'repeated_records', 'build_prepared',
-           'write_prepared', 'dataset_availability']
+           'write_prepared', 'task_input', 'dataset_availability']
 
 # %% ../../nbs/lib/data/25_datasets.ipynb #c006
 ATTRIBUTES = ("feature", "dialect", "register", "genre", "time", "demographics", "authorship")
@@ -444,6 +446,38 @@ def write_prepared(p: Prepared, out_dir) -> tuple[Path, str]:
         out.with_suffix(".meta.json"), json.dumps(p.meta, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
     )
     return out, hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+# %% ../../nbs/lib/data/25_datasets.ipynb #ti0005
+def task_input(
+    task: str, data_file=None, dataset: str | None = None, name: str | None = None, seed: int = DEFAULT_SEED,
+    profile=None,
+):
+    """(prepared sample, dataset name in the store, provenance fields) for a data file (or records held in
+    memory: a list of dicts, a DataFrame), example or registered dataset (sampled as `profile` says; a data
+    file is never sampled)."""
+    if (data_file is None) == (dataset is None):
+        raise StebInputError("give exactly one of a data file or a dataset name")
+    if data_file is not None and not isinstance(data_file, (str, os.PathLike)):   # records held in memory
+        data = load_task_records(task, data_file, make_profile(profile).of_kind("selection"))
+        return data, name or "data", {}
+    if data_file is not None or dataset in builtin_datasets():
+        path = Path(data_file) if data_file is not None else builtin_dataset_file(dataset, task)
+        # never sampled; a text-only probing file gets the profile's features
+        data = load_task_file(task, path, make_profile(profile).of_kind("selection"))
+        return data, name or dataset or path.stem, {}
+    p = prepare_dataset(dataset, task, seed, profile=profile)
+    return (
+        p.data,
+        name or p.meta["dataset"],
+        {
+            "data_source": p.meta["source"],
+            "data_raw_sha256": p.meta["raw_sha256"],
+            "data_found_in": p.meta["found_in"],
+            "data_shortfall": p.meta["shortfall"],
+            "data_changes": p.meta.get("skipped", {}),
+            "data_selection": p.meta.get("selection", {}).get("rule", ""),
+        },
+    )
 
 # %% ../../nbs/lib/data/25_datasets.ipynb #c026
 def dataset_availability(entry: dict, suite: str | None = None) -> str:

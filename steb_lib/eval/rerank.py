@@ -262,7 +262,8 @@ def evaluate_rerank(
     """Two-stage evaluation of `retriever` (an encoder or its name, embedding by `profile`'s route) and
     `reranker` on a retrieval sample; write and return the result."""
     from steb_lib.eval.results import IDENTITY_FIELDS, base_result, compute_once, prepare_stores
-    from steb_lib.eval.runner import encoder_and_scoring, task_input
+    from steb_lib.data.datasets import task_input
+    from steb_lib.eval.runner import encoder_and_scoring
     from steb_lib.embed.cache import embed_texts
     encoder, _ = encoder_and_scoring(retriever, revision, "mean", profile)
     data, dataset, provenance = task_input("retrieval", data_file, dataset, name, seed, profile)

@@ -4,10 +4,10 @@
 
 # %% ../../nbs/lib/eval/50_runner.ipynb #c003
 from __future__ import annotations
-import logging, os
-from pathlib import Path
+import logging
 from ..core import DEFAULT_SEED, StebInputError, default_cache_dir
-from ..tasks.task_data import TaskData, load_task_file, load_task_records, score_task, task_name, task_spec
+from ..tasks.task_data import TaskData, score_task, task_name, task_spec
+from ..data.datasets import task_input
 from .results import Result, Results, base_result, compute_once, prepare_stores, result_path, system_name
 from ..core import check_protocol
 from ..models.encoders import check_route, load_encoder
@@ -26,41 +26,8 @@ import numpy as np
 _logger = logging.getLogger("steb_lib.eval.runner")
 
 # %% auto #0
-__all__ = ['task_input', 'joint_author_scores', 'score_line', 'encoder_and_scoring', 'evaluate', 'evaluate_suite',
-           'dataset_task_names', 'evaluate_dataset']
-
-# %% ../../nbs/lib/eval/50_runner.ipynb #c008
-def task_input(
-    task: str, data_file=None, dataset: str | None = None, name: str | None = None, seed: int = DEFAULT_SEED,
-    profile=None,
-):
-    """(prepared sample, dataset name in the store, provenance fields) for a data file (or records held in
-    memory: a list of dicts, a DataFrame), example or registered dataset (sampled as `profile` says; a data
-    file is never sampled)."""
-    if (data_file is None) == (dataset is None):
-        raise StebInputError("give exactly one of a data file or a dataset name")
-    if data_file is not None and not isinstance(data_file, (str, os.PathLike)):   # records held in memory
-        data = load_task_records(task, data_file, make_profile(profile).of_kind("selection"))
-        return data, name or "data", {}
-    from steb_lib.data.datasets import builtin_dataset_file, builtin_datasets, prepare_dataset
-    if data_file is not None or dataset in builtin_datasets():
-        path = Path(data_file) if data_file is not None else builtin_dataset_file(dataset, task)
-        # never sampled; a text-only probing file gets the profile's features
-        data = load_task_file(task, path, make_profile(profile).of_kind("selection"))
-        return data, name or dataset or path.stem, {}
-    p = prepare_dataset(dataset, task, seed, profile=profile)
-    return (
-        p.data,
-        name or p.meta["dataset"],
-        {
-            "data_source": p.meta["source"],
-            "data_raw_sha256": p.meta["raw_sha256"],
-            "data_found_in": p.meta["found_in"],
-            "data_shortfall": p.meta["shortfall"],
-            "data_changes": p.meta.get("skipped", {}),
-            "data_selection": p.meta.get("selection", {}).get("rule", ""),
-        },
-    )
+__all__ = ['joint_author_scores', 'score_line', 'encoder_and_scoring', 'evaluate', 'evaluate_suite', 'dataset_task_names',
+           'evaluate_dataset']
 
 # %% ../../nbs/lib/eval/50_runner.ipynb #c010
 def joint_author_scores(
