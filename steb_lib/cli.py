@@ -8,7 +8,7 @@ import argparse, json, os, sys, time, warnings
 import steb_lib
 from pathlib import Path
 from .core import DEFAULT_SEED, PROTOCOLS, StebInputError, atomic_write_text, log_to_stdout
-from .models.registry import DEFAULT_MODELS, MODEL_REGISTRY, offline_availability, train_on_first_use
+from .models.registry import DEFAULT_MODELS, MODEL_REGISTRY, offline_availability
 from .profiles import CORRECTIONS, DEFAULT_PROFILE, PROFILES, make_profile
 # the rest of the library (torch, scikit-learn, the task registry) is imported where a command needs it, so
 # that `steb --help` and `steb --version` answer at once
@@ -240,7 +240,7 @@ def _add_results_parsers(sub) -> None:
                     help="which tables ('main': every dataset × task main score)")
 
 def _add_train_parser(sub) -> None:
-    from steb_lib.train.lifecycle import RECIPES
+    from steb_lib.train.recipes import RECIPES
     tr = _command(sub, "train", run_train)
     tr.add_argument("method", choices=tuple(RECIPES))
     tr.add_argument("--base", default="sentence-transformers/all-MiniLM-L6-v2", help="model to fine-tune")
@@ -499,13 +499,15 @@ def _given(a, names) -> dict:
 def _train_registered(a) -> None:
     "`steb train METHOD --registered NAME`: train the registry's model NAME into its place unless it is."
     if a.out: raise StebInputError("--registered trains into the model's own place: leave out --out")
+    from steb_lib.train.recipes import train_on_first_use
     where = train_on_first_use(a.registered) or "not a model steb-lib trains"
     print(f"model {a.registered}: {where}")
 
 def run_train(a) -> None:
     """`steb train METHOD`: train (or reuse, or resume) a model with the method's recipe, built from the
-    options (`train/60_lifecycle`), and say where it is."""
-    from steb_lib.train.lifecycle import describe_training, recipe_from_options, train
+    options (`train/50_lifecycle`), and say where it is."""
+    from steb_lib.train.lifecycle import train
+    from steb_lib.train.recipes import describe_training, recipe_from_options
     if a.registered: return _train_registered(a)
     if not a.out: raise StebInputError("--out DIR is required (or --registered NAME)")
     recipe = recipe_from_options(a.method, vars(a))

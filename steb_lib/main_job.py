@@ -91,7 +91,7 @@ def evaluate_model(model: str, suite: str, multilingual, results_dir, kw: dict, 
     parity runs (`parity_model`); {'failed': [(dataset, task, why)], 'parity': parity results}."""
     from steb_lib.eval.runner import evaluate_suite
     from steb_lib.models.encoders import load_encoder
-    from steb_lib.models.registry import train_on_first_use
+    from steb_lib.train.recipes import train_on_first_use
     if threads:
         from steb_lib.sweep import limit_threads
         limit_threads(threads)

@@ -263,7 +263,7 @@ def add_to_manifest(jobs, results_dir) -> None:
 def prepare_models(models, fetch_models: bool = True) -> None:
     "Make every model of a sweep usable offline before submission: fetched (hub files), trained (steb-lib's)."
     from steb_lib.fetch import FETCH_OK, fetch_model
-    from steb_lib.models.registry import train_on_first_use
+    from steb_lib.train.recipes import train_on_first_use
     for model in dict.fromkeys(models):
         if fetch_models and (row := fetch_model(model))["status"] not in FETCH_OK:
             raise StebInputError(f"{model} cannot be made available offline: {row['detail']}")

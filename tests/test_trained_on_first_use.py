@@ -1,6 +1,6 @@
 """Trained on first use, from every entry point (issue 31, item 1): `evaluate` called from Python with a registered
 model steb-lib trains (here a 2-step variant of styledistance-mini) trains it first, as `steb evaluate`, the main job
-and a sweep do: they all go through `models.registry.train_on_first_use`."""
+and a sweep do: they all go through `train.recipes.train_on_first_use`."""
 import dataclasses, json
 from steb_lib.eval.runner import evaluate
 from steb_lib.models import registry

@@ -7,7 +7,7 @@ from steb_lib.cli import main
 from steb_lib.eval.runner import evaluate
 from steb_lib.models import registry
 from steb_lib.testing.tiny_models import make_tiny_model
-from steb_lib.train import lifecycle
+from steb_lib.train import recipes
 
 ECHO_RECIPE = '''
 from dataclasses import dataclass
@@ -53,7 +53,7 @@ def test_a_recipe_module_plus_one_registration_line_trains_from_the_cli_and_on_f
                                                                                           capsys):
     (tmp_path / "echo_recipe.py").write_text(ECHO_RECIPE)
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setitem(lifecycle.RECIPES, "echo", "echo_recipe.EchoRecipe")          # the one registration line
+    monkeypatch.setitem(recipes.RECIPES, "echo", "echo_recipe.EchoRecipe")          # the one registration line
     base = make_tiny_model("bert", tmp_path / "tiny-bert")
 
     assert main(["train", "echo", "--base", str(base), "--steps", "2", "--out", str(tmp_path / "m")]) == 0

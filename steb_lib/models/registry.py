@@ -11,12 +11,12 @@ from ..core import LazyRegistry, StebInputError, data_dir, default_cache_dir
 
 # %% auto #0
 __all__ = ['FAMILIES', 'MODEL_REGISTRY', 'DEFAULT_MODELS', 'ENCODERS', 'CAUSAL_MODEL_TYPES', 'TRAINING_SCHEMA_VERSION',
-           'WEIGHT_SUFFIXES', 'TRAINING_LIFECYCLE', 'OTHER_FRAMEWORK_SUFFIXES', 'OTHER_FRAMEWORK_FOLDERS', 'ModelSpec',
-           'spec_from_record', 'record_with_local_dir', 'load_model_registry', 'registry_lookup', 'split_revision',
-           'resolve_model', 'encoder_family', 'family_from_config', 'detect_family', 'models_dir', 'zip_part_files',
-           'unpack_zip_parts', 'migrate_training_record', 'unpacked_model_dir', 'packaged_model_dir',
-           'trained_model_dir', 'weight_files', 'model_weights_sha256', 'check_training_record', 'model_source',
-           'offline_availability', 'hub_cache_root', 'hub_cache_dir', 'train_on_first_use', 'model_files_to_fetch']
+           'WEIGHT_SUFFIXES', 'OTHER_FRAMEWORK_SUFFIXES', 'OTHER_FRAMEWORK_FOLDERS', 'ModelSpec', 'spec_from_record',
+           'record_with_local_dir', 'load_model_registry', 'registry_lookup', 'split_revision', 'resolve_model',
+           'encoder_family', 'family_from_config', 'detect_family', 'models_dir', 'zip_part_files', 'unpack_zip_parts',
+           'migrate_training_record', 'unpacked_model_dir', 'packaged_model_dir', 'trained_model_dir', 'weight_files',
+           'model_weights_sha256', 'check_training_record', 'model_source', 'offline_availability', 'hub_cache_root',
+           'hub_cache_dir', 'trained_entry', 'model_files_to_fetch']
 
 # %% ../../nbs/lib/models/30_registry.ipynb #c006
 FAMILIES = (
@@ -107,7 +107,7 @@ DEFAULT_MODELS = (
     "stylometric",
     "biber",
     "sentence-transformers/all-MiniLM-L6-v2",
-    "styledistance-mini",   # trained by steb-lib on first use (train/62_styledistance)
+    "styledistance-mini",   # trained by steb-lib on first use (train/52_styledistance)
 )  # the main job's models: all load offline. all-mpnet-base-v2 (packaged too) is left out for time:
 # on STEB-lite it alone takes ~5 min on 2 cores (~330 tokens/s); add it with `steb paper --models ...`
 
@@ -391,14 +391,10 @@ def hub_cache_dir(hub_id: str) -> Path | None:
     return folder if folder.exists() else None
 
 # %% ../../nbs/lib/models/30_registry.ipynb #2d36dcbe
-TRAINING_LIFECYCLE = "steb_lib.train.lifecycle"   # its ensure_trained and RECIPES, found by name
-
-def train_on_first_use(model, progress: bool = True) -> Path | None:
-    """Train `model` if it names a registered model steb-lib trains and it is not trained with its registered
-    recipe; its directory. None: `model` is no such model (another name, or a model object)."""
+def trained_entry(model) -> ModelSpec | None:
+    "The registry entry of `model` if it names a model steb-lib trains (None: another name, a model object)."
     spec = registry_lookup(model) if isinstance(model, str) else None
-    if spec is None or not spec.trained: return None
-    return importlib.import_module(TRAINING_LIFECYCLE).ensure_trained(spec, progress=progress)
+    return spec if spec is not None and spec.trained else None
 
 # %% ../../nbs/lib/models/30_registry.ipynb #c021
 OTHER_FRAMEWORK_SUFFIXES = (
