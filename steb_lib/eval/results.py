@@ -4,7 +4,7 @@
 
 # %% ../../nbs/lib/eval/60_results.ipynb #c003
 from __future__ import annotations
-import contextlib, json, logging, time, warnings
+import json, logging, time, warnings
 from datetime import datetime, timezone
 from pathlib import Path
 import steb_lib
@@ -16,24 +16,25 @@ from steb_lib.core import (
     path_name,
     remove_stale_temporaries,
     set_aside,
-    sha256_json,
     writable_directory,
 )
 from ..profiles import Profile, legacy_profile, make_profile
+from steb_lib.records import (
+    TIMING_FIELDS, RecordKind, checksum_problem, record_lock, schema_of, upgrade, write_record
+)
 from ..tasks.task_data import TaskData, task_name
 
 _logger = logging.getLogger("steb_lib.eval.results")
 
 # %% auto #0
-__all__ = ['TIMING_FIELDS', 'IDENTITY_FIELDS', 'RESULT_FIELDS', 'SCHEMA_VERSION', 'RECORD_KINDS', 'STORE_PROFILE_FILE',
-           'MTEB_LANGUAGES', 'system_name', 'result_system', 'register_record_kind', 'result_path', 'without_timing',
-           'result_checksum', 'result_problem', 'result_schema', 'with_corrections', 'migrate_result', 'parse_result',
-           'read_result', 'write_result', 'finished_result', 'result_lock', 'compute_once', 'prepare_stores',
-           'store_profile', 'claim_store_profile', 'base_result', 'load_results', 'results_table', 'results_to_frame',
-           'Result', 'Results', 'mteb_task_result', 'export_mteb']
+__all__ = ['IDENTITY_FIELDS', 'RESULT_FIELDS', 'SCHEMA_VERSION', 'RESULT_RECORD', 'RECORD_KINDS', 'result_lock',
+           'STORE_PROFILE_FILE', 'MTEB_LANGUAGES', 'system_name', 'result_system', 'register_record_kind',
+           'result_path', 'without_timing', 'result_checksum', 'result_problem', 'result_schema', 'with_corrections',
+           'migrate_result', 'parse_result', 'read_result', 'write_result', 'finished_result', 'compute_once',
+           'prepare_stores', 'store_profile', 'claim_store_profile', 'base_result', 'load_results', 'results_table',
+           'results_to_frame', 'Result', 'Results', 'mteb_task_result', 'export_mteb']
 
 # %% ../../nbs/lib/eval/60_results.ipynb #c006
-TIMING_FIELDS = ("seconds", "created")
 IDENTITY_FIELDS = (
     "model_revision", "model_files_sha256", "data_sha256", "seed", "protocol", "token_filter", "profile",
     "corrections",
@@ -43,6 +44,8 @@ RESULT_FIELDS = ("model", "dataset", "task", "main_score", "metrics")
 # 2 results had no profile: the runner's (they record a protocol) are read as steb-lib's corrections of then;
 # before version 3 every probe was the exact one (`probe-exact`)
 SCHEMA_VERSION = 3
+# a result as a kind of record (02_records): its checksum field, schema version, migration (`migrate_result`)
+RESULT_RECORD = RecordKind("result", SCHEMA_VERSION, "result_sha256", lambda r, v: migrate_result(r, v))
 
 def system_name(model: str, scoring: str = "mean") -> str:
     """How a model scored with `scoring` is named in the store and in tables: the model, `@scoring` unless it
@@ -72,7 +75,7 @@ def without_timing(result: dict) -> dict:
 
 def result_checksum(result: dict) -> str:
     "sha256 of a result's content: every field but the timing fields and the checksum itself."
-    return sha256_json({k: v for k, v in without_timing(result).items() if k != "result_sha256"})
+    return RESULT_RECORD.checksum(result)
 
 # %% ../../nbs/lib/eval/60_results.ipynb #c008
 def result_problem(result) -> str | None:
@@ -84,20 +87,12 @@ def result_problem(result) -> str | None:
     if isinstance(score, bool) or not isinstance(score, (int, float)):
         return f"main_score is {score!r}, not a number"
     if not isinstance(result["metrics"], dict): return "metrics is not an object"
-    if "result_sha256" in result and result["result_sha256"] != result_checksum(result):
-        return "does not match its checksum (edited by hand or damaged)"
-    return None
+    return checksum_problem(RESULT_RECORD, result)
 
 def result_schema(result: dict, path) -> int:
     """The schema version of a stored result (0: written before versions existed); one from a newer steb-lib
     is refused, not set aside."""
-    version = result.get("schema_version", 0)
-    if not isinstance(version, int) or version > SCHEMA_VERSION:
-        raise StebInputError(
-            f"{path} was written by a newer steb-lib (result schema {version!r}, this one reads up to "
-            f"{SCHEMA_VERSION}): upgrade steb-lib"
-        )
-    return version
+    return schema_of(RESULT_RECORD, result, path)
 
 def with_corrections(result: dict, *names: str) -> dict:
     "`result` with corrections `names` added to its profile (whose name follows)."
@@ -120,7 +115,7 @@ def parse_result(path) -> tuple[dict | None, str | None]:
     except (ValueError, OSError) as e: return None, f"cannot be read ({type(e).__name__})"
     problem = result_problem(result)
     if problem: return None, problem
-    return migrate_result(result, result_schema(result, path)), None
+    return upgrade(RESULT_RECORD, result, path), None
 
 def read_result(path) -> dict | None:
     """The result at `path`, or None if absent; a damaged or invalid one is set aside (`*.corrupt`) and None
@@ -134,9 +129,7 @@ def read_result(path) -> dict | None:
 def write_result(path, result: dict) -> Path:
     """Write `result` with its checksum atomically as sorted, indented JSON, inside its results directory
     (`<results_dir>/<model>/<dataset>/<task>.json`: a symbolic link below it that leads out is refused)."""
-    result["result_sha256"] = result_checksum(result)
-    text = json.dumps(result, sort_keys=True, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
-    return atomic_write_text(path, text, within=Path(path).parents[2])
+    return write_record(RESULT_RECORD, path, result, within=Path(path).parents[2])
 
 # %% ../../nbs/lib/eval/60_results.ipynb #c013
 def _same_inputs(old: dict, new: dict, fields=IDENTITY_FIELDS) -> bool:
@@ -160,17 +153,7 @@ def finished_result(out, new: dict, force: bool, label: str, fields=IDENTITY_FIE
         "use force=True / --force to replace it, or another results directory"
     )
 
-@contextlib.contextmanager
-def result_lock(out, label: str):
-    "Hold the lock of result `out` (a file beside it); say so when another run holds it and we wait."
-    from filelock import FileLock, Timeout
-    Path(out).parent.mkdir(parents=True, exist_ok=True)
-    lock = FileLock(Path(out).parent/f".{Path(out).name}.lock")
-    try: lock.acquire(timeout=0.05)
-    except Timeout:
-        _logger.info(f"wait   {label}: another run is computing it ({lock.lock_file})"); lock.acquire()
-    try: yield
-    finally: lock.release()
+result_lock = record_lock   # the lock of one result: a file beside it (records)
 
 def compute_once(
     out, new: dict, compute, force: bool, label: str, fields=IDENTITY_FIELDS

@@ -8,15 +8,16 @@ import importlib.util, importlib.metadata, json, os, re, shutil, tempfile, zipfi
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from ..core import LazyRegistry, StebInputError, data_dir, default_cache_dir
+from ..records import RecordKind, checksum_problem, upgrade
 
 # %% auto #0
 __all__ = ['FAMILIES', 'MODEL_REGISTRY', 'DEFAULT_MODELS', 'ENCODERS', 'CAUSAL_MODEL_TYPES', 'TRAINING_SCHEMA_VERSION',
-           'WEIGHT_SUFFIXES', 'OTHER_FRAMEWORK_SUFFIXES', 'OTHER_FRAMEWORK_FOLDERS', 'ModelSpec', 'spec_from_record',
-           'record_with_local_dir', 'load_model_registry', 'registry_lookup', 'split_revision', 'resolve_model',
-           'encoder_family', 'family_from_config', 'detect_family', 'models_dir', 'zip_part_files', 'unpack_zip_parts',
-           'migrate_training_record', 'unpacked_model_dir', 'packaged_model_dir', 'trained_model_dir', 'weight_files',
-           'model_weights_sha256', 'check_training_record', 'model_source', 'offline_availability', 'hub_cache_root',
-           'hub_cache_dir', 'trained_entry', 'model_files_to_fetch']
+           'TRAINING_RECORD', 'WEIGHT_SUFFIXES', 'OTHER_FRAMEWORK_SUFFIXES', 'OTHER_FRAMEWORK_FOLDERS', 'ModelSpec',
+           'spec_from_record', 'record_with_local_dir', 'load_model_registry', 'registry_lookup', 'split_revision',
+           'resolve_model', 'encoder_family', 'family_from_config', 'detect_family', 'models_dir', 'zip_part_files',
+           'unpack_zip_parts', 'migrate_training_record', 'unpacked_model_dir', 'packaged_model_dir',
+           'trained_model_dir', 'weight_files', 'model_weights_sha256', 'check_training_record', 'model_source',
+           'offline_availability', 'hub_cache_root', 'hub_cache_dir', 'trained_entry', 'model_files_to_fetch']
 
 # %% ../../nbs/lib/models/30_registry.ipynb #c006
 FAMILIES = (
@@ -261,14 +262,16 @@ def unpack_zip_parts(parts, member: str, dest_root) -> Path:
 # %% ../../nbs/lib/models/30_registry.ipynb #3cbfe0b4
 TRAINING_SCHEMA_VERSION = 1   # training.json: 0 before versions existed, 1 the shared lifecycle's record
 
-def migrate_training_record(info: dict, path) -> dict:
-    """A `training.json` record in today's form: schema 0 gets `schema_version` and, where it lacks them,
-    empty `losses`; a newer schema: one clear error."""
-    version = info.get("schema_version", 0)
-    if not isinstance(version, int) or version > TRAINING_SCHEMA_VERSION:
-        raise StebInputError(f"{path} was written by a newer steb-lib (training schema {version!r}, this one "
-                             f"reads up to {TRAINING_SCHEMA_VERSION}): update steb-lib")
+def _training_migration(info: dict, version: int) -> dict:
+    "Schema 0 (before versions) gets `schema_version` and, where it lacks them, empty `losses`."
     return {"losses": []} | info | {"schema_version": TRAINING_SCHEMA_VERSION}
+
+# training.json as a kind of record (02_records): its checksum field, schema version and migration
+TRAINING_RECORD = RecordKind("training", TRAINING_SCHEMA_VERSION, "record_sha256", _training_migration)
+
+def migrate_training_record(info: dict, path) -> dict:
+    "A `training.json` record in today's form: an older schema migrated, a newer one refused (a clear error)."
+    return upgrade(TRAINING_RECORD, info, path)
 
 # %% ../../nbs/lib/models/30_registry.ipynb #c019
 def unpacked_model_dir(spec: ModelSpec) -> Path | None:
@@ -328,6 +331,8 @@ def check_training_record(model_dir) -> dict | None:
         why = f"not JSON ({str(e)[:80]})"
         raise StebInputError(f"{f} is damaged: {why}; delete {model_dir} to train it again") from None
     if not isinstance(info, dict) or "recipe_key" not in info: return None
+    if problem := checksum_problem(TRAINING_RECORD, info):
+        raise StebInputError(f"{f} {problem}; delete {model_dir} to train it again")
     info = migrate_training_record(info, f)
     if (want := info.get("weights_sha256")) and model_weights_sha256(model_dir) != want:
         raise StebInputError(f"the weights in {model_dir} do not match the checksum in its training.json "

@@ -4,13 +4,14 @@
 
 # %% ../../nbs/lib/train/50_lifecycle.ipynb #l003
 from __future__ import annotations
-import dataclasses, json, logging, os, shutil, time
+import dataclasses, json, logging, math, os, shutil, time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Protocol, runtime_checkable
 import steb_lib
-from ..core import StebInputError, atomic_write_text, sha256_json
-from ..models.registry import TRAINING_SCHEMA_VERSION
+from ..core import StebInputError, sha256_json
+from ..models.registry import TRAINING_RECORD, TRAINING_SCHEMA_VERSION
+from ..records import record_lock, write_record
 
 _logger = logging.getLogger("steb_lib.train.lifecycle")
 
@@ -93,8 +94,7 @@ def _publish(stage: Path, out: Path, info: dict) -> dict:
     from steb_lib.models.registry import model_weights_sha256
     shutil.rmtree(stage/"checkpoints", ignore_errors=True)   # before the checksum: it holds weights too
     info = info | {"weights_sha256": model_weights_sha256(stage), "schema_version": TRAINING_SCHEMA_VERSION}
-    text = json.dumps(info, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
-    atomic_write_text(stage/"training.json", text)
+    write_record(TRAINING_RECORD, stage/"training.json", info)   # with its checksum
     if out.exists(): out.rmdir()
     os.replace(stage, out)
     return info
@@ -104,9 +104,8 @@ def train_once(out_dir, key: str, train_in) -> dict:
     """Under `out_dir`'s lock: a finished model of recipe `key` is reused and one of another recipe refused;
     else `train_in(stage)` trains in a staging directory beside `out_dir` named by `key` (checkpoints of
     another recipe are never resumed) and returns its record, which is published (`_publish`)."""
-    from filelock import FileLock
-    out = Path(out_dir); out.parent.mkdir(parents=True, exist_ok=True)
-    with FileLock(str(out.parent/f".{out.name}.lock")):
+    out = Path(out_dir)
+    with record_lock(out, f"training {out}"):
         if (done := finished_training(out)) is not None:
             if done["recipe_key"] == key: _logger.info(f"skip   {out}: trained with this recipe"); return done
             other = done["recipe_key"]
@@ -124,7 +123,9 @@ def training_record(recipe, key: str, base: dict, data: dict, trainer, resumed: 
     return {
         "method": recipe.method, "recipe": recipe_fields(recipe), "recipe_key": key,
         "base_revision": base["revision"], "base_files_sha256": base["files_sha256"], "data": data,
-        "losses": [round(h["loss"], 6) for h in trainer.state.log_history if "loss" in h],
+        # a diverged step's loss (NaN) is recorded as null: the record stays JSON
+        "losses": [round(h["loss"], 6) if math.isfinite(h["loss"]) else None
+                   for h in trainer.state.log_history if "loss" in h],
         "resumed": resumed, "seconds": round(seconds, 1),
         "steps_per_second": round(recipe.steps / seconds, 3), "steb_lib_version": steb_lib.__version__,
     }
