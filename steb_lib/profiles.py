@@ -68,8 +68,7 @@ register_correction(
     "find the operational groups without the random baseline, whose ranking says nothing about which "
     "datasets agree, leave out a dataset some model lacks rather than the model, and give a system without "
     "some task no overall score; the released script groups with every model present, drops a model that "
-    "lacks a dataset "
-    "and averages whichever tasks a model has")
+    "lacks a dataset and averages whichever tasks a model has")
 register_correction(
     "seeded-selection", "selection",
     "draw each label's sample with the seed, keep a label with fewer records than Tab. 15 asks (with a "

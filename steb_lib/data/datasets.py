@@ -286,8 +286,8 @@ def _write_cached(p: Prepared, jsonl: Path, meta_path: Path) -> None:
         atomic_write_text(meta_path, meta, root)
     except OSError as e:
         warnings.warn(
-            f"cannot cache the prepared sample in {jsonl.parent} ({e.strerror or e}); it will be prepared "
-            "again next time"
+            f"cannot cache the prepared sample in {jsonl.parent} ({e.strerror or e}); "
+            "it will be prepared again next time"
         )
 
 # %% ../../nbs/lib/data/25_datasets.ipynb #c018

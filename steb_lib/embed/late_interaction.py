@@ -167,8 +167,8 @@ def encoder_token_vectors(
         vectors = torch.cat([v for v, _ in part])
         if not len(vectors):
             raise StebInputError(
-                f"no token vectors left for the text {text[:40]!r} after skipping special and punctuation "
-                "tokens"
+                f"no token vectors left for the text {text[:40]!r} "
+                "after skipping special and punctuation tokens"
             )
         out.append((vectors, _word_runs([w for _, w in part])))
     return out

@@ -142,8 +142,9 @@ def check_scoring_applies(task: str, scoring) -> None:
 
 # %% ../../nbs/lib/embed/40_scoring.ipynb #s023
 def model_scoring(spec) -> str:
-    """The scoring mode a model was trained for (`scoring` in the `training.json` steb-lib wrote in its
-    directory, checked by `check_training_record`), else 'mean'."""
+    """The scoring mode a model is meant for: its entry's `scoring`, else the one it was trained for
+    (`scoring` in the `training.json` steb-lib wrote in its directory, checked on read), else 'mean'."""
     from steb_lib.models.registry import check_training_record
+    if getattr(spec, "scoring", None): return parse_scoring(spec.scoring).name
     record = check_training_record(spec.local_dir) if getattr(spec, "local_dir", None) else None
     return parse_scoring((record or {}).get("scoring", "mean")).name

@@ -82,8 +82,8 @@ class TokenVectorStore:
             V = np.load(self.dir/f"{name}.f16.npy", mmap_mode="r")
         except OSError as e:   # a full or read-only disk: keep this shard in memory, the run goes on
             warnings.warn(
-                f"cannot write the token-vector store {self.dir} ({e.strerror or e}); this shard stays in "
-                "memory"
+                f"cannot write the token-vector store {self.dir} ({e.strerror or e}); "
+                "this shard stays in memory"
             )
         for h, a, b in zip(hashes, offsets[:-1], offsets[1:]): self.rows[h] = (V, words, int(a), int(b))
         return path

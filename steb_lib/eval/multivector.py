@@ -21,13 +21,12 @@ from steb_lib.tasks.retrieval import (
     relevant_target_index,
 )
 from ..tasks.task_data import task_spec
-from ..tasks.retrieval import author_groups, retrieval_records
+from ..tasks.retrieval import retrieval_records
 
 # %% auto #0
-__all__ = ['SYMMETRIC', 'MAXSIM_SCORERS', 'MultiVectorSet', 'item_lengths', 'length_blocks', 'block_budget', 'maxsim_rows',
-           'maxsim_matrix', 'multivector_retrieval_metrics', 'paired_maxsim', 'symmetric_pair_scores',
-           'multivector_all_to_all_auroc', 'multivector_predefined_auroc', 'storage_summary', 'retrieval_maxsim',
-           'all_to_all_maxsim', 'predefined_maxsim', 'score_task_multivector']
+__all__ = ['MAXSIM_METRICS', 'MultiVectorSet', 'item_lengths', 'length_blocks', 'block_budget', 'maxsim_rows', 'maxsim_matrix',
+           'multivector_retrieval_metrics', 'paired_maxsim', 'symmetric_pair_scores', 'multivector_all_to_all_auroc',
+           'multivector_predefined_auroc', 'storage_summary', 'MaxSimMetrics', 'score_task_multivector']
 
 # %% ../../nbs/lib/eval/61_multivector.ipynb #c006
 class MultiVectorSet:
@@ -100,12 +99,6 @@ def maxsim_matrix(queries, docs, reduce: str = "sum", **kw) -> np.ndarray:
     return out
 
 # %% ../../nbs/lib/eval/61_multivector.ipynb #c015
-def _side_items(records, side) -> tuple[list, list]:
-    "(sorted authors, each author's texts on `side`)."
-    groups = author_groups(records, side)
-    names = sorted(groups)
-    return names, [groups[a] for a in names]
-
 def multivector_retrieval_metrics(
     queries, query_authors, targets, target_authors, ks=RETRIEVAL_KS, **kw
 ) -> dict:
@@ -162,28 +155,14 @@ def storage_summary(store, texts, scoring: Scoring) -> dict:
         "bytes_stored_float16": int(sum(vectors) * counts[0][2] * 2),
     }
 
-SYMMETRIC = "symmetric: mean of both directions' mean MaxSim"
+class MaxSimMetrics:
+    """The MaxSim metrics a task's `maxsim` scorer (in its spec) hands its items to: the task says which texts
+    form an item and which metric applies; the metrics here stream the MaxSim scores."""
+    retrieval_metrics = staticmethod(multivector_retrieval_metrics)
+    all_to_all_auroc = staticmethod(multivector_all_to_all_auroc)
+    predefined_auroc = staticmethod(multivector_predefined_auroc)
 
-def retrieval_maxsim(records, sets, progress, **kw) -> tuple[dict, str]:
-    (qa, qt), (ta, tt) = _side_items(records, "query"), _side_items(records, "target")
-    return multivector_retrieval_metrics(
-        sets(qt), qa, sets(tt), ta, progress=progress, **kw
-    ), "sum over query vectors"
-
-def all_to_all_maxsim(records, sets, progress, **kw) -> tuple[dict, str]:
-    items, labels = sets([[r["text"]] for r in records]), [r["label"] for r in records]
-    return {"auroc": multivector_all_to_all_auroc(items, labels, progress=progress, **kw)}, SYMMETRIC
-
-def predefined_maxsim(records, sets, progress, **kw) -> tuple[dict, str]:
-    a, b = sets([[r["text_a"]] for r in records]), sets([[r["text_b"]] for r in records])
-    return {"auroc": multivector_predefined_auroc(a, b, [r["same"] for r in records], **kw)}, SYMMETRIC
-
-# How each task whose spec has `multi_vector` is scored from token vectors: (metrics, how MaxSim was reduced).
-MAXSIM_SCORERS = {
-    "retrieval": retrieval_maxsim,
-    "all_to_all": all_to_all_maxsim,
-    "predefined": predefined_maxsim,
-}
+MAXSIM_METRICS = MaxSimMetrics()
 
 def score_task_multivector(data, store, scoring, progress: bool = False, profile=None, **kw) -> dict:
     """{'main_score', 'metrics', scoring fields, storage} for a retrieval or pair task scored from `store`;
@@ -194,7 +173,7 @@ def score_task_multivector(data, store, scoring, progress: bool = False, profile
     scoring = resolve_auto(scoring, [len(store.get(sha256_text(t))[0]) for t in data.texts])
     sets = lambda items: MultiVectorSet(store, items, scoring)
     records = retrieval_records(data.records, profile) if data.task == "retrieval" else data.records
-    metrics, how = MAXSIM_SCORERS[data.task](records, sets, progress, **kw)
+    metrics, how = task_spec(data.task).maxsim(records, sets, MAXSIM_METRICS, progress, **kw)
     return {
         "main_score": metrics[task_spec(data.task).main_metric],
         "metrics": metrics,

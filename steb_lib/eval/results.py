@@ -142,15 +142,14 @@ def finished_result(out, new: dict, force: bool, label: str, fields=IDENTITY_FIE
     if old is None or force: return None
     if (old["model"], old["dataset"]) != (new["model"], new["dataset"]):
         raise StebInputError(
-            f"{out} holds the result of model {old['model']!r} on {old['dataset']!r}, not {new['model']!r} "
-            "on "
-            f"{new['dataset']!r}: two names share a folder (a store written before names were made unique)"
+            f"{out} holds the result of model {old['model']!r} on {old['dataset']!r}, "
+            f"not {new['model']!r} on {new['dataset']!r}: "
+            "two names share a folder (a store written before names were made unique)"
         )
     if _same_inputs(old, new, fields): _logger.info(f"skip   {label}: finished ({out})"); return old
     raise StebInputError(
         f"{out} holds a result for other inputs ({', '.join(k for k in fields if old.get(k) != new.get(k))} "
-        "differ); "
-        "use force=True / --force to replace it, or another results directory"
+        "differ); use force=True / --force to replace it, or another results directory"
     )
 
 result_lock = record_lock   # the lock of one result: a file beside it (records)

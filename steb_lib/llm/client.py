@@ -337,8 +337,8 @@ def openai_client(base_url: str | None = None, timeout: float = 600.0, api_key_e
         key = os.environ.get("OPENAI_API_KEY")
         if not key:
             raise StebInputError(
-                "OPENAI_API_KEY is not set: export it to call OpenAI's API (or pass base_url for a local "
-                "server)"
+                "OPENAI_API_KEY is not set: export it to call OpenAI's API "
+                "(or pass base_url for a local server)"
             )
     else: key = os.environ.get(api_key_env) or "no-key-for-this-server"
     return OpenAI(api_key=key, base_url=url, max_retries=0, timeout=timeout)
@@ -441,10 +441,8 @@ def describe_estimate(est: dict) -> str:
     "One line a person reads before paying."
     return (
         f"{est['n_requests']} requests to {est['model']}: {est['prompt_tokens']:,} prompt tokens (tiktoken) "
-        "+ "
-        f"{est['completion_tokens_assumed']:,} completion tokens (assumed) ≈ ${est['usd']:,.2f} at "
-        f"{est['price_model']} "
-        f"prices of {est['price_valid_from']}; ≥ {est['tflops']:,.1f} TFLOPs at "
+        f"+ {est['completion_tokens_assumed']:,} completion tokens (assumed) ≈ ${est['usd']:,.2f} "
+        f"at {est['price_model']} prices of {est['price_valid_from']}; ≥ {est['tflops']:,.1f} TFLOPs at "
         f"{est['active_parameters'] / 1e9:g}B active parameters"
     )
 

@@ -153,8 +153,8 @@ def materialize(spec: ModelSpec) -> dict:
     else:
         if spec.trust_remote_code and not spec.revision:
             raise StebInputError(
-                f"{spec.name} runs code from the hub ({spec.hub_id}); pin the commit you reviewed with "
-                "--revision"
+                f"{spec.name} runs code from the hub ({spec.hub_id}); "
+                "pin the commit you reviewed with --revision"
             )
         try: path = fetch_hub_model(spec)
         except Exception as e:

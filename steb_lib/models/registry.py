@@ -61,6 +61,7 @@ class ModelSpec:
     notes: str = ""
     local_dir: str | None = None        # set for a model given as a directory
     trained: dict | None = None         # a model steb-lib trains itself: {"method", "recipe"}
+    scoring: str | None = None          # the scoring mode it is meant for (None: mean; embed/40_scoring)
 
     def __hash__(self): return hash(self.name)
 
@@ -356,8 +357,8 @@ def model_source(spec: ModelSpec) -> tuple[str, str]:
         return str(local), f"package {label}"
     if spec.hub_id: return spec.hub_id, f"hub {spec.hub_id}@{spec.revision or 'latest'}"
     raise StebInputError(
-        f"model {spec.name!r} has no hub id known to steb-lib ({spec.notes}); pass its local directory "
-        "instead"
+        f"model {spec.name!r} has no hub id known to steb-lib ({spec.notes}); "
+        "pass its local directory instead"
     )
 
 def offline_availability(spec: ModelSpec) -> str:

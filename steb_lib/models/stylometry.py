@@ -163,8 +163,8 @@ def tfidf_file(spec: ModelSpec) -> Path:
     for root in filter(None, [os.environ.get("STEB_TFIDF_DIR"), data_dir()/"tfidf"]):
         if (Path(root)/name).exists(): return Path(root)/name
     raise StebInputError(
-        f"{spec.name}: fitted vectorizer {name} not found; put it in $STEB_TFIDF_DIR (see "
-        "data/tfidf/README.md)"
+        f"{spec.name}: fitted vectorizer {name} not found; "
+        "put it in $STEB_TFIDF_DIR (see data/tfidf/README.md)"
     )
 
 @encoder_family("tfidf", takes_device=False)

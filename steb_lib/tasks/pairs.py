@@ -18,10 +18,10 @@ from steb_lib.tasks.spec import (
 )
 
 # %% auto #0
-__all__ = ['ALL_TO_ALL_EXACT_MAX_TEXTS', 'AUROC_BINS', 'ALL_TO_ALL', 'PREDEFINED', 'auroc', 'all_to_all_trials',
-           'streamed_pair_histograms', 'histogram_auroc', 'all_to_all_metrics', 'all_to_all_auroc',
-           'predefined_pair_auroc', 'sample_trials', 'all_to_all_task_metrics', 'trial_record', 'check_trials',
-           'trial_texts', 'predefined_task_metrics']
+__all__ = ['ALL_TO_ALL_EXACT_MAX_TEXTS', 'AUROC_BINS', 'SYMMETRIC_MAXSIM', 'ALL_TO_ALL', 'PREDEFINED', 'auroc',
+           'all_to_all_trials', 'streamed_pair_histograms', 'histogram_auroc', 'all_to_all_metrics', 'all_to_all_auroc',
+           'predefined_pair_auroc', 'sample_trials', 'all_to_all_task_metrics', 'all_to_all_maxsim', 'trial_record',
+           'check_trials', 'trial_texts', 'predefined_task_metrics', 'predefined_maxsim']
 
 # %% ../../nbs/lib/tasks/11_pairs.ipynb #c006
 def auroc(scores, positive) -> float:
@@ -127,9 +127,16 @@ def all_to_all_task_metrics(records, vectors_of, seed, progress) -> dict:
 
 def _check_all_to_all(records): check_two_labels(records, "all_to_all")
 
+SYMMETRIC_MAXSIM = "symmetric: mean of both directions' mean MaxSim"
+
+def all_to_all_maxsim(records, items, maxsim, progress: bool = False, **kw) -> tuple[dict, str]:
+    "Late interaction: every pair of texts by its symmetric mean MaxSim (`maxsim.all_to_all_auroc`)."
+    texts, labels = items([[r["text"]] for r in records]), [r["label"] for r in records]
+    return {"auroc": maxsim.all_to_all_auroc(texts, labels, progress=progress, **kw)}, SYMMETRIC_MAXSIM
+
 ALL_TO_ALL = register_task(TaskSpec(
     "all_to_all", "auroc", column=2, record=labelled_record, check=_check_all_to_all, texts=record_texts,
-    metrics=all_to_all_task_metrics, draw=sample_labelled, name_field="label", multi_vector=True))
+    metrics=all_to_all_task_metrics, draw=sample_labelled, name_field="label", maxsim=all_to_all_maxsim))
 
 def trial_record(rec: dict, at: str) -> dict:
     "A predefined trial `{text_a, text_b, same}` in normal form."
@@ -150,7 +157,12 @@ def predefined_task_metrics(records, vectors_of, seed, progress) -> dict:
     A, B = vectors_of([r["text_a"] for r in records]), vectors_of([r["text_b"] for r in records])
     return {"auroc": predefined_pair_auroc(A, B, [r["same"] for r in records])}
 
+def predefined_maxsim(records, items, maxsim, progress: bool = False, **kw) -> tuple[dict, str]:
+    "Late interaction: each trial by its symmetric mean MaxSim (`maxsim.predefined_auroc`)."
+    a, b = items([[r["text_a"]] for r in records]), items([[r["text_b"]] for r in records])
+    return {"auroc": maxsim.predefined_auroc(a, b, [r["same"] for r in records], **kw)}, SYMMETRIC_MAXSIM
+
 PREDEFINED = register_task(TaskSpec(
     "predefined", "auroc", column=3, record=trial_record, check=check_trials, texts=trial_texts,
     metrics=predefined_task_metrics, draw=sample_trials, text_count=lambda records: 2 * len(records),
-    classes=len, multi_vector=True))
+    classes=len, maxsim=predefined_maxsim))

@@ -284,8 +284,8 @@ def with_probing_features(records: list[dict], corrections=()) -> list[dict]:
     if not any(missing): return records
     if not all(missing):
         raise StebInputError(
-            f"{sum(missing)} of {len(records)} probing records lack 'features': give features for all "
-            "records or for none"
+            f"{sum(missing)} of {len(records)} probing records lack 'features': "
+            "give features for all records or for none"
         )
     from steb_lib.text_features import probing_features, released_probing_features
     compute = probing_features if "probing-own-features" in corrections else released_probing_features

@@ -15,7 +15,7 @@ __all__ = ['RETRIEVAL_KS', 'RETRIEVAL', 'author_vectors', 'relevant_rank_counts'
            'expected_reciprocal_rank', 'expected_success_at', 'expected_ndcg_at', 'rank_metrics',
            'relevant_target_index', 'retrieval_metrics', 'authored_record', 'check_retrieval_sample', 'author_groups',
            'without_target_only_authors', 'retrieval_records', 'retrieval_task_metrics', 'author_episode_metrics',
-           'sample_authors']
+           'retrieval_maxsim', 'sample_authors']
 
 # %% ../../nbs/lib/tasks/14_retrieval.ipynb #c006
 def author_vectors(embeddings, authors) -> tuple[list, np.ndarray]:
@@ -167,6 +167,14 @@ def author_episode_metrics(records, encode_groups, profile=None) -> dict:
         encode_groups(list(q.values())), list(q), encode_groups(list(t.values())), list(t)
     )
 
+def retrieval_maxsim(records, items, maxsim, progress: bool = False, **kw) -> tuple[dict, str]:
+    """Late interaction: an author is all their texts on one side as one item; each query item is scored
+    against each target item by MaxSim summed over the query's vectors (`maxsim.retrieval_metrics`)."""
+    groups = [author_groups(records, side) for side in ("query", "target")]
+    (qa, qt), (ta, tt) = ((sorted(g), [g[a] for a in sorted(g)]) for g in groups)
+    metrics = maxsim.retrieval_metrics(items(qt), qa, items(tt), ta, progress=progress, **kw)
+    return metrics, "sum over query vectors"
+
 def sample_authors(records, target: dict, ctx) -> list[dict]:
     """Up to `target['classes']` authors (seeded), each with all their query and target texts (`ctx`: a
     `SampleContext`)."""
@@ -179,5 +187,5 @@ def sample_authors(records, target: dict, ctx) -> list[dict]:
 
 RETRIEVAL = register_task(TaskSpec(
     "retrieval", "mrr", column=5, record=authored_record, check=check_retrieval_sample, texts=record_texts,
-    metrics=retrieval_task_metrics, draw=sample_authors, name_field="author", multi_vector=True,
+    metrics=retrieval_task_metrics, draw=sample_authors, name_field="author", maxsim=retrieval_maxsim,
     episode_metrics=author_episode_metrics, corrections=("retrieval-keep-target-only",)))

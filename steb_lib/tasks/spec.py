@@ -33,8 +33,7 @@ def decode_text_file(path, raw: bytes) -> str:
         line = raw[:e.start].count(b"\n") + 1
         raise StebInputError(
             f"{path}:{line}: not {enc.upper().replace('-SIG', '')} (byte 0x{raw[e.start]:02x} at offset "
-            f"{e.start}); "
-            "save the file as UTF-8"
+            f"{e.start}); save the file as UTF-8"
         ) from None
 
 def parse_jsonl(text: str, where) -> list[tuple[int, object]]:
@@ -211,11 +210,18 @@ class TaskSpec:
     texts_serve_every_class: bool = False   # probing: every text is scored on every feature
     # (records, selection corrections) -> records with derived fields filled in (probing: its features)
     complete: Callable = _unchanged
-    multi_vector: bool = False       # can token vectors + MaxSim score it (steb_lib.eval.multivector)?
+    # how token vectors score it: (records, items, maxsim, progress, **kw) -> (metrics, how MaxSim was
+    # reduced); items(lists of texts) -> multi-vector items; maxsim: the MaxSim metrics (eval/61)
+    maxsim: Callable | None = None
     # (records, encode_groups) -> metrics, for encoders of author episodes (LUAR)
     episode_metrics: Callable | None = None
     # the corrections (steb_lib.profiles) its metrics react to; `metrics` then also takes `profile=`
     corrections: tuple = ()
+
+    @property
+    def multi_vector(self) -> bool:
+        "Can token vectors + MaxSim score it?"
+        return self.maxsim is not None
 
 TASK_REGISTRY: dict[str, TaskSpec] = {}
 
