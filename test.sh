@@ -17,4 +17,5 @@ fi
 .venv/bin/ruff check --quiet   # pyflakes rules on steb_lib/, scripts/, tests/ (pyproject.toml): undefined names, unused imports
 command -v chromium >/dev/null || bash scripts/install_chromium.sh   # the site test loads every page in it
 .venv/bin/nbdev_test --n_workers 2 --path nbs/lib   # library notebooks; the paper notebooks run in tests/test_site.py
-.venv/bin/python -m pytest -q -n 2 --dist loadfile --durations=25 tests   # two workers, a test file each, longest first (tests/conftest.py)
+# two workers, a test file each, longest first (tests/conftest.py; --no-loadscope-reorder keeps that order)
+.venv/bin/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder --durations=25 tests

@@ -14,8 +14,11 @@ if worker and os.environ.get("STEB_CACHE"):
     os.environ["STEB_CACHE"] = str(Path(os.environ["STEB_CACHE"])/worker)
 
 # Longest files first: with `--dist loadfile` a worker takes the next file in collection order as it finishes one, so
-# a long file collected last (the site build executes every paper notebook, ~7 min) would run alone at the end.
-LONGEST_FIRST = ("test_site.py", "test_paper_parameters.py", "test_full_suite_rehearsal.py", "test_wheel.py", "test_in_memory.py")
+# a long file collected last (the site build executes every paper notebook, ~17 min on 2 cores) would run alone at
+# the end. The two longest go to different workers (the first file to each). test.sh passes --no-loadscope-reorder:
+# by default pytest-xdist reorders files by their number of tests, which put the site build (3 tests) 22 minutes in.
+LONGEST_FIRST = ("test_site.py", "test_full_suite_rehearsal.py", "test_paper_parameters.py", "test_late_interaction.py",
+                 "test_sweep.py", "test_parity.py", "test_wheel.py", "test_in_memory.py")
 
 
 def pytest_collection_modifyitems(items):
