@@ -5,10 +5,9 @@
 # %% ../../nbs/lib/eval/68_comparison.ipynb #cmp003
 from __future__ import annotations
 import logging
-from ..core import sha256_text
 from ..profiles import make_profile
 from steb_lib.llm.prompting import (
-    SYSTEM_TEMPLATE, USER_INSTRUCTIONS, PromptingRetrievalSet, embedding_retrieval, llm_retrieval
+    PROMPT_TEMPLATE_SHA256, PromptingRetrievalSet, embedding_retrieval, llm_retrieval
 )
 from .results import SCHEMA_VERSION, compute_once, register_record_kind, result_path
 
@@ -44,7 +43,7 @@ def stored_llm_retrieval(results_dir, dataset: str, rset: PromptingRetrievalSet,
                          force: bool = False, **options) -> dict:
     "`llm_retrieval` of `model` on `rset` (`options`: its own), stored; what the run did is logged."
     identity = {"set_sha256": rset.sha256, "reasoning_effort": options.get("reasoning_effort"),
-                "prompt_template_sha256": sha256_text(SYSTEM_TEMPLATE + USER_INSTRUCTIONS)}
+                "prompt_template_sha256": PROMPT_TEMPLATE_SHA256}
     def compute():
         side = llm_retrieval(rset, model, cache_dir, **options)
         _logger.info(f"llm    {model}: this run {side['this_run']}")

@@ -17,11 +17,11 @@ from .client import (LLM_ACTIVE_PARAMETERS, Reply, ResponseCache, chat_prompt_to
                           usd_cost)
 
 # %% auto #0
-__all__ = ['SYSTEM_TEMPLATE', 'USER_INSTRUCTIONS', 'STAND_IN_MODEL', 'STAND_IN_ENDPOINT', 'sentence_units', 'author_units',
-           'PromptingRetrievalSet', 'split_collections', 'build_retrieval_set', 'user_prompt', 'retrieval_requests',
-           'extract_answer', 'repair_ranking', 'ParsedAnswer', 'parse_answer', 'ranking_metrics', 'prompt_collections',
-           'stand_in_responder', 'llm_retrieval', 'encoder_parameters', 'encoder_tokens', 'collection_vectors',
-           'embedding_retrieval']
+__all__ = ['SYSTEM_TEMPLATE', 'USER_INSTRUCTIONS', 'PROMPT_TEMPLATE_SHA256', 'STAND_IN_MODEL', 'STAND_IN_ENDPOINT',
+           'sentence_units', 'author_units', 'PromptingRetrievalSet', 'split_collections', 'build_retrieval_set',
+           'user_prompt', 'retrieval_requests', 'extract_answer', 'repair_ranking', 'ParsedAnswer', 'parse_answer',
+           'ranking_metrics', 'prompt_collections', 'stand_in_responder', 'llm_retrieval', 'encoder_parameters',
+           'encoder_tokens', 'collection_vectors', 'embedding_retrieval']
 
 # %% ../../nbs/lib/llm/46_prompting.ipynb #c006
 def sentence_units(text: str, min_words: int = 3, language: str = "en") -> list[str]:
@@ -108,6 +108,7 @@ USER_INSTRUCTIONS = (
     "modal verbs, punctuation, rare words, affixes, quantities, humor, sarcasm, typographical errors, and "
     "misspellings."
 )
+PROMPT_TEMPLATE_SHA256 = sha256_text(SYSTEM_TEMPLATE + USER_INSTRUCTIONS)   # what a stored answer depends on
 
 def user_prompt(query_texts: list[str], candidates: list[list[str]]) -> str:
     """Fig. 3's user prompt: instructions, the query texts, then every candidate's texts (texts separated by a
@@ -277,7 +278,7 @@ def llm_retrieval(
         "n_candidates": n,
         "set_sha256": rset.sha256,
         **rset.info,
-        "prompt_template_sha256": sha256_text(SYSTEM_TEMPLATE + USER_INSTRUCTIONS),
+        "prompt_template_sha256": PROMPT_TEMPLATE_SHA256,
         "prompt_tokens": u["prompt_tokens"],
         "completion_tokens": u["completion_tokens"],
         "reasoning_tokens": u["reasoning_tokens"],
