@@ -1,21 +1,39 @@
 #!/usr/bin/env bash
 # The tests: install (first time only), check notebooks and steb_lib/ agree, static checks (ruff), run the library
 # notebooks, then pytest (which builds the site: every paper notebook executed, every page loaded in headless Chromium).
+# At the end (also after a failure) it prints the wall time of each phase; pytest prints its 25 slowest tests.
 set -euo pipefail
 cd "$(dirname "$0")"
-bash scripts/install.sh
+PHASES=() T0=$SECONDS
+report() {
+  local rc=$?; echo; echo "test.sh phases (wall seconds):"
+  for p in "${PHASES[@]}"; do echo "  $p"; done
+  echo "  total $((SECONDS - T0)) s, exit $rc"
+}
+trap report EXIT
+phase() {   # phase NAME COMMAND...: run it, note its wall time (and that it failed, if it did)
+  local name=$1 t=$SECONDS rc=0; shift
+  "$@" || rc=$?
+  PHASES+=("$(printf '%-12s %5d s' "$name" $((SECONDS - t)))$([ $rc = 0 ] || echo "  FAILED ($rc)")")
+  return $rc
+}
+
+phase install bash scripts/install.sh
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 STEB_RAW_DIR=${STEB_RAW_DIR:-$(pwd)/../shared/steb-raw}
 export STEB_CACHE=$(mktemp -d)   # tests never touch the user's cache
 export STEB_TABLES_DIR=$(mktemp -d) STEB_FIGURES_DIR=$(mktemp -d)   # executed notebooks never write over tables/, figures/
 snapshot() { find steb_lib -name '*.py' -print0 | sort -z | xargs -0 sha256sum; }
-before=$(snapshot)
-.venv/bin/nbdev_export
-if [ "$before" != "$(snapshot)" ]; then
-  echo "steb_lib/ differed from what the notebooks export (nbdev_export has now rewritten it; never edit steb_lib/ by hand):"
-  diff <(echo "$before") <(snapshot) || true; exit 1
-fi
-.venv/bin/ruff check --quiet   # pyflakes rules on steb_lib/, scripts/, tests/ (pyproject.toml): undefined names, unused imports
-command -v chromium >/dev/null || bash scripts/install_chromium.sh   # the site test loads every page in it
-.venv/bin/nbdev_test --n_workers 2 --path nbs/lib   # library notebooks; the paper notebooks run in tests/test_site.py
+export_check() {
+  local before; before=$(snapshot)
+  .venv/bin/nbdev_export || return 1
+  if [ "$before" != "$(snapshot)" ]; then
+    echo "steb_lib/ differed from what the notebooks export (nbdev_export has now rewritten it; never edit steb_lib/ by hand):"
+    diff <(echo "$before") <(snapshot) || true; return 1
+  fi
+}
+phase export export_check
+phase ruff .venv/bin/ruff check --quiet   # pyflakes rules on steb_lib/, scripts/, tests/ (pyproject.toml)
+command -v chromium >/dev/null || phase chromium bash scripts/install_chromium.sh   # the site test loads every page in it
+phase nbdev_test .venv/bin/nbdev_test --n_workers 2 --path nbs/lib   # library notebooks; paper notebooks: tests/test_site.py
 # two workers, a test file each, longest first (tests/conftest.py; --no-loadscope-reorder keeps that order)
-.venv/bin/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder --durations=25 tests
+phase pytest .venv/bin/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder --durations=25 tests
