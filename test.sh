@@ -34,6 +34,6 @@ export_check() {
 phase export export_check
 phase ruff .venv/bin/ruff check --quiet   # pyflakes rules on steb_lib/, scripts/, tests/ (pyproject.toml)
 command -v chromium >/dev/null || phase chromium bash scripts/install_chromium.sh   # the site test loads every page in it
-phase nbdev_test .venv/bin/nbdev_test --n_workers 2 --path nbs/lib   # library notebooks; paper notebooks: tests/test_site.py
+phase nbdev_test .venv/bin/nbdev_test --n_workers 2 --timing --path nbs/lib   # library notebooks; paper notebooks: tests/test_site.py
 # two workers, a test file each, longest first (tests/conftest.py; --no-loadscope-reorder keeps that order)
 phase pytest .venv/bin/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder --durations=25 tests

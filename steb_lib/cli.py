@@ -266,14 +266,26 @@ def _add_styledistance_options(tr) -> None:
     tr.add_argument("--llm-base-url", help="llm: an OpenAI-compatible endpoint (default: OpenAI's API)")
     tr.add_argument("--dry-run", action="store_true", help="print the training data's cost; train nothing")
 
-COMMAND_PARSERS = (_add_evaluate_parser, _add_rerank_parser, _add_examples_parser, _add_paper_parser,
-                   _add_listing_parsers, _add_fetch_parser, _add_prepare_parser, _add_status_parser,
-                   _add_results_parsers, _add_train_parser)
+# %% ../nbs/lib/99_cli.ipynb #c005c
+COMMAND_PARSERS = {   # each command's parser adder; one adder may add a few related commands
+    "evaluate": _add_evaluate_parser, "rerank": _add_rerank_parser, "examples": _add_examples_parser,
+    "paper": _add_paper_parser, "list-models": _add_listing_parsers, "corrections": _add_listing_parsers,
+    "list-datasets": _add_listing_parsers, "fetch": _add_fetch_parser, "prepare": _add_prepare_parser,
+    "status": _add_status_parser, "export": _add_results_parsers, "table": _add_results_parsers,
+    "train": _add_train_parser,
+}
 
-def build_parser() -> argparse.ArgumentParser:
-    "The `steb` argument parser: each command's options, and the function that runs it (`func`)."
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The `steb` argument parser: each command's options, and the function that runs it (`func`). Given a
+    `command`, only its options are built (the other commands are named, with their help): an option's choices
+    may import a heavy module (the trainers, torch), and a command pays only for its own."""
     ap, sub = _root_parser()
-    for add in COMMAND_PARSERS: add(sub)
+    wanted = {COMMAND_PARSERS[command]} if command in COMMAND_PARSERS else set(COMMAND_PARSERS.values())
+    added = set()
+    for name in COMMAND_HELP:
+        add = COMMAND_PARSERS[name]
+        if add not in wanted: sub.add_parser(name, help=COMMAND_HELP[name])
+        elif add not in added: add(sub); added.add(add)
     return ap
 
 # %% ../nbs/lib/99_cli.ipynb #c007
@@ -529,8 +541,8 @@ def _warning_line(message, category, filename, lineno, line=None) -> str:
 def main(argv=None) -> int:
     "Entry point of the `steb` console script: errors are one line (exit 2), Ctrl-C exits 130 quietly."
     args = sys.argv[1:] if argv is None else list(argv)
-    light = not args or args[0] in ("-h", "--help", "--version")   # no command: no need to import the library
-    a = (commands_parser() if light else build_parser()).parse_args(args)
+    known = bool(args) and args[0] in COMMAND_PARSERS   # else --help, --version or an error: no library needed
+    a = (build_parser(args[0]) if known else commands_parser()).parse_args(args)
     warnings.formatwarning = _warning_line
     log_to_stdout()   # progress lines (done, skip, wait, failed) on stdout
     try: return a.func(a) or 0   # each command's function (build_parser: set_defaults)
