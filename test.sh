@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The tests: install (first time only), check notebooks and steb_lib/ agree, static checks (ruff), run the library
-# notebooks, then pytest (which builds the site: every paper notebook executed, every page loaded in headless Chromium).
+# notebooks, execute the paper notebooks, then pytest (which builds the site from them and loads every page in headless
+# Chromium).
 # At the end (also after a failure) it prints the wall time of each phase; pytest prints its 25 slowest tests.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -34,6 +35,10 @@ export_check() {
 phase export export_check
 phase ruff .venv/bin/ruff check --quiet   # pyflakes rules on steb_lib/, scripts/, tests/ (pyproject.toml)
 command -v chromium >/dev/null || phase chromium bash scripts/install_chromium.sh   # the site test loads every page in it
-phase nbdev_test .venv/bin/nbdev_test --n_workers 2 --timing --path nbs/lib   # library notebooks; paper notebooks: tests/test_site.py
+phase nbdev_test .venv/bin/nbdev_test --n_workers 2 --timing --path nbs/lib   # the library notebooks
+# the paper notebooks, executed once, two at a time (slow cells skipped, as nbdev_test skips them): the site build
+# (tests/test_site.py) shows these executions and the tests that check the defaults' outputs read them
+export STEB_EXECUTED_NOTEBOOKS=$(mktemp -d)
+phase notebooks .venv/bin/python scripts/build_site.py --execute-into "$STEB_EXECUTED_NOTEBOOKS"
 # two workers, a test file each, longest first (tests/conftest.py; --no-loadscope-reorder keeps that order)
 phase pytest .venv/bin/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder --durations=25 tests

@@ -3,6 +3,8 @@ API page, every paper notebook executed (its tables and figures in the page), th
 
     .venv/bin/python scripts/build_site.py            # -> _site/html/index.html
     .venv/bin/python scripts/build_site.py --check    # ... and load every page in Debian's chromium
+    .venv/bin/python scripts/build_site.py --execute-into DIR   # only execute the paper notebooks (test.sh does,
+    .venv/bin/python scripts/build_site.py --runs DIR --check   # once), then build from those executions
 
 Why mkdocs + mkdocs-jupyter: it installs from PyPI alone and builds with no network. nbdev's own site needs Quarto,
 whose PyPI package downloads a binary; Jupyter Book 2 (mystmd) fetches its site theme from the network when it
@@ -138,19 +140,47 @@ def execute_notebook(src, dest, outputs):
     return str(src.relative_to(REPO))
 
 
-def executed_paper_notebooks(names, stage, runs, jobs):
-    "Write each paper notebook, executed, into `stage`: the main job's copy in `runs` if given, else run it here."
-    outputs = stage.parent / "outputs"
+# the longest first, so that two at a time end together (measured on 2 cores: li_late_interaction and
+# train_contrastive take minutes, the table notebooks under one)
+LONGEST_FIRST = ("li_late_interaction", "train_contrastive", "train_styledistance", "evaluate_your_model", "parity")
+
+
+def paper_notebooks():
+    "Repository-relative paths of the paper notebooks (`nbs/*.ipynb`), the longest to execute first."
+    paper = [p for p in source_pages() if p.endswith(".ipynb") and Path(p).parent == Path("nbs")]
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    return sorted(paper, key=lambda p: rank.get(Path(p).stem, len(rank)))
+
+
+def execute_notebooks(todo, outputs, jobs):
+    """Execute each (source, destination) pair, `jobs` at a time, each in a fresh process (spawned: no state of this
+    one, no socket of an earlier kernel, is inherited); tables and figures go under `outputs`."""
+    import multiprocessing
     for d in ("tables", "figures"): (outputs / d).mkdir(parents=True, exist_ok=True)
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context, max_tasks_per_child=1) as pool:
+        started = {pool.submit(execute_notebook, s, d, outputs): (s, time.time()) for s, d in todo}
+        for done in concurrent.futures.as_completed(started):
+            src, t = started[done]   # a failing notebook raises here and stops the build, naming the notebook
+            try: print(f"executed {done.result()} in {time.time() - t:.0f} s", flush=True)
+            except Exception as e: sys.exit(f"paper notebook {src.relative_to(REPO)} failed: {type(e).__name__}: {e}")
+
+
+def executed_paper_notebooks(names, stage, runs, jobs):
+    "Write each paper notebook, executed, into `stage`: the copy in `runs` if given, else run it here."
     todo = []
     for name in names:
         dest = stage / name
         if runs and (Path(runs) / Path(name).name).exists(): shutil.copyfile(Path(runs) / Path(name).name, dest)
         else: todo.append((REPO / name, dest))
-    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
-        running = {pool.submit(execute_notebook, s, d, outputs): s for s, d in todo}
-        for done in concurrent.futures.as_completed(running):
-            print(f"executed {done.result()}", flush=True)   # a failing notebook raises here and stops the build
+    execute_notebooks(todo, stage.parent / "outputs", jobs)
+
+
+def execute_into(runs, jobs):
+    """Execute every paper notebook into `runs` as the site build does (slow cells skipped), for a later
+    `--runs runs` build and for the tests that read the executions; tables and figures under `runs/outputs`."""
+    runs = Path(runs).resolve(); runs.mkdir(parents=True, exist_ok=True)
+    execute_notebooks([(REPO / p, runs / Path(p).name) for p in paper_notebooks()], runs / "outputs", jobs)
 
 
 # ---- the source folder, the configuration, the build ---------------------------------------------------------------
@@ -158,7 +188,7 @@ def executed_paper_notebooks(names, stage, runs, jobs):
 def stage_pages(stage, runs, jobs):
     "Write every page into `stage` with links rewritten; library notebooks get an API cell, paper ones run."
     pages = source_pages(); problems = []
-    paper = [p for p in pages if p.endswith(".ipynb") and Path(p).parent == Path("nbs")]
+    paper = paper_notebooks()
     for src in pages: (stage / page_source_name(src)).parent.mkdir(parents=True, exist_ok=True)
     executed_paper_notebooks(paper, stage, runs, jobs)
     for src in pages:
@@ -342,8 +372,14 @@ def main(argv=None):
     parser.add_argument("--runs", help="take executed paper notebooks from here (e.g. _runs, the main job's)")
     parser.add_argument("--jobs", type=int, default=2, help="paper notebooks executed at a time (default: 2)")
     parser.add_argument("--check", action="store_true", help="then load every page in headless Chromium")
+    parser.add_argument("--execute-into", metavar="DIR", help="only execute the paper notebooks into DIR (slow cells "
+                        "skipped; tables and figures in DIR/outputs), for a later --runs DIR build")
     args = parser.parse_args(argv)
     started = time.time()
+    if args.execute_into:
+        execute_into(args.execute_into, args.jobs)
+        print(f"paper notebooks executed into {args.execute_into} in {time.time() - started:.0f} s")
+        return 0
     html, pages = build_site(args.out, args.runs, args.jobs)
     print(f"built in {time.time() - started:.0f} s")
     if not args.check: return 0

@@ -1,6 +1,6 @@
 """The companion site (issue 32, item 4): `scripts/build_site.py` builds it offline and checks it in Debian's headless
-Chromium. The build executes every paper notebook (test.sh leaves them out of nbdev_test: this is where they run), so
-a failing paper notebook fails this test."""
+Chromium. Every paper notebook is executed once per CI run (test.sh: `build_site.py --execute-into`, a failing notebook fails
+that phase) and the build shows those executions (`--runs`); run alone, this test's build executes them itself."""
 import importlib.util, json, os, re, subprocess, sys
 from pathlib import Path
 
@@ -29,11 +29,19 @@ def test_no_page_points_outside_the_repository():
         if src != "README.md": assert "../shared" not in text, src   # the README names the developers' raw mirror
 
 
+def executed_once():
+    "Where test.sh executed the paper notebooks (STEB_EXECUTED_NOTEBOOKS), or None: the build then executes them."
+    runs = os.environ.get("STEB_EXECUTED_NOTEBOOKS")
+    return Path(runs) if runs else None
+
+
 def test_the_site_builds_offline_and_every_page_loads_in_headless_chromium(tmp_path):
-    out = tmp_path / "site"
+    out, runs = tmp_path / "site", executed_once()
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
-    r = subprocess.run([sys.executable, str(ROOT / "scripts" / "build_site.py"), "--out", str(out), "--check"],
-                       capture_output=True, text=True, env=env, timeout=1800)
+    if runs:   # every paper notebook was executed (a missing one would be executed by the build, not silently absent)
+        assert {p.name for p in runs.glob("*.ipynb")} == {Path(p).name for p in build_site.paper_notebooks()}, runs
+    r = subprocess.run([sys.executable, str(ROOT / "scripts" / "build_site.py"), "--out", str(out), "--check",
+                        *(["--runs", str(runs)] if runs else [])], capture_output=True, text=True, env=env, timeout=1800)
     assert r.returncode == 0, (r.stdout + r.stderr)[-4000:]
     report = json.loads((out / "check.json").read_text())
     pages = build_site.source_pages()
@@ -49,5 +57,6 @@ def test_the_site_builds_offline_and_every_page_loads_in_headless_chromium(tmp_p
     operational = (html / "nbs/02_operational.html").read_text()
     assert len(re.findall(r'<img[^>]+src="data:image/png', operational)) >= 2   # executed: the figures are in the page
     assert "not run in the site build" in (html / "nbs/parity.html").read_text()   # slow cells skipped, and said so
-    assert (out / "outputs" / "figures" / "fig1_steb_by_category.png").exists()  # outputs in the build folder
+    outputs = runs / "outputs" if runs else out / "outputs"                   # in the build folder, or the executions'
+    assert (outputs / "figures" / "fig1_steb_by_category.png").exists() and (outputs / "tables" / "late_interaction.csv").exists()
     assert (html / "mathjax" / "MathJax.js").exists() and "../../mathjax/MathJax.js" in order
