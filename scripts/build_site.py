@@ -122,7 +122,8 @@ def is_slow(cell):
 
 
 def execute_notebook(src, dest, outputs):
-    "Execute paper notebook `src` into `dest` (kernel `python3`, working directory `nbs/`), skipping slow cells."
+    """Execute paper notebook `src` into `dest` (kernel `python3`, working directory `nbs/`), skipping slow cells;
+    (its repository path, seconds)."""
     import nbformat
     from nbclient import NotebookClient
 
@@ -134,10 +135,11 @@ def execute_notebook(src, dest, outputs):
             return await super().async_execute_cell(cell, cell_index, execution_count, store_history)
 
     os.environ.update(STEB_TABLES_DIR=str(outputs / "tables"), STEB_FIGURES_DIR=str(outputs / "figures"))
+    start = time.time()
     nb = nbformat.read(src, as_version=4)
     SkipSlowCells(nb, timeout=1200, kernel_name="python3", resources={"metadata": {"path": str(REPO / "nbs")}}).execute()
     nbformat.write(nb, dest)
-    return str(src.relative_to(REPO))
+    return str(src.relative_to(REPO)), time.time() - start
 
 
 # the longest first, so that two at a time end together (measured on 2 cores: li_late_interaction and
@@ -159,11 +161,11 @@ def execute_notebooks(todo, outputs, jobs):
     for d in ("tables", "figures"): (outputs / d).mkdir(parents=True, exist_ok=True)
     context = multiprocessing.get_context("spawn")
     with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context, max_tasks_per_child=1) as pool:
-        started = {pool.submit(execute_notebook, s, d, outputs): (s, time.time()) for s, d in todo}
-        for done in concurrent.futures.as_completed(started):
-            src, t = started[done]   # a failing notebook raises here and stops the build, naming the notebook
-            try: print(f"executed {done.result()} in {time.time() - t:.0f} s", flush=True)
-            except Exception as e: sys.exit(f"paper notebook {src.relative_to(REPO)} failed: {type(e).__name__}: {e}")
+        running = {pool.submit(execute_notebook, s, d, outputs): s for s, d in todo}
+        for done in concurrent.futures.as_completed(running):
+            try: name, seconds = done.result()   # a failing notebook raises here and stops the build, named
+            except Exception as e: sys.exit(f"paper notebook {running[done].relative_to(REPO)} failed: {type(e).__name__}: {e}")
+            print(f"executed {name} in {seconds:.0f} s", flush=True)
 
 
 def executed_paper_notebooks(names, stage, runs, jobs):

@@ -4,6 +4,8 @@ texts were embedded)."""
 import os, signal
 from pathlib import Path
 
+import pytest
+
 # A test run started in the background of a script (`nohup bash .ci/run &`) inherits SIGINT ignored, and so would
 # every `steb` process the tests start: the Ctrl-C and killed-job tests would then wait for runs that cannot be
 # interrupted. Handled (not ignored) signals reset to the default in a child, so the children get a normal Ctrl-C.
@@ -24,3 +26,12 @@ LONGEST_FIRST = ("test_site.py", "test_full_suite_rehearsal.py", "test_paper_par
 def pytest_collection_modifyitems(items):
     rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(Path(str(item.fspath)).name, len(rank)))   # stable: the rest keep their order
+
+
+@pytest.fixture(scope="session")
+def minilm():
+    """The packaged all-MiniLM-L6-v2 as a SentenceTransformer held in memory, loaded once per worker. A test that
+    changes it takes a copy (`copy.deepcopy`); tests that need a fresh process run `steb` instead."""
+    from sentence_transformers import SentenceTransformer
+    from steb_lib.models.registry import model_source, resolve_model
+    return SentenceTransformer(model_source(resolve_model("all-MiniLM-L6-v2"))[0], device="cpu")

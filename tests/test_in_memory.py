@@ -1,21 +1,18 @@
 """Models held in memory through the public API (issue 32, item 1): a SentenceTransformer, a transformers model and
 tokenizer, an MTEB-style encoder and a function; data as a DataFrame; results as DataFrames; changed weights are never
 taken for the old ones."""
-import os
+import copy, os
 import pandas as pd, pytest, torch
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1"); os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-from sentence_transformers import SentenceTransformer
 from steb_lib.core import StebInputError
 from steb_lib.eval.runner import evaluate, evaluate_suite
-from steb_lib.models.registry import model_source, resolve_model
-
-MINILM = model_source(resolve_model("all-MiniLM-L6-v2"))[0]
 
 
 @pytest.fixture
-def st():
-    return SentenceTransformer(MINILM, device="cpu")
+def st(minilm):
+    "The worker's MiniLM (conftest), unchanged by these tests; the one that changes weights takes a copy."
+    return minilm
 
 
 def test_a_sentence_transformer_in_memory_scores_as_the_model_loaded_by_name(tmp_path, st):
@@ -31,6 +28,7 @@ def test_a_sentence_transformer_in_memory_scores_as_the_model_loaded_by_name(tmp
 
 
 def test_changed_weights_are_a_new_revision_never_the_old_result(tmp_path, st):
+    st = copy.deepcopy(st)                                                   # its weights are changed below
     kw = dict(dataset="hate_speech", model_name="mine", results_dir=tmp_path / "r", cache_dir=tmp_path / "c", progress=False)
     before = evaluate(st, "clustering", **kw)
     with torch.no_grad():

@@ -120,11 +120,14 @@ def test_your_model_notebook_on_one_dataset_under_the_corrected_profile(tmp_path
 
 
 def test_styledistance_notebook_on_a_model_trained_elsewhere_and_the_mini_suite(tmp_path):
+    "Trained from a tiny random BERT (the base is a parameter too): the notebook's slow cells train and evaluate it here."
     import subprocess, sys
-    model = tmp_path / "sd-2-steps"
-    subprocess.run([str(Path(sys.executable).parent / "steb"), "train", "styledistance", "--out", str(model), "--steps", "2",
-                    "--batch-size", "2", "--per-feature", "4"], check=True, capture_output=True)
-    run("train_styledistance", tmp_path, trained=str(model), others=["random"], real_datasets=[], suite="mini",
+    from steb_lib.testing.tiny_models import make_tiny_model
+    base, model = make_tiny_model("bert", tmp_path / "tiny-base", max_len=128), tmp_path / "sd-2-steps"
+    done = subprocess.run([str(Path(sys.executable).parent / "steb"), "train", "styledistance", "--base", str(base), "--out",
+                           str(model), "--steps", "2", "--batch-size", "2", "--per-feature", "4"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    run("train_styledistance", tmp_path, trained=str(model), base=str(base), others=["random"], real_datasets=[], suite="mini",
         results_dir=str(tmp_path / "r"))
     table = (tmp_path / "tables" / "styledistance_mini_suite.csv").read_text()
     assert "sd-2-steps" in table and "trained − base" in table and "function" not in table.lower(), table[:400]
