@@ -541,7 +541,7 @@ def _warning_line(message, category, filename, lineno, line=None) -> str:
 def main(argv=None) -> int:
     "Entry point of the `steb` console script: errors are one line (exit 2), Ctrl-C exits 130 quietly."
     args = sys.argv[1:] if argv is None else list(argv)
-    known = bool(args) and args[0] in COMMAND_PARSERS   # else --help, --version or an error: no library needed
+    known = bool(args) and args[0] in COMMAND_PARSERS   # else --help, --version or an error: no library
     a = (build_parser(args[0]) if known else commands_parser()).parse_args(args)
     warnings.formatwarning = _warning_line
     log_to_stdout()   # progress lines (done, skip, wait, failed) on stdout
