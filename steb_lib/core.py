@@ -4,7 +4,8 @@
 
 # %% ../nbs/lib/00_core.ipynb #c003
 from __future__ import annotations
-import collections, contextlib, hashlib, json, logging, os, re, socket, sys, tempfile, time, warnings
+import collections, contextlib, hashlib, importlib.util, json, logging, os, re, socket, sys, tempfile, time
+import warnings
 from pathlib import Path
 import numpy as np
 
@@ -12,7 +13,8 @@ import numpy as np
 __all__ = ['DEFAULT_SEED', 'PROTOCOLS', 'StebInputError', 'check_texts', 'check_protocol', 'canonical_json', 'sha256_text',
            'sha256_json', 'remove_stale_temporaries', 'fsync_directory', 'inside', 'atomic_file', 'atomic_write_bytes',
            'atomic_write_text', 'log_to_stdout', 'collect_log', 'l2_normalize', 'cosine_similarity_matrix', 'path_name',
-           'default_cache_dir', 'data_dir', 'set_aside', 'writable_directory', 'usable_cache_dir', 'LazyRegistry']
+           'default_cache_dir', 'data_dir', 'set_aside', 'writable_directory', 'usable_cache_dir', 'LazyRegistry',
+           'lazy_module']
 
 # %% ../nbs/lib/00_core.ipynb #c006
 DEFAULT_SEED = 42
@@ -262,3 +264,15 @@ class LazyRegistry(collections.UserDict):
     @data.setter
     def data(self, value: dict) -> None: self._data = value
     def copy(self) -> dict: return dict(self.data)   # (UserDict's copy reads the instance's own `data`)
+
+# %% ../nbs/lib/00_core.ipynb #c047
+def lazy_module(name: str):
+    "The module `name`, imported at its first attribute access (`importlib.util.LazyLoader`), or as imported."
+    if name in sys.modules: return sys.modules[name]
+    spec = importlib.util.find_spec(name)
+    if spec is None: raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+    spec.loader = importlib.util.LazyLoader(spec.loader)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module

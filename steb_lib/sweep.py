@@ -7,12 +7,14 @@ from __future__ import annotations
 import functools, json, logging, os, time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-import pandas as pd
-from .core import DEFAULT_SEED, StebInputError, atomic_write_text, canonical_json, path_name, set_aside
-from .data.datasets import dataset_entry, suite_datasets, suite_tasks
-from .eval.results import parse_result, result_path
-from .models.registry import resolve_model
-from .profiles import make_profile
+from steb_lib.core import (
+    DEFAULT_SEED, StebInputError, atomic_write_text, canonical_json, lazy_module, path_name, set_aside
+)
+pd = lazy_module("pandas")   # imported at first use (a status table): `steb evaluate` does not wait for it
+from steb_lib.data.datasets import dataset_entry, suite_datasets, suite_tasks
+from steb_lib.eval.results import parse_result, result_path
+from steb_lib.models.registry import resolve_model
+from steb_lib.profiles import make_profile
 
 _logger = logging.getLogger("steb_lib.sweep")
 

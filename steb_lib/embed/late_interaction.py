@@ -5,10 +5,10 @@
 # %% ../../nbs/lib/embed/42_late_interaction.ipynb #c003
 from __future__ import annotations
 import unicodedata
-import torch
-from ..core import StebInputError, check_texts
-from ..chunking import protocol_pieces
-from ..models.encoders import length_sorted_batches, position_ids_from_mask
+from steb_lib.core import lazy_module, StebInputError, check_texts
+torch = lazy_module("torch")   # imported at first use: commands without a neural model never load it
+from steb_lib.chunking import protocol_pieces
+from steb_lib.models.encoders import length_sorted_batches, position_ids_from_mask
 
 # %% auto #0
 __all__ = ['TOKEN_VECTOR_FAMILIES', 'maxsim_scores', 'pad_vectors', 'is_punctuation', 'token_backbone', 'kept_positions',

@@ -8,9 +8,9 @@ import math
 from dataclasses import dataclass, replace
 from typing import Callable
 import numpy as np
-import torch
-from ..core import StebInputError
-from ..tasks.task_data import task_names, task_spec
+from steb_lib.core import lazy_module, StebInputError
+torch = lazy_module("torch")   # imported at first use: commands without a neural model never load it
+from steb_lib.tasks.task_data import task_names, task_spec
 
 # %% auto #0
 __all__ = ['SCORING_MODES', 'Scoring', 'ScoringMode', 'register_scoring_mode', 'scoring_choices', 'parse_scoring', 'scoring_mode',

@@ -5,23 +5,23 @@
 # %% ../../nbs/lib/eval/61_multivector.ipynb #c003
 from __future__ import annotations
 import numpy as np
-import torch
 from tqdm.auto import tqdm
-from ..core import StebInputError, sha256_text
-from ..models.encoders import default_device
-from ..embed.late_interaction import maxsim_scores, pad_vectors
+from steb_lib.core import lazy_module, StebInputError, sha256_text
+torch = lazy_module("torch")   # imported at first use: commands without a neural model never load it
+from steb_lib.models.encoders import default_device
+from steb_lib.embed.late_interaction import maxsim_scores, pad_vectors
 from steb_lib.embed.scoring import (
     Scoring, check_scoring_applies, parse_scoring, resolve_auto, text_vectors, vectors_per_text
 )
-from ..tasks.pairs import auroc
+from steb_lib.tasks.pairs import auroc
 from steb_lib.tasks.retrieval import (
     RETRIEVAL_KS,
     rank_counts_from_scores,
     rank_metrics,
     relevant_target_index,
 )
-from ..tasks.task_data import task_spec
-from ..tasks.retrieval import retrieval_records
+from steb_lib.tasks.task_data import task_spec
+from steb_lib.tasks.retrieval import retrieval_records
 
 # %% auto #0
 __all__ = ['MAXSIM_METRICS', 'MultiVectorSet', 'item_lengths', 'length_blocks', 'block_budget', 'maxsim_rows', 'maxsim_matrix',

@@ -5,8 +5,6 @@
 # %% ../../nbs/lib/tasks/12_clustering.ipynb #c003
 from __future__ import annotations
 import numpy as np
-from sklearn.cluster import MiniBatchKMeans
-from sklearn.metrics import v_measure_score
 from ..core import DEFAULT_SEED, StebInputError
 from steb_lib.tasks.spec import (
     TaskSpec,
@@ -31,6 +29,7 @@ def check_clustering_labels(n_texts: int, labels) -> int:
 
 def cluster_assignments(embeddings, n_clusters: int, seed: int = DEFAULT_SEED) -> np.ndarray:
     "Cluster ids from MTEB-style `MiniBatchKMeans` (batch size 32, k-means++, `n_init='auto'`)."
+    from sklearn.cluster import MiniBatchKMeans   # imported on first use: other commands never wait for it
     km = MiniBatchKMeans(n_clusters=n_clusters, batch_size=32, n_init="auto", random_state=seed)
     return km.fit_predict(np.asarray(embeddings, dtype=np.float64))
 
@@ -39,6 +38,7 @@ def clustering_metrics(embeddings, labels, seed: int = DEFAULT_SEED, n_seeds: in
     """V-measure of MiniBatchKMeans clusters vs. `labels`: the seed-`seed` run, and mean/std over `n_seeds`
     seeds."""
     k = check_clustering_labels(len(embeddings), labels)
+    from sklearn.metrics import v_measure_score
     runs = [v_measure_score(labels, cluster_assignments(embeddings, k, seed + i)) for i in range(n_seeds)]
     return {"v_measure": float(runs[0]), "v_measure_mean": float(np.mean(runs)),
             "v_measure_std": float(np.std(runs)), "n_clusters": k}

@@ -8,7 +8,6 @@ import itertools
 from collections.abc import Mapping
 import numpy as np
 from tqdm.auto import tqdm
-from scipy.optimize import linear_sum_assignment
 from ..core import StebInputError, l2_normalize
 from ..profiles import make_profile
 from .spec import TaskSpec, record_field, register_task, sample_labelled
@@ -104,6 +103,7 @@ def order_alignment_metrics(
 def solver_alignment_accuracy(S, offset: int = 0, clip: bool = True) -> float:
     """One instance as the released code scores it: the rows of the cosine matrix `S` assigned to its columns
     by scipy's solver on the cost 1 - max(cos, 0) (`clip`) or 1 - cos; the share sent to row + `offset`."""
+    from scipy.optimize import linear_sum_assignment   # imported on first use: the CLI never waits for scipy
     S = np.asarray(S)
     rows, cols = linear_sum_assignment(1.0 - (np.maximum(S, 0.0) if clip else S))
     return float(np.mean(cols[np.argsort(rows)] == np.arange(len(S)) + offset))

@@ -19,9 +19,9 @@ from steb_lib.tasks.spec import (
 
 # %% auto #0
 __all__ = ['ALL_TO_ALL_EXACT_MAX_TEXTS', 'AUROC_BINS', 'SYMMETRIC_MAXSIM', 'ALL_TO_ALL', 'PREDEFINED', 'auroc',
-           'all_to_all_trials', 'streamed_pair_histograms', 'histogram_auroc', 'all_to_all_metrics', 'all_to_all_auroc',
-           'predefined_pair_auroc', 'sample_trials', 'all_to_all_task_metrics', 'all_to_all_maxsim', 'trial_record',
-           'check_trials', 'trial_texts', 'predefined_task_metrics', 'predefined_maxsim']
+           'all_to_all_trials', 'pair_bin_counts', 'streamed_pair_histograms', 'histogram_auroc', 'all_to_all_metrics',
+           'all_to_all_auroc', 'predefined_pair_auroc', 'sample_trials', 'all_to_all_task_metrics', 'all_to_all_maxsim',
+           'trial_record', 'check_trials', 'trial_texts', 'predefined_task_metrics', 'predefined_maxsim']
 
 # %% ../../nbs/lib/tasks/11_pairs.ipynb #c006
 def auroc(scores, positive) -> float:
@@ -54,18 +54,25 @@ def all_to_all_trials(embeddings, labels) -> tuple[np.ndarray, np.ndarray]:
 ALL_TO_ALL_EXACT_MAX_TEXTS = 4096   # every score kept up to here (≈ 0.3 GB at the limit); beyond: histograms
 AUROC_BINS = 2**22                  # histogram bins over cosine [-1, 1]: 4.8e-7 wide
 
+def pair_bin_counts(scores, differ, bins: int) -> np.ndarray:
+    "Counts of `scores` (cosines) in `bins` bins over [-1, 1]: same-label pairs first, different-label next."
+    at = np.clip(((scores + 1.0) * (bins / 2)).astype(np.int64), 0, bins - 1)
+    return np.bincount((at + bins * differ).ravel(), minlength=2 * bins)
+
 def streamed_pair_histograms(X, codes, bins: int = AUROC_BINS, block_cells: int = 2**22) -> tuple:
     """Histograms (same-label, different-label) of the cosine of every pair i<j of the unit rows `X`, computed
-    a block of rows at a time (memory: n × block, about `block_cells` scores)."""
-    n, pos, neg = len(X), np.zeros(bins, np.int64), np.zeros(bins, np.int64)
+    a block of rows at a time (memory: n × block, about `block_cells` scores): the block's pairs among
+    themselves (upper triangle), then with every later row (all of them: no mask to build)."""
+    n, counts = len(X), np.zeros(2 * bins, np.int64)
     rows = max(1, block_cells // n)
     for start in range(0, n - 1, rows):
         stop = min(start + rows, n)
-        upper = np.arange(n)[None, :] > np.arange(start, stop)[:, None]
-        scores, same = (X[start:stop] @ X.T)[upper], (codes[start:stop, None] == codes[None, :])[upper]
-        at = np.clip(((scores + 1.0) * (bins / 2)).astype(np.int64), 0, bins - 1)
-        pos += np.bincount(at[same], minlength=bins); neg += np.bincount(at[~same], minlength=bins)
-    return pos, neg
+        block, block_codes = X[start:stop], codes[start:stop]
+        i, j = np.triu_indices(stop - start, k=1)
+        counts += pair_bin_counts((block @ block.T)[i, j], block_codes[i] != block_codes[j], bins)
+        if stop < n:
+            counts += pair_bin_counts(block @ X[stop:].T, block_codes[:, None] != codes[None, stop:], bins)
+    return counts[:bins], counts[bins:]
 
 def histogram_auroc(pos, neg) -> tuple[float, float]:
     """(AUROC, the largest error it can have) from per-bin counts of positive and negative scores: pairs in

@@ -6,10 +6,9 @@
 from __future__ import annotations
 import math, warnings
 from collections.abc import Mapping
-import numpy as np, pandas as pd
-from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import train_test_split
-from sklearn.preprocessing import StandardScaler
+from typing import TYPE_CHECKING
+import numpy as np
+if TYPE_CHECKING: from sklearn.linear_model import LogisticRegression   # for the annotation only
 from tqdm.auto import tqdm
 from ..core import DEFAULT_SEED, StebInputError
 from ..profiles import make_profile
@@ -32,6 +31,7 @@ def quantile_bins(values, n_bins: int = N_BINS) -> np.ndarray:
     values = np.asarray(values, dtype=np.float64)
     if not np.isfinite(values).all(): raise StebInputError("feature values contain NaN or infinite numbers")
     if values.size == 0 or values.min() == values.max(): return np.zeros(values.size, dtype=np.int64)
+    import pandas as pd   # imported on first use: the CLI never waits for pandas
     codes = pd.qcut(values, n_bins, labels=False, duplicates="drop")
     return np.unique(codes, return_inverse=True)[1].astype(np.int64)
 
@@ -48,6 +48,7 @@ def balanced_indices(labels, seed: int = DEFAULT_SEED) -> np.ndarray:
 
 def train_val_test_indices(labels, seed: int = DEFAULT_SEED, fractions=SPLIT_FRACTIONS):
     "Stratified train/validation/test split of positions 0..len(labels)-1."
+    from sklearn.model_selection import train_test_split   # imported on first use: others never wait for it
     idx = np.arange(len(labels)); labels = np.asarray(labels)
     train, rest = train_test_split(idx, train_size=fractions[0], stratify=labels, random_state=seed)
     val, test = train_test_split(
@@ -61,6 +62,7 @@ L2_STRENGTHS = (1e-5, 1e-4, 1e-3, 1e-2)
 def fit_probe(X, y, l2: float, seed: int = DEFAULT_SEED) -> LogisticRegression:
     "Logistic regression minimising mean cross-entropy + l2/2 * ||W||^2 (the intercept is not penalised)."
     # fitted close to the optimum, so that the result does not depend on the coordinates (see the fast probes)
+    from sklearn.linear_model import LogisticRegression
     clf = LogisticRegression(C=1.0 / (len(y) * l2), max_iter=10_000, tol=1e-10, random_state=seed)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", category=UserWarning)
@@ -85,6 +87,7 @@ def probe_feature(
     keep = balanced_indices(bins, seed); X, y = np.asarray(embeddings, np.float64)[keep], bins[keep]
     if np.bincount(y).min() < 5: return None
     tr, va, te = train_val_test_indices(y, seed)
+    from sklearn.preprocessing import StandardScaler
     scaler = StandardScaler().fit(X[tr]); X = scaler.transform(X)
     # the same probe, fitted in fewer dimensions
     if in_row_space and X.shape[1] > len(tr): X = X @ row_space_basis(X[tr])

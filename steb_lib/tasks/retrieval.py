@@ -5,7 +5,6 @@
 # %% ../../nbs/lib/tasks/14_retrieval.ipynb #c003
 from __future__ import annotations
 import numpy as np
-from scipy.special import digamma
 from ..core import StebInputError, l2_normalize
 from ..profiles import make_profile
 from .spec import TaskSpec, draw_seeded, record_field, record_texts, register_task
@@ -53,6 +52,7 @@ def rank_counts_from_scores(scores, relevant) -> tuple[np.ndarray, np.ndarray]:
 def expected_reciprocal_rank(higher, tied) -> np.ndarray:
     "E[1/rank] when the rank is uniform on higher+1 .. higher+tied+1."
     higher, tied = np.asarray(higher, np.float64), np.asarray(tied, np.float64)
+    from scipy.special import digamma   # imported on first use: the CLI never waits for scipy
     harmonic = lambda n: digamma(n + 1) + np.euler_gamma
     spread = (harmonic(higher + tied + 1) - harmonic(higher)) / (tied + 1)
     return np.where(tied == 0, 1 / (higher + 1), spread)
