@@ -40,10 +40,30 @@ export_check() {
 phase export export_check
 phase ruff .venv/bin/ruff check --quiet   # pyflakes rules on steb_lib/, scripts/, tests/ (pyproject.toml)
 command -v chromium >/dev/null || phase chromium bash scripts/install_chromium.sh   # the site test loads every page in it
-phase nbdev_test .venv/bin/nbdev_test --n_workers 2 --timing --path nbs/lib   # the library notebooks
+logged() {   # logged LOG COMMAND...: run it with its output into LOG, its wall seconds and exit code into LOG.phase
+  local log=$1 t=$SECONDS rc=0; shift
+  "$@" > "$log" 2>&1 || rc=$?
+  echo "$((SECONDS - t)) $rc" > "$log.phase"
+}
+at_once() {   # at_once NAME1 NAME2: run the phases named by the functions of those names together, then show their
+  local d t=$SECONDS failed=0 secs rc name; d=$(mktemp -d)   # output, one after the other, and note their times
+  for name in "$@"; do logged "$d/$name" "$name" & done
+  wait
+  for name in "$@"; do
+    echo "== $name"; cat "$d/$name"
+    read -r secs rc < "$d/$name.phase"
+    PHASES+=("$(printf '%-12s %5d s' "$name" "$secs")  (at once)$([ "$rc" = 0 ] || echo "  FAILED ($rc)")")
+    [ "$rc" = 0 ] || failed=1
+  done
+  PHASES+=("$(printf '%-12s %5d s' "(together)" $((SECONDS - t)))")
+  return $failed
+}
+nbdev_test() { .venv/bin/nbdev_test --n_workers 2 --timing --path nbs/lib; }   # the library notebooks
 # the paper notebooks, executed once, two at a time (slow cells skipped, as nbdev_test skips them): the site build
 # (tests/test_site.py) shows these executions and the tests that check the defaults' outputs read them
+notebooks() { .venv/bin/python scripts/build_site.py --execute-into "$STEB_EXECUTED_NOTEBOOKS"; }
 export STEB_EXECUTED_NOTEBOOKS=$(mktemp -d)
-phase notebooks .venv/bin/python scripts/build_site.py --execute-into "$STEB_EXECUTED_NOTEBOOKS"
+# the two at once: each ends on one long notebook with a core idle; together they keep both cores busy
+at_once nbdev_test notebooks
 # two workers, a test file each, longest first (tests/conftest.py; --no-loadscope-reorder keeps that order)
 phase pytest .venv/bin/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder --durations=25 tests
