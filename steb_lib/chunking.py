@@ -39,7 +39,7 @@ def _overlaps_itself(s: str) -> bool:
     return bool(s) and fail[-1] > 0
 
 def _find_with_space(text: str, sent: str, start: int) -> tuple[int, int] | None:
-    "Span of the first `sent` at or after `start` with the whitespace after it (`re` `sent\\s*`, without a regex)."
+    "Span of the first `sent` at or after `start` and the whitespace after it (what `re` `sent\\s*` finds)."
     i = text.find(sent, start)
     if i < 0: return None
     j = i + len(sent)
@@ -48,13 +48,13 @@ def _find_with_space(text: str, sent: str, start: int) -> tuple[int, int] | None
 
 def pysbd_spans(text: str, language: str = "en") -> list[tuple[int, int]]:
     """pysbd's sentence spans (trailing whitespace included), exactly as `Segmenter(char_span=True)`, in
-    linear time. (A sentence is found with `str.find`, not a compiled pattern: thousands of patterns would push
-    pysbd's own out of `re`'s cache of 512, and it would compile them again: 40% of its time.)"""
+    linear time. (Each sentence is found with `str.find`, not a pattern compiled for it: thousands of
+    those would push pysbd's own patterns out of `re`'s cache of 512, to be compiled again.)"""
     spans, prior = [], 0
     for sent in _segmenter(language).processor(text).process():
         if _overlaps_itself(sent) or sent[:1].isspace():
             pattern = re.compile(re.escape(sent) + r"\s*")
-            m = next((m.span() for m in pattern.finditer(text) if m.end() > prior), None)   # pysbd's own search
+            m = next((m.span() for m in pattern.finditer(text) if m.end() > prior), None)   # as pysbd does
         else:
             q = prior
             while q > 0 and text[q - 1].isspace(): q -= 1
