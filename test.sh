@@ -58,12 +58,14 @@ at_once() {   # at_once NAME1 NAME2: run the phases named by the functions of th
   PHASES+=("$(printf '%-12s %5d s' "(together)" $((SECONDS - t)))")
   return $failed
 }
-nbdev_test() { .venv/bin/nbdev_test --n_workers 2 --timing --path nbs/lib; }   # the library notebooks
+# the library notebooks
+nbdev_test() { OPENBLAS_NUM_THREADS=1 .venv/bin/nbdev_test --n_workers 2 --timing --path nbs/lib; }
 # the paper notebooks, executed once, two at a time (slow cells skipped, as nbdev_test skips them): the site build
 # (tests/test_site.py) shows these executions and the tests that check the defaults' outputs read them
-notebooks() { .venv/bin/python scripts/build_site.py --execute-into "$STEB_EXECUTED_NOTEBOOKS"; }
+notebooks() { OPENBLAS_NUM_THREADS=1 .venv/bin/python scripts/build_site.py --execute-into "$STEB_EXECUTED_NOTEBOOKS"; }
 export STEB_EXECUTED_NOTEBOOKS=$(mktemp -d)
-# the two at once: each ends on one long notebook with a core idle; together they keep both cores busy
+# the two at once (each ends on one long notebook with a core idle), four processes on the cores: numpy's BLAS on one
+# thread each there (its idle threads spin: 294 s for the two with two threads each, 259 s with one, on this machine)
 at_once nbdev_test notebooks
 # two workers, a test file each, longest first (tests/conftest.py; --no-loadscope-reorder keeps that order)
 phase pytest .venv/bin/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder --durations=25 tests
