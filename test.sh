@@ -21,11 +21,11 @@ phase() {   # phase NAME COMMAND...: run it, note its wall time (and that it fai
 
 phase install bash scripts/install.sh
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 STEB_RAW_DIR=${STEB_RAW_DIR:-$(pwd)/../shared/steb-raw}
-# every phase runs two things at once (notebooks, pytest workers) on the 2 cores: torch gets one compute thread each,
-# so that its pools do not oversubscribe them (a MiniLM evaluation under that load: 28% less CPU, same score). numpy's
-# OpenBLAS keeps its default (one thread a core): with one thread its sums come in another order, and the all-to-all
-# AUROCs that tests/test_parity.py compares exactly with earlier results move in the 16th digit (issue 42's subject)
-export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1} OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-$(nproc)}
+# every phase runs two things or more at once (notebooks, pytest workers) on the 2 cores: torch and numpy's OpenBLAS
+# get one compute thread each, so that their pools do not oversubscribe the cores (a MiniLM evaluation under that
+# load: 28% less CPU, same score; OpenBLAS's idle threads spin). The one test that compares all-to-all AUROCs exactly
+# with numbers made on two BLAS threads sets two for its runs (tests/test_parity.py; issue 42 certifies the rest)
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1} OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}
 export STEB_CACHE=$(mktemp -d)   # tests never touch the user's cache
 export STEB_TABLES_DIR=$(mktemp -d) STEB_FIGURES_DIR=$(mktemp -d)   # executed notebooks never write over tables/, figures/
 snapshot() { find steb_lib -name '*.py' -print0 | sort -z | xargs -0 sha256sum; }
@@ -59,13 +59,13 @@ at_once() {   # at_once NAME1 NAME2: run the phases named by the functions of th
   return $failed
 }
 # the library notebooks
-nbdev_test() { OPENBLAS_NUM_THREADS=1 .venv/bin/nbdev_test --n_workers 2 --timing --path nbs/lib; }
+nbdev_test() { .venv/bin/nbdev_test --n_workers 2 --timing --path nbs/lib; }
 # the paper notebooks, executed once, two at a time (slow cells skipped, as nbdev_test skips them): the site build
 # (tests/test_site.py) shows these executions and the tests that check the defaults' outputs read them
-notebooks() { OPENBLAS_NUM_THREADS=1 .venv/bin/python scripts/build_site.py --execute-into "$STEB_EXECUTED_NOTEBOOKS"; }
+notebooks() { .venv/bin/python scripts/build_site.py --execute-into "$STEB_EXECUTED_NOTEBOOKS"; }
 export STEB_EXECUTED_NOTEBOOKS=$(mktemp -d)
-# the two at once (each ends on one long notebook with a core idle), four processes on the cores: numpy's BLAS on one
-# thread each there (its idle threads spin: 294 s for the two with two threads each, 259 s with one, on this machine)
+# the two at once: each ends on one long notebook with a core idle (four processes on the two cores: with numpy's BLAS
+# on two threads each, 294 s for the two; on one, 259 s)
 at_once nbdev_test notebooks
 # two workers, a test file each, longest first (tests/conftest.py; --no-loadscope-reorder keeps that order)
 phase pytest .venv/bin/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder --durations=25 tests
