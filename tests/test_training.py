@@ -80,6 +80,13 @@ def test_training_numbers_are_checked_before_any_work(tmp_path):
         assert proc.returncode == 2 and _one_error(proc) and says in proc.stderr, (extra, proc.stderr[-800:])
     proc = _steb("train", "contrastive", "--out", tmp_path / "c", "--batch-size", "1")
     assert proc.returncode == 2 and "batch size 1 (at least 2)" in proc.stderr, proc.stderr[-800:]
+    # issue 46, item 3: a count of 0 is refused, not read as "no limit" nor trained on nothing; item 13: a seed numpy
+    # cannot take is one line, not a traceback
+    for method, extra, says in (("styledistance", ["--per-feature", "0"], "--per-feature 0 (at least 1)"),
+                                ("styledistance", ["--seed", str(2**32)], "seed 4294967296 (0 to 2**32 - 1"),
+                                ("reranker", ["--n-negatives", "0"], "--n-negatives 0 (at least 1)")):
+        proc = _steb("train", method, "--out", tmp_path / "sd", *extra)
+        assert proc.returncode == 2 and _one_error(proc) and says in proc.stderr, (extra, proc.stderr[-800:])
     assert not (tmp_path / "sd").exists() and not list(tmp_path.glob(".sd*"))
 
 

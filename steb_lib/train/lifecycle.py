@@ -57,17 +57,18 @@ def recipe_key(recipe, drop=(), **extra) -> str:
 
 # %% ../../nbs/lib/train/50_lifecycle.ipynb #l010
 def check_training_numbers(steps: int, batch_size: int, learning_rate: float, seed: int, save_every: int = 1,
-                           min_batch: int = 1) -> None:
-    "Refuse numbers no training can use, before any work: one clear error naming each."
+                           min_batch: int = 1, at_least_one: dict | None = None) -> None:
+    """Refuse numbers no training can use, before any work: one clear error naming each (`at_least_one`: a
+    recipe's own counts by option name, e.g. `{"--n-negatives": 0}`; None there means the default)."""
     import math
     finite = math.isfinite(learning_rate)
     checks = {
         f"steps {steps} (at least 1)": steps >= 1,
         f"batch size {batch_size} (at least {min_batch})": batch_size >= min_batch,
         f"learning rate {learning_rate} (finite, above 0)": finite and learning_rate > 0,
-        f"seed {seed} (0 or more)": seed >= 0,
+        f"seed {seed} (0 to 2**32 - 1, numpy's range)": 0 <= seed < 2**32,
         f"--save-every {save_every} (at least 1 step)": save_every >= 1,
-    }
+    } | {f"{name} {n} (at least 1)": n >= 1 for name, n in (at_least_one or {}).items() if n is not None}
     if bad := [what for what, ok in checks.items() if not ok]:
         raise StebInputError("cannot train with " + ", ".join(bad))
 

@@ -99,7 +99,9 @@ class RerankerRecipe:
     max_length: int = 256
     seed: int = DEFAULT_SEED
     def check(self, save_every: int) -> None:
-        check_training_numbers(self.steps, self.queries_per_step, self.learning_rate, self.seed, save_every)
+        counts = {"--n-negatives": self.n_negatives, "--per-author": self.per_author}
+        check_training_numbers(self.steps, self.queries_per_step, self.learning_rate, self.seed, save_every,
+                               at_least_one=counts)
     def source(self) -> tuple[list[dict], dict]: return authorship_source(self)
     def key(self, source: dict) -> str:
         "The hash of the recipe, its data and the library version: equal keys, the same model."

@@ -64,7 +64,8 @@ class StyleDistanceRecipe:
     llm_model: str = "gpt-5.2"   # the generator 'llm' only: the model that writes the pairs
     seed: int = DEFAULT_SEED
     def check(self, save_every: int) -> None:
-        check_training_numbers(self.steps, self.batch_size, self.learning_rate, self.seed, save_every)
+        check_training_numbers(self.steps, self.batch_size, self.learning_rate, self.seed, save_every,
+                               at_least_one={"--per-feature": self.per_feature})
     def source(self) -> tuple[None, dict]: return None, {}   # the recipe alone decides the data
     def key(self, source: dict | None = None) -> str:
         "The hash of the recipe and the library version: equal keys, the same model."
