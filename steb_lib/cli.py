@@ -16,8 +16,8 @@ from .profiles import CORRECTIONS, DEFAULT_PROFILE, PROFILES, make_profile
 # %% auto #0
 __all__ = ['COMMAND_HELP', 'COMMAND_PARSERS', 'EXAMPLE_MODELS', 'SCORE_CHOICES', 'commands_parser', 'build_parser', 'run_fetch',
            'list_corrections', 'run_examples', 'list_models', 'list_datasets', 'prepare', 'sweep_options', 'run_sweep',
-           'run_evaluate', 'run_rerank', 'print_tables', 'run_paper', 'run_train', 'main', 'progress_bar', 'run_export',
-           'run_status']
+           'run_evaluate', 'run_rerank', 'print_tables', 'run_paper', 'run_train', 'main', 'progress_bar', 'run_verify',
+           'print_kernels', 'run_export', 'run_status']
 
 # %% ../nbs/lib/99_cli.ipynb #c005
 def _add_profile_options(p):
@@ -26,8 +26,14 @@ def _add_profile_options(p):
     p.add_argument("--correct", default="", metavar="NAME,...",
                    help="apply some corrections (steb corrections lists them) on top of --profile")
 
+def _add_kernels_option(p):
+    "`--native-kernels`: read by the console script before anything loads (`run_settings.launch`)."
+    p.add_argument("--native-kernels", action="store_true",
+                   help="the machine's fastest numeric kernels, not the pinned ones (steb kernels): results "
+                   "may differ in the last digits from another machine's")
+
 def _add_run_options(p):
-    _add_profile_options(p)
+    _add_profile_options(p); _add_kernels_option(p)
     p.add_argument("--results-dir", default="results", help="results store (default: results/)")
     p.add_argument("--seed", type=int, default=DEFAULT_SEED)
     p.add_argument(
@@ -99,6 +105,8 @@ COMMAND_HELP = {   # `steb --help` lists the commands from here, without importi
     "status": "a sweep's jobs: finished, running, failed (with logs) and missing",
     "export": "write a results directory in another tool's format (mteb)",
     "table": "STEB scores of a results directory (default: operational and definitional)",
+    "verify": "did a rerun reproduce the reference? a verdict for every result and the cause of each difference",
+    "kernels": "the numeric kernels runs use (pinned, for the same bits on every machine) and this machine's",
     "train": (
         "train a style embedding (styledistance: triplets of parallel pairs; contrastive: InfoNCE on "
         "same-author pairs) or an authorship reranker"
@@ -187,7 +195,7 @@ def _add_paper_parser(sub) -> None:
                     help="embedding cache (default: $STEB_CACHE or ~/.cache/steb-lib)")
     pp.add_argument("--notebooks-only", action="store_true",
                     help="skip the evaluation, only run the notebooks on RESULTS_DIR")
-    _add_executor_options(pp)
+    _add_executor_options(pp); _add_kernels_option(pp)
 
 def _add_listing_parsers(sub) -> None:
     "`steb list-models`, `steb corrections`, `steb list-datasets`."
@@ -252,7 +260,18 @@ def _add_train_parser(sub) -> None:
     tr.add_argument("--steps", type=int, help="training steps (default: the CPU recipe's)")
     tr.add_argument("--batch-size", type=int, help="per step: triplets (styledistance), pairs of distinct "
                     "authors (contrastive), queries (reranker); default: the CPU recipe's")
-    tr.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    tr.add_argument("--seed", type=int, default=DEFAULT_SEED); _add_kernels_option(tr)
+
+def _add_verify_parser(sub) -> None:
+    vf = _command(sub, "verify", run_verify)
+    vf.add_argument("run_dir", help="a results directory, e.g. results/lite")
+    vf.add_argument("--against", help="the reference results directory (default: the committed store of the "
+                    "same name, data/results/...)")
+
+def _add_kernels_parser(sub) -> None:
+    kn = _command(sub, "kernels", print_kernels)
+    kn.add_argument("--shell", action="store_true", help="the pins as export lines, for job scripts of your own")
+    _add_kernels_option(kn)
 
 def _add_styledistance_options(tr) -> None:
     "Options of `steb train styledistance`: how its parallel pairs are made."
@@ -272,7 +291,7 @@ COMMAND_PARSERS = {   # each command's parser adder; one adder may add a few rel
     "paper": _add_paper_parser, "list-models": _add_listing_parsers, "corrections": _add_listing_parsers,
     "list-datasets": _add_listing_parsers, "fetch": _add_fetch_parser, "prepare": _add_prepare_parser,
     "status": _add_status_parser, "export": _add_results_parsers, "table": _add_results_parsers,
-    "train": _add_train_parser,
+    "train": _add_train_parser, "verify": _add_verify_parser, "kernels": _add_kernels_parser,
 }
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -564,6 +583,23 @@ def progress_bar(done: int, total: int, width: int = 30) -> str:
     "A text bar: `[█████·····] 5/10`."
     filled = width * done // total if total else width
     return f"[{'█' * filled}{'·' * (width - filled)}] {done}/{total}"
+
+def run_verify(a) -> int:
+    "`steb verify`: a verdict for every result of a run against its reference (`eval/69_verify`); 0 if reproduced."
+    from steb_lib.eval.verify import verify
+    passed, summary = verify(a.run_dir, a.against)
+    print(summary)
+    return 0 if passed else 1
+
+def print_kernels(a) -> None:
+    "`steb kernels`: the pins, and the kernels this command runs with here (`run_settings`); `--shell`: exports."
+    from steb_lib.run_settings import KERNEL_PINS, run_settings
+    if a.shell: return print("\n".join(f"export {k}={v}" for k, v in KERNEL_PINS.items()))
+    s = run_settings(); cpu, k = s["cpu"], s["kernels"]
+    print(f"kernels: {k['mode']} (torch: {k['torch']}; numpy's OpenBLAS: {k['numpy_blas']['architecture']}, "
+          f"{k['numpy_blas']['num_threads']} thread(s)); the pins of every steb command without --native-kernels:")
+    for var, value in KERNEL_PINS.items(): print(f"  {var}={value}")
+    print(f"this machine: {cpu['model']}, {cpu['cores']} cores, {' '.join(cpu['isa'])}")
 
 def run_export(a) -> None:
     "`steb export`: the results of `a.results_dir` in MTEB's format under `a.out`."

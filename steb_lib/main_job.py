@@ -15,8 +15,9 @@ _logger = logging.getLogger("steb_lib.main_job")
 
 # %% auto #0
 __all__ = ['FAMILY_COST', 'PARITY_DONE', 'sweep_main_job', 'run_model_jobs', 'lost_items', 'item_outcomes', 'evaluate_model',
-           'job_cost', 'evaluate_models', 'main_job', 'main_job_parity', 'parity_variants', 'over_context',
-           'sample_differs', 'touches', 'parity_model', 'run_parity', 'record_parity_run', 'parity_done']
+           'job_cost', 'evaluate_models', 'main_job', 'verify_main_job', 'main_job_parity', 'parity_variants',
+           'over_context', 'sample_differs', 'touches', 'parity_model', 'run_parity', 'record_parity_run',
+           'parity_done']
 
 # %% ../nbs/lib/85_main_job.ipynb #c039
 def sweep_main_job(models, suite, multilingual, results_dir, executor, sweep=None, **kw) -> list:
@@ -159,10 +160,25 @@ def main_job(
         raise StebInputError(
             f"the {suite} suite did not complete: " + "; ".join(f"{d}/{t}: {w}" for d, t, w in failed)
         )
+    reproduced = verify_main_job(results_dir)
     notebooks_run = run_paper_notebooks(
         results_dir, tables_dir, figures_dir, runs_dir, notebooks, suite, parallelism
     )
-    return {"notebooks": notebooks_run}
+    return {"notebooks": notebooks_run, "reproduced": reproduced}
+
+def verify_main_job(results_dir) -> bool | None:
+    """The main job's stores (chunk, truncate, each parity variant) against the committed stores of those names
+    (`eval/69_verify`), each summary logged; whether all reproduced them (None: no store has a committed twin)."""
+    from steb_lib.eval.verify import default_reference, verify
+    stores = [Path(results_dir), protocol_results_dir(results_dir, "truncate")]
+    stores += sorted(p for p in Path(f"{results_dir}-parity").glob("*") if p.is_dir())
+    verdicts = []
+    for store in (s for s in stores if any(s.glob("*/*/*.json"))):
+        try: reference = default_reference(store)
+        except StebInputError: continue   # another suite, or a results directory of the user's own name
+        passed, summary = verify(store, reference); verdicts.append(passed)
+        _logger.info("verify " + summary)
+    return all(verdicts) if verdicts else None
 
 def main_job_parity(suite: str, results_dir, notebooks, kw: dict) -> tuple | None:
     """(pairs, parity_dir) of the parity notebook's runs, for the model jobs to do beside the evaluation; None

@@ -16,7 +16,9 @@ _logger = logging.getLogger("steb_lib.records")
 __all__ = ['TIMING_FIELDS', 'RecordKind', 'schema_of', 'checksum_problem', 'upgrade', 'write_record', 'record_lock']
 
 # %% ../nbs/lib/02_records.ipynb #rec006
-TIMING_FIELDS = ("seconds", "created")   # what two runs of the same work may differ in
+# what two runs of the same work may differ in: when, how long, and on which machine with which libraries (the id of
+# its results directory's run settings: run_settings)
+TIMING_FIELDS = ("seconds", "created", "run_settings")
 
 @dataclass(frozen=True)
 class RecordKind:

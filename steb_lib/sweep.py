@@ -86,10 +86,15 @@ def _record_failures(job: SweepJob, results_dir, failed: list) -> None:
 # %% ../nbs/lib/75_sweep.ipynb #c013
 def limit_threads(threads: int) -> None:
     """Give this process `threads` CPU threads: torch's and the BLAS/OpenMP pools numpy and scikit-learn use
-    (threadpoolctl); two processes whose pools keep their defaults oversubscribe the cores."""
+    (threadpoolctl); two processes whose pools keep their defaults oversubscribe the cores. With the kernels
+    pinned (`run_settings`), OpenBLAS keeps its pinned count: it splits a product's sums by thread."""
     import torch
-    from threadpoolctl import threadpool_limits
+    from threadpoolctl import ThreadpoolController, threadpool_limits
+    from steb_lib.run_settings import KERNEL_PINS, kernel_mode
     torch.set_num_threads(threads); threadpool_limits(threads)
+    if kernel_mode() == "pinned":
+        openblas = ThreadpoolController().select(internal_api="openblas")
+        openblas.limit(limits=int(KERNEL_PINS["OPENBLAS_NUM_THREADS"]))
 
 def result_matches(path: Path, job: SweepJob) -> bool:
     """Is the result at `path` one `job` would keep: readable, its checksum intact, and made with the job's

@@ -19,6 +19,7 @@ from steb_lib.core import (
     writable_directory,
 )
 from ..profiles import Profile, legacy_profile, make_profile
+from ..run_settings import record_run_settings
 from steb_lib.records import (
     TIMING_FIELDS, RecordKind, checksum_problem, record_lock, schema_of, upgrade, write_record
 )
@@ -166,6 +167,7 @@ def compute_once(
         result |= {
             "seconds": round(time.perf_counter() - start, 3),
             "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "run_settings": record_run_settings(Path(out).parents[2]),   # the machine and libraries (run_settings)
         }
         try: write_result(out, result)
         except OSError as e:

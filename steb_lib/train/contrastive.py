@@ -5,6 +5,7 @@
 # %% ../../nbs/lib/train/54_contrastive.ipynb #c003
 from __future__ import annotations
 import logging
+from ..run_settings import training_settings
 from dataclasses import dataclass
 from typing import ClassVar
 import numpy as np
@@ -191,6 +192,7 @@ def pair_trainer(model, pairs, recipe: ContrastiveRecipe, loss, run: TrainingRun
         learning_rate=recipe.learning_rate, weight_decay=recipe.weight_decay, warmup_steps=0.1,
         seed=recipe.seed, data_seed=recipe.seed, save_steps=run.save_every, save_total_limit=1,
         logging_steps=max(1, recipe.steps // 10), report_to=[], disable_tqdm=not run.progress,
-        dataloader_num_workers=0, dataloader_pin_memory=False, batch_sampler=DistinctAuthorBatchSampler)
+        dataloader_num_workers=0, dataloader_pin_memory=False, batch_sampler=DistinctAuthorBatchSampler,
+        **training_settings())   # pinned kernels: the fused AdamW (run_settings)
     return SentenceTransformerTrainer(model=model, args=args, train_dataset=data, loss=loss,
                                       callbacks=list(run.callbacks))

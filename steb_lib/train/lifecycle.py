@@ -5,6 +5,7 @@
 # %% ../../nbs/lib/train/50_lifecycle.ipynb #l003
 from __future__ import annotations
 import dataclasses, json, logging, math, os, shutil, time
+from ..run_settings import kernel_mode, training_threads
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Protocol, runtime_checkable
@@ -153,9 +154,10 @@ def _train_in(recipe, key: str, records, source: dict, run: TrainingRun, options
     resume = last_complete_checkpoint(run.checkpoints)
     start = time.perf_counter()
     trainer = recipe.build_trainer(model, examples, run)
-    trainer.train(resume_from_checkpoint=str(resume) if resume else None)
+    with training_threads() as threads:   # pinned kernels: one thread (run_settings)
+        trainer.train(resume_from_checkpoint=str(resume) if resume else None)
     seconds = time.perf_counter() - start
     model.save(str(run.checkpoints.parent), create_model_card=False)
     _logger.info(f"done   {run.checkpoints.parent}: {recipe.method}, {recipe.steps} steps in {seconds:.0f} s")
     record = training_record(recipe, key, base, source | provenance, trainer, resume is not None, seconds)
-    return record | recipe.info(trainer, examples, seconds)
+    return record | {"kernels": kernel_mode(), "torch_threads": threads} | recipe.info(trainer, examples, seconds)

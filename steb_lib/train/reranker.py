@@ -5,6 +5,7 @@
 # %% ../../nbs/lib/train/55_reranker.ipynb #c003
 from __future__ import annotations
 import logging, random
+from ..run_settings import training_settings
 from dataclasses import dataclass
 from typing import ClassVar
 from ..core import DEFAULT_SEED, StebInputError, l2_normalize
@@ -153,7 +154,7 @@ def reranker_trainer(model, examples, recipe: RerankerRecipe, run: TrainingRun):
         warmup_steps=0.1, seed=recipe.seed, data_seed=recipe.seed, save_steps=run.save_every,
         save_total_limit=1,
         logging_steps=max(1, recipe.steps // 10), report_to=[], disable_tqdm=not run.progress,
-        dataloader_num_workers=0, dataloader_pin_memory=False)
+        dataloader_num_workers=0, dataloader_pin_memory=False, **training_settings())   # pinned: fused AdamW
     data = Dataset.from_dict(_columns(examples, recipe.n_negatives))
     loss = MultipleNegativesRankingLoss(model)   # one query per batch: its positive against its negatives
     return CrossEncoderTrainer(model=model, args=args, train_dataset=data, loss=loss,

@@ -5,6 +5,7 @@
 # %% ../../nbs/lib/train/52_styledistance.ipynb #c003
 from __future__ import annotations
 import logging, random
+from ..run_settings import training_settings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
@@ -122,7 +123,8 @@ def triplet_trainer(model, triplets, recipe: StyleDistanceRecipe, run: TrainingR
         per_device_train_batch_size=recipe.batch_size,
         learning_rate=recipe.learning_rate, warmup_steps=0.1, seed=recipe.seed, data_seed=recipe.seed,
         save_steps=run.save_every, save_total_limit=1, logging_steps=max(1, recipe.steps // 10), report_to=[],
-        disable_tqdm=not run.progress, dataloader_num_workers=0, dataloader_pin_memory=False)
+        disable_tqdm=not run.progress, dataloader_num_workers=0, dataloader_pin_memory=False,
+        **training_settings())   # pinned kernels: the fused AdamW (run_settings)
     loss = losses.TripletLoss(
         model, distance_metric=losses.TripletDistanceMetric.EUCLIDEAN, triplet_margin=recipe.margin
     )
