@@ -167,9 +167,9 @@ def main_job(
     return {"notebooks": notebooks_run, "reproduced": reproduced}
 
 def verify_main_job(results_dir) -> bool | None:
-    """The main job's stores (chunk, truncate, each parity variant) against the committed stores of those names
-    (`eval/69_verify`), each summary logged; whether all reproduced them (None: no store has a committed twin)."""
-    from steb_lib.eval.verify import default_reference, verify
+    """The main job's stores (chunk, truncate, each parity variant) against the committed stores of those
+    names (`72_verify`), each summary logged; whether all reproduced them (None: none has a committed one)."""
+    from steb_lib.verify import default_reference, verify
     stores = [Path(results_dir), protocol_results_dir(results_dir, "truncate")]
     stores += sorted(p for p in Path(f"{results_dir}-parity").glob("*") if p.is_dir())
     verdicts = []

@@ -16,8 +16,8 @@ _logger = logging.getLogger("steb_lib.records")
 __all__ = ['TIMING_FIELDS', 'RecordKind', 'schema_of', 'checksum_problem', 'upgrade', 'write_record', 'record_lock']
 
 # %% ../nbs/lib/02_records.ipynb #rec006
-# what two runs of the same work may differ in: when, how long, and on which machine with which libraries (the id of
-# its results directory's run settings: run_settings)
+# what two runs of the same work may differ in: when, how long, and where (the id of its results directory's
+# run settings: machine, kernels, libraries)
 TIMING_FIELDS = ("seconds", "created", "run_settings")
 
 @dataclass(frozen=True)

@@ -140,10 +140,10 @@ def bug_fixed(key: str) -> bool:
 
 @pytest.mark.parametrize("model", ["function-words", "random"])
 def test_the_corrected_profile_reproduces_the_results_from_before_profiles(tmp_path, model):
-    # compared exactly, with numbers made with numpy's BLAS on two threads: on one, the function-words all-to-all
-    # AUROCs move in the 16th digit (sums in another order; test.sh gives the other tests one thread)
+    # compared exactly, with numbers made before the kernels were pinned (issue 42): numpy's BLAS on its native kernels
+    # and two threads (on one, the function-words all-to-all AUROCs move in the 16th digit: sums in another order)
     r = steb("evaluate", model, "--suite", "lite", "--profile", "corrected", "--results-dir", str(tmp_path / "r"),
-             "--cache-dir", str(tmp_path / "cache"), OPENBLAS_NUM_THREADS="2")
+             "--cache-dir", str(tmp_path / "cache"), "--native-kernels", OPENBLAS_NUM_THREADS="2")
     assert r.returncode == 0 and ", 0 failed" in r.stdout, r.stderr[-2000:]
     got = {f"{model}/{p.parent.name}/{p.stem}": json.loads(p.read_text())["main_score"] for p in (tmp_path / "r" / model).glob("*/*.json")}
     want = {k: v for k, v in PRE_PROFILE.items() if k.startswith(model + "/")}

@@ -167,7 +167,7 @@ def compute_once(
         result |= {
             "seconds": round(time.perf_counter() - start, 3),
             "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-            "run_settings": record_run_settings(Path(out).parents[2]),   # the machine and libraries (run_settings)
+            "run_settings": record_run_settings(Path(out).parents[2]),   # the machine, kernels, libraries
         }
         try: write_result(out, result)
         except OSError as e:

@@ -160,4 +160,5 @@ def _train_in(recipe, key: str, records, source: dict, run: TrainingRun, options
     model.save(str(run.checkpoints.parent), create_model_card=False)
     _logger.info(f"done   {run.checkpoints.parent}: {recipe.method}, {recipe.steps} steps in {seconds:.0f} s")
     record = training_record(recipe, key, base, source | provenance, trainer, resume is not None, seconds)
-    return record | {"kernels": kernel_mode(), "torch_threads": threads} | recipe.info(trainer, examples, seconds)
+    record |= {"kernels": kernel_mode(), "torch_threads": threads}
+    return record | recipe.info(trainer, examples, seconds)
