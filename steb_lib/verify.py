@@ -130,11 +130,11 @@ PASSING = ("identical", "same numbers", "within tolerance", "new")
 
 # %% ../nbs/lib/72_verify.ipynb #vf020
 def moved_table_cells(run_dir, reference_dir, scores=("operational", "definitional")) -> list[str]:
-    "The cells of the STEB tables (×100, two decimals) that print differently for the run and the reference."
+    "The cells of the STEB tables (scores ×100, two decimals) that print differently for run and reference."
     from steb_lib.scores import results_frame, steb_scores
     moved = []
     for score in scores:
-        try: run, ref = (100 * steb_scores(results_frame(d), score)[0] for d in (run_dir, reference_dir))
+        try: run, ref = (steb_scores(results_frame(d), score)[0] for d in (run_dir, reference_dir))   # ×100
         except StebInputError: continue   # a store this table cannot be made of (truncate only, one task)
         for row in run.index.intersection(ref.index):
             for col in run.columns.intersection(ref.columns):
