@@ -162,8 +162,11 @@ def test_the_committed_corrected_variant_is_the_pre_profile_protocol():
     # stylometric is left out: before profiles its LFTK features depended on a text's place in a batch (LFTK's
     # readability formulas leaked their options into the next document; nbs/lib/06_text_features), which is fixed,
     # so its vectors changed
+    # styledistance-mini was retrained with the kernels pinned (issue 42): its weights changed, and a k-means that one
+    # changed assignment sends another way moved (eWAVE clustering 0.313 -> 0.308); its other results within 1e-6
+    allowed = lambda k: 1e-2 if k.startswith("styledistance-mini/") and k.endswith("/clustering") else 1e-6   # noqa: E731
     moved = {k: (v, PRE_PROFILE[k]) for k, v in got.items()
-             if not bug_fixed(k) and not k.startswith("stylometric/") and abs(v - PRE_PROFILE[k]) > 1e-6}
+             if not bug_fixed(k) and not k.startswith("stylometric/") and abs(v - PRE_PROFILE[k]) > allowed(k)}
     assert moved == {} and len({k.split("/")[0] for k in got}) == 8, moved
 
 

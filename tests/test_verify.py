@@ -86,7 +86,7 @@ def test_verify_gives_each_verdict_and_names_each_cause(tmp_path):
     r = steb("verify", run)
     out = r.stdout
     assert r.returncode == 1 and "→ NOT reproduced" in out, out
-    assert "10 identical, 1 same numbers, 1 within tolerance, 5 differs, 1 missing, 2 new" in out, out
+    assert "8 identical, 1 same numbers, 1 within tolerance, 5 differs, 1 missing, 2 new" in out, out
     assert "largest move of a main score: 0.2" in out
     lines = {line.split()[1]: line for line in out.splitlines() if line.startswith("  differs") or line.startswith("  missing")}
     assert "model weights (model_revision)" in lines["function-words/mini_authors_retrieval_nl/retrieval:"]
