@@ -15,11 +15,12 @@ from .profiles import make_profile
 _logger = logging.getLogger("steb_lib.paper")
 
 # %% auto #0
-__all__ = ['CATEGORY_LABELS', 'PAPER_DATASETS', 'PAPER_NOTEBOOKS', 'paper_table', 'paper_dataset_counts', 'select_models',
-           'category_colors', 'model_category', 'display_name', 'side_by_side', 'output_dir', 'results_to_read',
-           'save_table', 'paper_datasets', 'describe_run', 'describe_profile', 'per_dataset_scores', 'save_figure',
-           'plot_score_heatmap', 'plot_scores_by_category', 'protocol_results_dir', 'repo_root',
-           'execute_paper_notebook', 'check_notebook_inputs', 'run_paper_notebooks', 'kernel_stderr_to']
+__all__ = ['PUBLISHED', 'CATEGORY_LABELS', 'PAPER_DATASETS', 'PAPER_NOTEBOOKS', 'paper_table', 'paper_dataset_counts',
+           'published_without_consumer', 'select_models', 'category_colors', 'model_category', 'display_name',
+           'side_by_side', 'output_dir', 'results_to_read', 'save_table', 'paper_datasets', 'describe_run',
+           'describe_profile', 'per_dataset_scores', 'save_figure', 'plot_score_heatmap', 'plot_scores_by_category',
+           'protocol_results_dir', 'repo_root', 'execute_paper_notebook', 'check_notebook_inputs',
+           'run_paper_notebooks', 'kernel_stderr_to']
 
 # %% ../nbs/lib/80_paper.ipynb #c006
 def _read_paper_csv(name: str) -> pd.DataFrame:
@@ -40,6 +41,28 @@ def paper_dataset_counts(name: str) -> pd.Series:
     return (
         df[df["model"] == "Num. Datasets"].drop(columns=[c for c in ("model", "category") if c in df]).iloc[0]
     )
+
+# %% ../nbs/lib/80_paper.ipynb #c007b
+PUBLISHED = {   # file of data/paper/ -> (its consumer under nbs/, what it holds)
+    "tab01_prompting.csv": ("01_prompting.ipynb", "Tab. 1: embeddings vs. prompting"),
+    "tab06_operational.csv": ("02_operational.ipynb", "Tab. 6 (Tab. 2): operational scores"),
+    "tab09_definitional.csv": ("03_definitional.ipynb", "Tab. 9 (Tab. 3): definitional scores"),
+    "tab07_applications.csv": ("04_applications.ipynb", "Tab. 7 (Tab. 4): application scores"),
+    "tab08_multilingual.csv": ("05_multilingual.ipynb", "Tab. 8 (Tab. 5): multilingual scores"),
+    "tab14_truncation.csv": ("05_multilingual.ipynb", "Tab. 14: chunk-and-pool vs. truncation"),
+    "tab15_sample_counts.csv": ("15_sample_counts.ipynb", "Tab. 15: sample counts per dataset"),
+    "halvest_tab11_base8.csv": ("train_contrastive.ipynb", "HALVEST Tab. 11: late interaction, base-8"),
+    "sadiri_v2_tab03.csv": ("train_contrastive.ipynb", "SADIRI-v2 Tab. 3: the reranker's negatives"),
+    "released_clusters.json": ("lib/70_scores.ipynb", "the released code's dataset clusters"),
+}
+
+def published_without_consumer(paper_dir=None, notebooks_dir=None) -> list[str]:
+    "Files of `paper_dir` without a `PUBLISHED` entry, or whose consumer does not name them (in a checkout)."
+    paper_dir = Path(paper_dir or data_dir()/"paper")
+    notebooks_dir = Path(notebooks_dir or data_dir().parent/"nbs")
+    def read(nb): return (notebooks_dir/nb).read_text(encoding="utf-8") if (notebooks_dir/nb).exists() else ""
+    files = sorted(p.name for p in paper_dir.iterdir() if p.suffix in (".csv", ".json"))
+    return [f for f in files if f not in PUBLISHED or f not in read(PUBLISHED[f][0])]
 
 # %% ../nbs/lib/80_paper.ipynb #c009
 def select_models(results: pd.DataFrame, models=None) -> pd.DataFrame:
