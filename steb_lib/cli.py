@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse, json, os, sys, time, warnings
 import steb_lib
 from pathlib import Path
-from .core import DEFAULT_SEED, PROTOCOLS, StebInputError, atomic_write_text, log_to_stdout
+from .core import DEFAULT_BATCH_SIZE, DEFAULT_SEED, PROTOCOLS, StebInputError, atomic_write_text, log_to_stdout
 from .models.registry import DEFAULT_MODELS, MODEL_REGISTRY, offline_availability
 from .profiles import CORRECTIONS, DEFAULT_PROFILE, PROFILES, make_profile
 # the rest of the library (torch, scikit-learn, the task registry) is imported where a command needs it, so
@@ -154,6 +154,9 @@ def _add_evaluate_parser(sub) -> None:
                     "records in its training.json, else mean")
     ev.add_argument("--skip-punctuation", action="store_true",
                     help="multi-vector scoring: drop punctuation-only tokens")
+    ev.add_argument("--batch-size", type=int, default=DEFAULT_BATCH_SIZE,
+                    help=f"texts per forward pass (default {DEFAULT_BATCH_SIZE}; recorded in each result: "
+                    "another batch size changes vectors in their last bits)")
     _add_run_options(ev); _add_executor_options(ev)
 
 def _add_rerank_parser(sub) -> None:
@@ -416,7 +419,7 @@ def run_evaluate(a) -> int:
     "`steb evaluate`: one data file, one dataset (all its tasks unless --task) or a whole suite."
     if a.executor != "inline": return _evaluate_as_sweep(a)
     kw = dict(revision=a.revision, scoring=a.scoring, skip_punctuation=a.skip_punctuation,
-              trust_remote_code=a.trust_remote_code, **_run_kwargs(a))
+              trust_remote_code=a.trust_remote_code, batch_size=a.batch_size, **_run_kwargs(a))
     if a.data_file:
         from steb_lib.eval.runner import evaluate
         if not a.task: raise StebInputError("--task is required with --data-file")
@@ -426,9 +429,10 @@ def run_evaluate(a) -> int:
 def _evaluate_as_sweep(a) -> int:
     "`steb evaluate --executor local|slurm`: one job per (model, dataset)."
     from steb_lib.sweep import sweep_jobs
-    if a.data_file or a.scoring not in (None, "mean") or a.revision or a.trust_remote_code:
+    if (a.data_file or a.scoring not in (None, "mean") or a.revision or a.trust_remote_code
+            or a.batch_size != DEFAULT_BATCH_SIZE):
         raise StebInputError("--executor runs registered datasets with mean scoring "
-                             "(no --data-file, --scoring, --revision or --trust-remote-code)")
+                             "(no --data-file, --scoring, --revision, --trust-remote-code or --batch-size)")
     datasets = [a.dataset] if a.dataset else None
     profile = make_profile(a.profile, a.correct)
     return run_sweep(a, sweep_jobs([a.model], a.suite, datasets, a.task, a.protocol, profile, a.seed))

@@ -10,14 +10,18 @@ from pathlib import Path
 import numpy as np
 
 # %% auto #0
-__all__ = ['DEFAULT_SEED', 'PROTOCOLS', 'StebInputError', 'check_texts', 'check_protocol', 'canonical_json', 'sha256_text',
-           'sha256_json', 'remove_stale_temporaries', 'fsync_directory', 'inside', 'atomic_file', 'atomic_write_bytes',
-           'atomic_write_text', 'log_to_stdout', 'collect_log', 'l2_normalize', 'cosine_similarity_matrix', 'path_name',
-           'default_cache_dir', 'data_dir', 'set_aside', 'writable_directory', 'usable_cache_dir', 'LazyRegistry',
-           'lazy_module']
+__all__ = ['DEFAULT_SEED', 'NEAR_TIE_MARGIN', 'DEFAULT_BATCH_SIZE', 'PROTOCOLS', 'StebInputError', 'check_texts',
+           'check_protocol', 'canonical_json', 'sha256_text', 'sha256_json', 'remove_stale_temporaries',
+           'fsync_directory', 'inside', 'atomic_file', 'atomic_write_bytes', 'atomic_write_text', 'log_to_stdout',
+           'collect_log', 'l2_normalize', 'cosine_similarity_matrix', 'path_name', 'default_cache_dir', 'data_dir',
+           'set_aside', 'writable_directory', 'usable_cache_dir', 'LazyRegistry', 'lazy_module']
 
 # %% ../nbs/lib/00_core.ipynb #c006
 DEFAULT_SEED = 42
+# a decision (an assignment, a cluster) won by less than this may go the other way on other kernels
+NEAR_TIE_MARGIN = 1e-6
+# texts per forward pass on a CPU; part of the computation (padding changes the products' shapes and last bits)
+DEFAULT_BATCH_SIZE = 32
 
 class StebInputError(ValueError):
     "Input that a STEB task or loader cannot use; the message says what and where."

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 from tqdm.auto import tqdm
 from steb_lib.core import (
+    DEFAULT_BATCH_SIZE,
     atomic_write_bytes,
     check_texts,
     path_name,
@@ -76,15 +77,16 @@ class EmbeddingCache:
 
 # %% ../../nbs/lib/embed/41_cache.ipynb #c010
 def embed_texts(encoder, texts, protocol: str, cache_root, model_name: str, shard_size: int = 256,
-                batch_size: int = 32, progress: bool = True) -> tuple[np.ndarray, int]:
+                batch_size: int = DEFAULT_BATCH_SIZE, progress: bool = True) -> tuple[np.ndarray, int]:
     "(matrix with one vector per text, number of texts newly embedded), using and filling the on-disk cache."
     texts = check_texts(texts)
     if not getattr(encoder, "cacheable", True):   # a model without a revision (a function without a version)
         return encoder.encode(texts, protocol=protocol, batch_size=batch_size, progress=progress), len(texts)
     tag = encoder.cache_tag(protocol) if hasattr(encoder, "cache_tag") else ""   # the released code's route
+    batch = [] if batch_size == DEFAULT_BATCH_SIZE else [f"batch-{batch_size}"]
     cache = EmbeddingCache(
         cache_root, model_name, getattr(encoder, "revision", None) or encoder.spec.revision,
-        f"{protocol}+{tag}" if tag else protocol,
+        "+".join([protocol] + ([tag] if tag else []) + batch),
     )
     keys_of = getattr(encoder, "cache_keys", lambda texts, protocol: [sha256_text(t) for t in texts])
     hashes = keys_of(texts, protocol)

@@ -5,7 +5,7 @@
 # %% ../../nbs/lib/eval/65_runner.ipynb #c003
 from __future__ import annotations
 import logging
-from ..core import DEFAULT_SEED, StebInputError, default_cache_dir
+from ..core import DEFAULT_BATCH_SIZE, DEFAULT_SEED, StebInputError, default_cache_dir
 from ..tasks.task_data import TaskData, score_task, task_name, task_spec
 from ..data.datasets import task_input
 from .results import Result, Results, base_result, compute_once, prepare_stores, result_path, system_name
@@ -56,20 +56,23 @@ def _author_pooling(encoder, task: str) -> dict:
     }
 
 def _scored(
-    encoder, data, model_name, seed, protocol, scoring, skip_punctuation, cache_dir, progress, profile
+    encoder, data, model_name, seed, protocol, scoring, skip_punctuation, cache_dir, progress, profile,
+    batch_size=DEFAULT_BATCH_SIZE,
 ) -> tuple[dict, int]:
     """(task scores, texts newly embedded) under `scoring`: pooled vectors, LUAR episodes, or token vectors
     and MaxSim."""
     cache = cache_dir or default_cache_dir()
     if scoring.multi_vector:
         store, n_new = cached_token_vectors(
-            encoder, data.texts, protocol, cache, model_name, skip_punctuation, progress=progress
+            encoder, data.texts, protocol, cache, model_name, skip_punctuation, batch_size=batch_size,
+            progress=progress,
         )
         return score_task_multivector(data, store, scoring, progress=progress, profile=profile), n_new
     # LUAR: authors as episodes, as trained (docs/protocol.md §9)
     if task_spec(data.task).episode_metrics and hasattr(encoder, "encode_authors"):
         return joint_author_scores(encoder, data, protocol, profile=profile), len(data.texts)
-    E, n_new = embed_texts(encoder, data.texts, protocol, cache, model_name, progress=progress)
+    E, n_new = embed_texts(encoder, data.texts, protocol, cache, model_name, batch_size=batch_size,
+                           progress=progress)
     return score_task(data, E, seed=seed, progress=progress, profile=profile), n_new
 
 def score_line(result: dict) -> str:
@@ -113,12 +116,16 @@ def evaluate(model, task: str, data_file=None, dataset: str | None = None, name:
              results_dir="results", seed: int = DEFAULT_SEED, protocol: str = "chunk", force: bool = False,
              cache_dir=None, progress: bool = True, revision: str | None = None, scoring: str | None = None,
              skip_punctuation: bool = False, profile=None, trust_remote_code: bool = False,
-             model_name: str | None = None, model_version: str | None = None) -> Result:
+             model_name: str | None = None, model_version: str | None = None,
+             batch_size: int = DEFAULT_BATCH_SIZE) -> Result:
     """Evaluate `model` — a name, a loaded encoder, or a model held in memory (`in_memory_encoder`: named
     `model_name`, versioned by its weights or `model_version`) — on a data file, records held in memory, or a
     dataset, under `profile` (default: paper, the released code's protocol); write and return the result.
-    `trust_remote_code`: allow an unregistered model to run the code its files ship."""
+    `trust_remote_code`: allow an unregistered model to run the code its files ship. `batch_size`: texts per
+    forward pass (recorded: it changes vectors in their last bits)."""
     task, profile = task_name(task), make_profile(profile)
+    if not isinstance(batch_size, int) or batch_size < 1:
+        raise StebInputError(f"cannot embed in batches of {batch_size!r} texts (at least 1)")
     check_protocol(protocol)
     encoder, scoring = encoder_and_scoring(
         model, revision, scoring, profile, trust_remote_code, model_name, model_version
@@ -135,7 +142,7 @@ def evaluate(model, task: str, data_file=None, dataset: str | None = None, name:
     new = (
         base_result(encoder, model_name, dataset, data, seed, protocol, profile)
         | provenance
-        | {"scoring": scoring.name}
+        | {"scoring": scoring.name, "batch_size": batch_size}
         | (
             _author_pooling(encoder, task)
             if not scoring.multi_vector
@@ -146,7 +153,8 @@ def evaluate(model, task: str, data_file=None, dataset: str | None = None, name:
     def compute():
         before = len(getattr(encoder, "oom_halvings", []))
         scores, n_new = _scored(
-            encoder, data, model_name, seed, protocol, scoring, skip_punctuation, cache_dir, progress, profile
+            encoder, data, model_name, seed, protocol, scoring, skip_punctuation, cache_dir, progress, profile,
+            batch_size,
         )
         embedded.append(n_new)
         halved = getattr(encoder, "oom_halvings", [])[before:]   # batches split after running out of memory

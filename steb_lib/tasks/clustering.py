@@ -5,7 +5,7 @@
 # %% ../../nbs/lib/tasks/12_clustering.ipynb #c003
 from __future__ import annotations
 import numpy as np
-from ..core import DEFAULT_SEED, StebInputError
+from ..core import DEFAULT_SEED, NEAR_TIE_MARGIN, StebInputError
 from steb_lib.tasks.spec import (
     TaskSpec,
     check_two_labels,
@@ -16,7 +16,8 @@ from steb_lib.tasks.spec import (
 )
 
 # %% auto #0
-__all__ = ['CLUSTERING', 'check_clustering_labels', 'cluster_assignments', 'clustering_metrics', 'clustering_task_metrics']
+__all__ = ['CLUSTERING', 'check_clustering_labels', 'fitted_clusters', 'cluster_assignments', 'centroid_near_ties',
+           'clustering_metrics', 'clustering_task_metrics']
 
 # %% ../../nbs/lib/tasks/12_clustering.ipynb #c008
 def check_clustering_labels(n_texts: int, labels) -> int:
@@ -27,11 +28,20 @@ def check_clustering_labels(n_texts: int, labels) -> int:
     if n_texts <= k: raise StebInputError(f"clustering {k} labels needs more than {k} texts; got {n_texts}")
     return k
 
-def cluster_assignments(embeddings, n_clusters: int, seed: int = DEFAULT_SEED) -> np.ndarray:
-    "Cluster ids from MTEB-style `MiniBatchKMeans` (batch size 32, k-means++, `n_init='auto'`)."
+def fitted_clusters(embeddings, n_clusters: int, seed: int = DEFAULT_SEED):
+    "MTEB-style `MiniBatchKMeans` (batch size 32, k-means++, `n_init='auto'`) fitted to `embeddings`."
     from sklearn.cluster import MiniBatchKMeans   # imported on first use: other commands never wait for it
     km = MiniBatchKMeans(n_clusters=n_clusters, batch_size=32, n_init="auto", random_state=seed)
-    return km.fit_predict(np.asarray(embeddings, dtype=np.float64))
+    return km.fit(np.asarray(embeddings, dtype=np.float64))
+
+def cluster_assignments(embeddings, n_clusters: int, seed: int = DEFAULT_SEED) -> np.ndarray:
+    "Cluster ids of `fitted_clusters` (what `fit_predict` returns)."
+    return fitted_clusters(embeddings, n_clusters, seed).labels_
+
+def centroid_near_ties(km, embeddings) -> int:
+    "How many texts are less than `NEAR_TIE_MARGIN` nearer their own cluster's centre than another centre."
+    distances = np.sort(km.transform(np.asarray(embeddings, dtype=np.float64)), axis=1)
+    return int((distances[:, 1] - distances[:, 0] < NEAR_TIE_MARGIN).sum())
 
 # %% ../../nbs/lib/tasks/12_clustering.ipynb #c011
 def clustering_metrics(embeddings, labels, seed: int = DEFAULT_SEED, n_seeds: int = 5) -> dict:
@@ -39,9 +49,11 @@ def clustering_metrics(embeddings, labels, seed: int = DEFAULT_SEED, n_seeds: in
     seeds."""
     k = check_clustering_labels(len(embeddings), labels)
     from sklearn.metrics import v_measure_score
-    runs = [v_measure_score(labels, cluster_assignments(embeddings, k, seed + i)) for i in range(n_seeds)]
+    fits = [fitted_clusters(embeddings, k, seed + i) for i in range(n_seeds)]
+    runs = [v_measure_score(labels, km.labels_) for km in fits]
     return {"v_measure": float(runs[0]), "v_measure_mean": float(np.mean(runs)),
-            "v_measure_std": float(np.std(runs)), "n_clusters": k}
+            "v_measure_std": float(np.std(runs)), "n_clusters": k,
+            "near_ties": centroid_near_ties(fits[0], embeddings)}
 
 # %% ../../nbs/lib/tasks/12_clustering.ipynb #c014
 def clustering_task_metrics(records, vectors_of, seed, progress) -> dict:

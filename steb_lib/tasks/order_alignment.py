@@ -8,13 +8,14 @@ import itertools
 from collections.abc import Mapping
 import numpy as np
 from tqdm.auto import tqdm
-from ..core import StebInputError, l2_normalize
+from ..core import NEAR_TIE_MARGIN, StebInputError, l2_normalize
 from ..profiles import make_profile
 from .spec import TaskSpec, record_field, register_task, sample_labelled
 
 # %% auto #0
-__all__ = ['MAX_TUPLE_SIZE', 'ORDER_ALIGNMENT', 'injective_assignments', 'expected_alignment_accuracy', 'unit_tuples',
-           'category_alignment_sums', 'order_alignment_metrics', 'solver_alignment_accuracy', 'solver_category_sums',
+__all__ = ['MAX_TUPLE_SIZE', 'ORDER_ALIGNMENT', 'injective_assignments', 'assignment_totals', 'assignment_margins',
+           'alignment_scores', 'expected_alignment_accuracy', 'unit_tuples', 'category_alignment_sums',
+           'order_alignment_metrics', 'solver_alignment_accuracy', 'solver_near_ties', 'solver_category_sums',
            'tuple_record', 'check_tuples', 'tuple_texts', 'order_alignment_task_metrics', 'sample_tuples']
 
 # %% ../../nbs/lib/tasks/13_order_alignment.ipynb #c006
@@ -26,20 +27,35 @@ def injective_assignments(n_rows: int, n_cols: int) -> np.ndarray:
         raise StebInputError(f"cannot enumerate assignments of {n_rows} rows to {n_cols} columns")
     return np.array(list(itertools.permutations(range(n_cols), n_rows)), dtype=np.intp)
 
-def expected_alignment_accuracy(sim, targets, tol: float = 1e-9) -> np.ndarray:
-    """Per instance: fraction of rows sent to `targets` by a max-similarity assignment, averaged over tied
-    optima."""
+def assignment_totals(sim) -> tuple[np.ndarray, np.ndarray]:
+    """(each instance's total similarity under every injective assignment (N, P), the assignments (P, rows))
+    of similarity matrices (N, rows, cols)."""
     sim = np.asarray(sim, dtype=np.float64); n_rows, n_cols = sim.shape[-2:]
-    assignments = injective_assignments(n_rows, n_cols)                      # (P, rows)
-    totals = sim[:, np.arange(n_rows), assignments].sum(-1)                   # (N, P)
+    assignments = injective_assignments(n_rows, n_cols)
+    return sim[:, np.arange(n_rows), assignments].sum(-1), assignments
+
+def assignment_margins(totals) -> np.ndarray:
+    "Per instance (a row of `totals`): the best total minus the second best (0: a tie; inf: one assignment)."
+    if totals.shape[1] < 2: return np.full(len(totals), np.inf)
+    top = np.partition(totals, -2, axis=1)[:, -2:]
+    return top[:, 1] - top[:, 0]
+
+def alignment_scores(sim, targets, tol: float = 1e-9) -> tuple[np.ndarray, np.ndarray]:
+    """Per instance: (fraction of rows sent to `targets` by a max-similarity assignment, averaged over tied
+    optima; the best assignment's margin)."""
+    totals, assignments = assignment_totals(sim)                              # (N, P), (P, rows)
     correct = (assignments == np.asarray(targets)).mean(1)                    # (P,)
     optimal = totals >= totals.max(1, keepdims=True) - tol
-    return (optimal @ correct) / optimal.sum(1)
+    return (optimal @ correct) / optimal.sum(1), assignment_margins(totals)
+
+def expected_alignment_accuracy(sim, targets, tol: float = 1e-9) -> np.ndarray:
+    "Per instance: the fraction of rows sent to `targets` (`alignment_scores` without the margins)."
+    return alignment_scores(sim, targets, tol)[0]
 
 # %% ../../nbs/lib/tasks/13_order_alignment.ipynb #c012
-def _block_scores(XA, XB, a_offset: int, ordered: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Plain and both distractor accuracies for A = XA (a block starting at `a_offset`) against every other B
-    in XB (`ordered`), or against the B that come after it."""
+def _block_scores(XA, XB, a_offset: int, ordered: bool = True) -> tuple:
+    """(accuracies, margins) of the plain and both distractor variants for A = XA (a block starting at
+    `a_offset`) against every other B in XB (`ordered`), or against the B that come after it."""
     na, m = XA.shape[:2]; nb = len(XB)
     cross = np.einsum("amd,bnd->abmn", XA, XB)                      # cos(a_i, b_j)
     within = np.einsum("amd,and->amn", XA, XA)                       # cos(a_i, a_j)
@@ -50,9 +66,9 @@ def _block_scores(XA, XB, a_offset: int, ordered: bool = True) -> tuple[np.ndarr
     drop_last = np.concatenate([cross[:, :, :m - 1, :m - 1], last], axis=-1)   # B' = (b_1..b_{m-1}, a_m)
     drop_first = np.concatenate([first, cross[:, :, 1:, 1:]], axis=-1)         # B' = (a_1, b_2..b_m)
     flat = lambda t: t.reshape(na * nb, *t.shape[2:])[keep]
-    return (expected_alignment_accuracy(flat(cross), np.arange(m)),
-            expected_alignment_accuracy(flat(drop_last), np.arange(m - 1)),
-            expected_alignment_accuracy(flat(drop_first), np.arange(1, m)))
+    return (alignment_scores(flat(cross), np.arange(m)),
+            alignment_scores(flat(drop_last), np.arange(m - 1)),
+            alignment_scores(flat(drop_first), np.arange(1, m)))
 
 # %% ../../nbs/lib/tasks/13_order_alignment.ipynb #c014
 def unit_tuples(embeddings) -> np.ndarray:
@@ -66,16 +82,19 @@ def unit_tuples(embeddings) -> np.ndarray:
     return l2_normalize(X.reshape(n * m, d)).reshape(n, m, d)
 
 def category_alignment_sums(embeddings, max_block_elements: int = 4_000_000, ordered: bool = True) -> dict:
-    """Summed plain and distractor accuracies over all ordered pairs of one category's tuples (n, m, dim), or
-    over its unordered pairs (`ordered=False`: A before B in record order)."""
+    """Summed plain and distractor accuracies (and near ties) over all ordered pairs of one category's tuples
+    (n, m, dim), or over its unordered pairs (`ordered=False`: A before B in record order)."""
     X = unit_tuples(embeddings); n, m, _ = X.shape
     per_pair = len(injective_assignments(m, m)) * m * 3
     block = max(1, max_block_elements // (n * per_pair))
-    sums = np.zeros(3)
+    sums, near_ties = np.zeros(3), 0
     for start in range(0, n, block):
-        sums += [s.sum() for s in _block_scores(X[start:start + block], X, start, ordered)]
+        scores = _block_scores(X[start:start + block], X, start, ordered)
+        sums += [accuracy.sum() for accuracy, _ in scores]
+        near_ties += sum(int((margins < NEAR_TIE_MARGIN).sum()) for _, margins in scores)
     pairs = n * (n - 1) if ordered else n * (n - 1) // 2
-    return {"plain": sums[0], "drop_last": sums[1], "drop_first": sums[2], "n_instances": pairs}
+    return {"plain": sums[0], "drop_last": sums[1], "drop_first": sums[2], "n_instances": pairs,
+            "near_ties": near_ties}
 
 # %% ../../nbs/lib/tasks/13_order_alignment.ipynb #c016
 def order_alignment_metrics(
@@ -89,7 +108,7 @@ def order_alignment_metrics(
         (lambda X: solver_category_sums(X, clip, ordered)) if clip
         else (lambda X: category_alignment_sums(X, ordered=ordered))
     )
-    total = {"plain": 0.0, "drop_last": 0.0, "drop_first": 0.0, "n_instances": 0}
+    total = {"plain": 0.0, "drop_last": 0.0, "drop_first": 0.0, "n_instances": 0, "near_ties": 0}
     for cat, emb in tqdm(tuples_by_category.items(), desc="order alignment", disable=not progress):
         try: sums = sums_of(emb)
         except StebInputError as e: raise StebInputError(f"category {cat!r}: {e}") from None
@@ -97,7 +116,7 @@ def order_alignment_metrics(
     n = total["n_instances"]
     return {"accuracy": float(total["plain"] / n),
             "distractor_accuracy": float((total["drop_last"] + total["drop_first"]) / (2 * n)),
-            "n_instances": int(n), "n_categories": len(tuples_by_category)}
+            "n_instances": int(n), "n_categories": len(tuples_by_category), "near_ties": int(total["near_ties"])}
 
 # %% ../../nbs/lib/tasks/13_order_alignment.ipynb #c024b
 def solver_alignment_accuracy(S, offset: int = 0, clip: bool = True) -> float:
@@ -108,21 +127,28 @@ def solver_alignment_accuracy(S, offset: int = 0, clip: bool = True) -> float:
     rows, cols = linear_sum_assignment(1.0 - (np.maximum(S, 0.0) if clip else S))
     return float(np.mean(cols[np.argsort(rows)] == np.arange(len(S)) + offset))
 
+def solver_near_ties(S, clip: bool = True) -> int:
+    "How many of the instances `S` (N, rows, cols) the solver decides by a margin under `NEAR_TIE_MARGIN`."
+    totals, _ = assignment_totals(np.maximum(S, 0.0) if clip else S)
+    return int((assignment_margins(totals) < NEAR_TIE_MARGIN).sum())
+
 def solver_category_sums(embeddings, clip: bool = True, ordered: bool = False) -> dict:
     """`category_alignment_sums` computed one instance at a time with the solver: each unordered pair (A
     before B), or each ordered pair. Cosines come from one product per A, whatever the vectors' width."""
     X = unit_tuples(embeddings); n, m, d = X.shape
-    sums, count = np.zeros(3), 0
-    for i in range(n):
+    sums, count, near_ties = np.zeros(3), 0, 0
+    for i in range(n - (not ordered)):
         G = (X[i] @ X.reshape(n * m, d).T).reshape(m, n, m)      # cos(a_r, x_jc) for every tuple j
-        for j in (k for k in range(n) if k != i and (ordered or k > i)):
-            S = G[:, j, :]
-            last, first = S[:-1].copy(), S[1:].copy()
-            last[:, -1], first[:, 0] = G[:-1, i, -1], G[1:, i, 0]   # B with A's own last / first text
-            sums += [solver_alignment_accuracy(S, 0, clip), solver_alignment_accuracy(last, 0, clip),
-                     solver_alignment_accuracy(first, 1, clip)]
-            count += 1
-    return {"plain": sums[0], "drop_last": sums[1], "drop_first": sums[2], "n_instances": count}
+        js = [k for k in range(n) if k != i and (ordered or k > i)]
+        S = G[:, js, :].transpose(1, 0, 2)                        # (B, rows of A, texts of B)
+        last, first = S[:, :-1].copy(), S[:, 1:].copy()
+        last[:, :, -1], first[:, :, 0] = G[:-1, i, -1], G[1:, i, 0]   # B with A's own last / first text
+        for s, l, f in zip(S, last, first):
+            sums += [solver_alignment_accuracy(s, 0, clip), solver_alignment_accuracy(l, 0, clip),
+                     solver_alignment_accuracy(f, 1, clip)]
+        near_ties += sum(solver_near_ties(t, clip) for t in (S, last, first)); count += len(js)
+    return {"plain": sums[0], "drop_last": sums[1], "drop_first": sums[2], "n_instances": count,
+            "near_ties": near_ties}
 
 # %% ../../nbs/lib/tasks/13_order_alignment.ipynb #c026
 def tuple_record(rec: dict, at: str) -> dict:
