@@ -15,12 +15,14 @@ from .profiles import make_profile
 _logger = logging.getLogger("steb_lib.paper")
 
 # %% auto #0
-__all__ = ['PUBLISHED', 'CATEGORY_LABELS', 'PAPER_DATASETS', 'PAPER_NOTEBOOKS', 'paper_table', 'paper_dataset_counts',
-           'published_without_consumer', 'select_models', 'category_colors', 'model_category', 'display_name',
-           'side_by_side', 'output_dir', 'results_to_read', 'save_table', 'paper_datasets', 'describe_run',
-           'describe_profile', 'per_dataset_scores', 'save_figure', 'plot_score_heatmap', 'plot_scores_by_category',
-           'protocol_results_dir', 'repo_root', 'execute_paper_notebook', 'check_notebook_inputs',
-           'run_paper_notebooks', 'kernel_stderr_to']
+__all__ = ['PUBLISHED', 'CATEGORY_LABELS', 'PAPER_TOLERANCE', 'VERDICT_MARKS', 'SCORE_TABLES', 'PAPER_DATASETS',
+           'PAPER_NOTEBOOKS', 'paper_table', 'paper_dataset_counts', 'published_without_consumer', 'select_models',
+           'category_colors', 'model_category', 'display_name', 'side_by_side', 'output_dir', 'results_to_read',
+           'save_table', 'cell_verdict', 'paper_verdicts', 'dataset_counts', 'comparability', 'not_comparable_notes',
+           'marked_side_by_side', 'verdict_legend', 'paper_column_counts', 'paper_comparison', 'paper_datasets',
+           'describe_run', 'describe_profile', 'per_dataset_scores', 'save_figure', 'plot_score_heatmap',
+           'plot_scores_by_category', 'protocol_results_dir', 'repo_root', 'execute_paper_notebook',
+           'check_notebook_inputs', 'run_paper_notebooks', 'kernel_stderr_to']
 
 # %% ../nbs/lib/80_paper.ipynb #c006
 def _read_paper_csv(name: str) -> pd.DataFrame:
@@ -124,14 +126,110 @@ def results_to_read(results_dir=None, suite: str = "lite") -> str:
     return str(results_dir)
 
 def save_table(table: pd.DataFrame, tables_dir, name: str) -> list[Path]:
-    "Write `table` as `name.csv` and `name.md` (two decimals) in `output_dir(tables_dir)`; the two paths."
+    "Write `table` as `name.csv` and `name.md` (two decimals, '–' for no number) in `output_dir(tables_dir)`."
     from steb_lib.core import atomic_write_text
     flat = table.copy()
     if isinstance(flat.columns, pd.MultiIndex): flat.columns = [" / ".join(map(str, c)) for c in flat.columns]
     d = output_dir(tables_dir, "tables"); d.mkdir(parents=True, exist_ok=True)
     csv = atomic_write_text(d/f"{name}.csv", flat.to_csv(float_format="%.2f", lineterminator="\n"))
-    md = atomic_write_text(d/f"{name}.md", flat.to_markdown(floatfmt=".2f") + "\n")
+    shown = flat.astype(object).where(flat.notna(), None)   # tabulate prints NaN as 'nan', None as the dash
+    md = atomic_write_text(d/f"{name}.md", shown.to_markdown(floatfmt=".2f", missingval="–") + "\n")
     return [csv, md]
+
+# %% ../nbs/lib/80_paper.ipynb #pv002
+PAPER_TOLERANCE = 0.01   # ×100, as printed: one in the last digit of the paper's two decimals
+VERDICT_MARKS = {"same at printed precision": "=", "within tolerance": "≈", "differs": "≠"}
+
+def cell_verdict(ours: float, theirs: float, decimals: int = 2) -> str:
+    """Two comparable numbers: the same at printed precision (the paper's `decimals`), within tolerance (one in
+    the last printed digit: `PAPER_TOLERANCE` for two decimals), or differs."""
+    if f"{ours:.{decimals}f}" == f"{theirs:.{decimals}f}": return "same at printed precision"
+    return "within tolerance" if abs(ours - theirs) <= 10 ** -decimals + 1e-9 else "differs"
+
+def paper_verdicts(this_run: pd.DataFrame, paper: pd.DataFrame, reasons=None) -> pd.DataFrame:
+    """A verdict per cell of `this_run` (models × columns, ×100) against `paper`: `cell_verdict`, or 'not
+    comparable: why' (`reasons`: {column: why it cannot be compared, or None})."""
+    reasons = reasons or {}
+    def one(model, col):
+        if model not in paper.index: return "not comparable: model not in the paper"
+        if col not in paper or pd.isna(paper.loc[model, col]): return "not comparable: no published number"
+        if pd.isna(this_run.loc[model, col]): return "not comparable: no number in this run"
+        if reasons.get(col): return f"not comparable: {reasons[col]}"
+        return cell_verdict(float(this_run.loc[model, col]), float(paper.loc[model, col]))
+    return pd.DataFrame({c: [one(m, c) for m in this_run.index] for c in this_run.columns}, index=this_run.index)
+
+# %% ../nbs/lib/80_paper.ipynb #pv005
+def dataset_counts(info: dict) -> dict:
+    "{column: the number of datasets it averages} from the `info` of `steb_scores`."
+    if "groups" in info: return {t: len(g) for t, g in info["groups"].items()}
+    return {c: len(v["datasets"]) for c, v in info.items() if isinstance(v, dict) and "datasets" in v}
+
+def comparability(table: pd.DataFrame, info: dict, paper_counts, also=None) -> dict:
+    """{column: why it cannot be compared with the paper's, or None}: another number of datasets than
+    `paper_counts` ({column: n}), or `also` for every column (e.g. groups found from other models); the last
+    column, their average, when any of them cannot."""
+    used, reasons = dataset_counts(info), {}
+    for col in table.columns[:-1]:
+        n, N = used.get(col, 0), paper_counts.get(col)
+        why = [f"{n} of {int(N)} {col} datasets"] if N is not None and not pd.isna(N) and n != int(N) else []
+        reasons[col] = ", ".join(why + ([also] if also else [])) or None
+    reasons[table.columns[-1]] = "averages columns that are not comparable" if any(reasons.values()) else None
+    return reasons
+
+# %% ../nbs/lib/80_paper.ipynb #pv008
+def not_comparable_notes(verdicts: pd.DataFrame) -> dict:
+    "{why a cell is not comparable: its note number}, numbered in the order the columns first give them."
+    whys = [v.removeprefix("not comparable: ") for c in verdicts for v in verdicts[c] if v.startswith("not comp")]
+    return {why: k for k, why in enumerate(dict.fromkeys(whys), 1)}
+
+def _mark(verdict: str, notes: dict) -> str:
+    return VERDICT_MARKS.get(verdict) or f"[{notes[verdict.removeprefix('not comparable: ')]}]"
+
+def _number(x) -> str: return "–" if pd.isna(x) else f"{x:.2f}"
+
+def marked_side_by_side(this_run: pd.DataFrame, paper: pd.DataFrame, verdicts: pd.DataFrame) -> pd.DataFrame:
+    "`side_by_side` as text: two decimals, '–' for no number, each paper number followed by its verdict's mark."
+    table, notes = side_by_side(this_run, paper, list(verdicts.columns)), not_comparable_notes(verdicts)
+    out = table.map(_number)
+    for col in verdicts.columns:
+        marks = [_mark(v, notes) for v in verdicts[col]]
+        out[(col, "paper")] = [f"{n} {m}" for n, m in zip(out[(col, "paper")], marks)]
+    return out
+
+def verdict_legend(verdicts: pd.DataFrame) -> str:
+    "The counts of each verdict, the marks, and the numbered reasons of `marked_side_by_side` (markdown)."
+    counts = pd.Series(verdicts.to_numpy().ravel()).map(lambda v: v.split(":")[0]).value_counts()
+    kinds = ("same at printed precision", "within tolerance", "differs", "not comparable")
+    notes = "; ".join(f"[{k}] {why}" for why, k in not_comparable_notes(verdicts).items())
+    return (f"Against the paper: {', '.join(f'{counts.get(k, 0)} {k}' for k in kinds)}. "
+            f"Marks: = same at printed precision, ≈ within tolerance (±{PAPER_TOLERANCE}), ≠ differs, "
+            f"– no number. " + (f"Not comparable: {notes}." if notes else ""))
+
+# %% ../nbs/lib/80_paper.ipynb #pv011
+SCORE_TABLES = {"operational": "tab06_operational.csv", "definitional": "tab09_definitional.csv",
+                "application": "tab07_applications.csv", "multilingual": "tab08_multilingual.csv"}
+
+def paper_column_counts(score: str) -> dict:
+    "{column: the datasets behind it in the paper}: its table's `Num. Datasets` row, else the registry's count."
+    if score in ("operational", "definitional"):
+        return {k: int(v) for k, v in paper_dataset_counts(SCORE_TABLES[score]).items() if pd.notna(v)}
+    from steb_lib.data.datasets import DATASET_REGISTRY
+    from steb_lib.scores import APPLICATION_COLUMNS, application_datasets, is_multilingual
+    if score == "application": return {c: len(application_datasets(c)) for c in APPLICATION_COLUMNS}
+    multi = [e for n, e in DATASET_REGISTRY.items() if is_multilingual(n) and e["suite"] != "mini"]
+    return {col: sum(task in e["tasks"] for e in multi)
+            for col, task in (("pair_classification", "predefined"), ("retrieval", "retrieval"))}
+
+def paper_comparison(score: str, table: pd.DataFrame, info: dict, results: pd.DataFrame) -> tuple:
+    "(`marked_side_by_side` of `table`, a `steb_scores` table of `results`, against the paper's; its legend)."
+    from steb_lib.scores import results_profile
+    paper, also = paper_table(SCORE_TABLES[score]), []
+    if (profile := results_profile(results).name) != "paper": also.append(f"results of the {profile} profile")
+    if score == "operational" and not set(paper.index) <= set(results["model"]):
+        also.append(f"groups found from {results['model'].nunique()} models, not the paper's {len(paper)}")
+    reasons = comparability(table, info, paper_column_counts(score), ", ".join(also) or None)
+    verdicts = paper_verdicts(table, paper, reasons)
+    return marked_side_by_side(table, paper, verdicts), verdict_legend(verdicts)
 
 # %% ../nbs/lib/80_paper.ipynb #c018
 PAPER_DATASETS = 96   # "STEB consists of 96 datasets across 7 languages" (STEB §1)
