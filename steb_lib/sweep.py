@@ -4,11 +4,11 @@
 
 # %% ../nbs/lib/75_sweep.ipynb #c003
 from __future__ import annotations
-import functools, json, logging, os, time
-from dataclasses import asdict, dataclass
+import functools, json, logging, os, time, warnings
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from steb_lib.core import (
-    DEFAULT_SEED, StebInputError, atomic_write_text, canonical_json, lazy_module, path_name, set_aside
+    DEFAULT_SEED, StebInputError, atomic_write_text, canonical_json, lazy_module, path_name, set_aside, sha256_text
 )
 pd = lazy_module("pandas")   # imported at first use (a status table): `steb evaluate` does not wait for it
 from steb_lib.data.datasets import dataset_entry, suite_datasets, suite_tasks
@@ -20,10 +20,11 @@ _logger = logging.getLogger("steb_lib.sweep")
 
 # %% auto #0
 __all__ = ['SCHEDULER_WAITING', 'SCHEDULER_RUNNING', 'EXECUTORS', 'SweepJob', 'sweep_jobs', 'model_result_name', 'job_results',
-           'failure_record', 'limit_threads', 'result_matches', 'pinned_revision', 'run_sweep_job', 'lock_held',
-           'read_sweep_file', 'sweep_lock', 'job_key', 'submitted_ids', 'record_submitted', 'scheduler_queue',
-           'job_state', 'sweep_status', 'status_counts', 'minutes', 'slurm_parameters', 'make_executor',
-           'run_local_jobs', 'manifest_path', 'manifest_jobs', 'add_to_manifest', 'prepare_models', 'submit_sweep']
+           'failure_record', 'job_failure', 'limit_threads', 'result_matches', 'pinned_revision', 'run_sweep_job',
+           'lock_held', 'read_sweep_file', 'sweep_lock', 'job_key', 'submitted_ids', 'record_submitted',
+           'scheduler_queue', 'job_state', 'sweep_status', 'status_counts', 'minutes', 'slurm_parameters',
+           'make_executor', 'run_local_jobs', 'manifest_path', 'manifest_entries', 'manifest_job', 'manifest_jobs',
+           'add_to_manifest', 'prepare_models', 'submit_sweep']
 
 # %% ../nbs/lib/75_sweep.ipynb #c006
 @dataclass(frozen=True)
@@ -66,9 +67,16 @@ def job_results(job: SweepJob, results_dir) -> list[Path]:
 
 # %% ../nbs/lib/75_sweep.ipynb #c012
 def failure_record(job: SweepJob, results_dir) -> Path:
-    "Where a failed `job` leaves its record."
+    "Where a failed `job` leaves its record: one file per job (its dataset, and a hash of protocol, seed...)."
     model = path_name(model_result_name(job.model))
-    return Path(results_dir)/".sweep"/"failed"/model/f"{path_name(job.dataset)}.json"
+    return Path(results_dir)/".sweep"/"failed"/model/f"{path_name(job.dataset)}-{sha256_text(job_key(job))[:12]}.json"
+
+def job_failure(job: SweepJob, results_dir) -> dict | None:
+    "The failure record `job` left: None if there is none, or it is of another shape or of another job."
+    rec = read_sweep_file(failure_record(job, results_dir), None)
+    failed = rec.get("failed") if isinstance(rec, dict) else None
+    ok = isinstance(failed, list) and failed and all(isinstance(f, list) and len(f) == 3 for f in failed)
+    return rec if ok and rec.get("job") == asdict(job) else None
 
 def _job_log() -> str | None:
     "The log file of the submitit job running this code (None outside one)."
@@ -188,7 +196,7 @@ def job_state(job: SweepJob, results_dir, queue: dict | None = None) -> str:
     if (state := (queue or {}).get(submitted_ids(results_dir).get(job_key(job)))) in SCHEDULER_WAITING:
         return "queued"
     if state in SCHEDULER_RUNNING: return "running"
-    return "failed" if failure_record(job, results_dir).exists() else "missing"
+    return "failed" if job_failure(job, results_dir) else "missing"
 
 # %% ../nbs/lib/75_sweep.ipynb #c021
 def sweep_status(jobs, results_dir) -> pd.DataFrame:
@@ -196,11 +204,11 @@ def sweep_status(jobs, results_dir) -> pd.DataFrame:
     rows, queue = [], scheduler_queue(submitted_ids(results_dir).values())
     for job in jobs:
         outs, state = job_results(job, results_dir), job_state(job, results_dir, queue)
-        record = read_sweep_file(failure_record(job, results_dir), {}) if state == "failed" else {}
-        why = record["failed"][0][2] if isinstance(record, dict) and record.get("failed") else ""
+        record = (job_failure(job, results_dir) or {}) if state == "failed" else {}
+        why = str(record["failed"][0][2]) if record else ""
         rows.append({"model": job.model, "dataset": job.dataset, "protocol": job.protocol, "state": state,
                      "results": f"{sum(result_matches(p, job) for p in outs)}/{len(outs)}", "why": why,
-                     "log": (record.get("log") if isinstance(record, dict) else "") or ""})
+                     "log": str(record.get("log") or "")})
     return pd.DataFrame(rows, columns=["model", "dataset", "protocol", "state", "results", "why", "log"])
 
 def status_counts(status: pd.DataFrame) -> pd.DataFrame:
@@ -254,16 +262,32 @@ def run_local_jobs(executor, fn, items, parallelism: int = 2, poll_s: float = 0.
 # %% ../nbs/lib/75_sweep.ipynb #c032
 def manifest_path(results_dir) -> Path: return Path(results_dir)/".sweep"/"jobs.json"
 
+def manifest_entries(results_dir) -> list:
+    "The manifest's entries as stored (a manifest that is not a list is set aside, with a warning: none)."
+    entries = read_sweep_file(manifest_path(results_dir), [])
+    if isinstance(entries, list): return entries
+    set_aside(manifest_path(results_dir), "sweep manifest of another shape (not a list of jobs)"); return []
+
+def manifest_job(entry) -> SweepJob | None:
+    "An entry as a `SweepJob`, fields this steb-lib does not know (a newer one's) left out; None if it is none."
+    if not isinstance(entry, dict): return None
+    try: return SweepJob(**{f.name: entry[f.name] for f in fields(SweepJob) if f.name in entry})
+    except TypeError: return None   # a field it cannot do without (model, dataset) is missing
+
 def manifest_jobs(results_dir) -> list[SweepJob]:
-    "The jobs of every sweep submitted into `results_dir`, in submission order."
-    return [SweepJob(**j) for j in read_sweep_file(manifest_path(results_dir), [])]
+    "The jobs of every sweep submitted into `results_dir`, in submission order (entries it cannot read: warned)."
+    entries = manifest_entries(results_dir)
+    jobs = [j for j in map(manifest_job, entries) if j is not None]
+    if len(jobs) < len(entries):
+        warnings.warn(f"{manifest_path(results_dir)}: {len(entries) - len(jobs)} entries are not jobs; left out")
+    return list(dict.fromkeys(jobs))
 
 def add_to_manifest(jobs, results_dir) -> None:
-    "Add `jobs` to the store's manifest (each job once), under the sweep lock."
+    "Add `jobs` to the store's manifest (each job once; entries it cannot read kept as they are), under the lock."
     with sweep_lock(results_dir):
-        known = manifest_jobs(results_dir)
-        merged = known + [j for j in jobs if j not in set(known)]
-        text = json.dumps([asdict(j) for j in merged], indent=1) + "\n"
+        entries = manifest_entries(results_dir)
+        known = {j for j in map(manifest_job, entries) if j is not None}
+        text = json.dumps(entries + [asdict(j) for j in dict.fromkeys(jobs) if j not in known], indent=1) + "\n"
         atomic_write_text(manifest_path(results_dir), text)
 
 # %% ../nbs/lib/75_sweep.ipynb #c034

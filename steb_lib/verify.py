@@ -14,7 +14,7 @@ from .run_settings import read_run_settings, settings_differences
 # %% auto #0
 __all__ = ['AUROC', 'TOLERANCES', 'EXACT', 'CAUSE_FIELDS', 'VERDICTS', 'PASSING', 'Tolerance', 'tolerance_of', 'near_tie_cause',
            'result_causes', 'compare_result', 'default_reference', 'result_index', 'verify_run', 'moved_table_cells',
-           'verification_summary', 'verify']
+           'verification_summary', 'verify', 'largest_moves']
 
 # %% ../nbs/lib/72_verify.ipynb #vf006
 @dataclass(frozen=True)
@@ -178,3 +178,15 @@ def verify(run_dir, reference_dir=None) -> tuple[bool, str]:
     rows = verify_run(run_dir, reference_dir)
     summary = verification_summary(rows, moved_table_cells(run_dir, reference_dir), run_dir, reference_dir)
     return bool(rows["verdict"].isin(PASSING).all()), summary
+
+# %% ../nbs/lib/72_verify.ipynb #vf025
+def largest_moves(rows):
+    "Per (model, task) of `verify_run`'s rows judged against a reference: verdict counts and the largest moves."
+    judged = rows[rows["verdict"].isin(("identical", "same numbers", "within tolerance", "differs"))].copy()
+    parts = judged.index.str.split("/")
+    judged["model"], judged["task"] = parts.str[0], parts.str[-1]
+    count = lambda *verdicts: ("verdict", lambda v: int(v.isin(verdicts).sum()))   # noqa: E731
+    return judged.groupby(["model", "task"]).agg(
+        results=("verdict", "size"), same_numbers=count("identical", "same numbers"),
+        within_tolerance=count("within tolerance"), differs=count("differs"),
+        max_delta=("delta", "max"), max_metric_delta=("metrics_delta", "max"))

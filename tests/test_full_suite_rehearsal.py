@@ -64,7 +64,9 @@ def test_every_dataset_every_task_models_scores_and_paper_notebooks(tmp_path):
     table = steb("table", "--results-dir", str(results), "--score", "operational", "definitional", "application", "multilingual", env=env)
     for heading in ("STEB (operational)", "STEB (definitional)", "STEB (application)", "STEB (multilingual)"):
         assert heading in table
-    assert table.count("tiny-bert") == 4 and "nan" not in table.lower()
+    # each score's table, then the same beside the paper's with a verdict after every published number (issue 42)
+    assert table.count("tiny-bert") == 8 and table.count("against the paper (data/paper/") == 4, table
+    assert "nan" not in table.lower() and "Against the paper: " in table
     params = {"results_dir": str(results), "suite": "full", "tables_dir": str(tmp_path/"tables"), "figures_dir": str(tmp_path/"figures")}
     notebooks = {"02_operational": {}, "03_definitional": {}, "04_applications": {}, "15_sample_counts": {},
                  "05_multilingual": {"protocol": "truncate", "results_dir": str(tmp_path/"results")}}

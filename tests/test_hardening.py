@@ -148,6 +148,30 @@ def test_damaged_state_that_still_parses(tmp_path):
     assert "mini_bible_kjv_web/all_to_all" in t.stdout
 
 
+def test_store_files_of_another_shape_block_nothing(tmp_path):
+    "Issue 46, item 7: a profile marker, a sweep manifest or a failure record that is valid JSON of another shape."
+    R, C = tmp_path / "R", tmp_path / "C"
+    args = ["evaluate", "random", "--dataset", "mini_probing", "--results-dir", R]
+    for marker in ("[]", "{}", '"paper"'):
+        R.mkdir(exist_ok=True); (R / ".steb-profile").write_text(marker)
+        r = steb(*args, cache=C)
+        assert r.returncode == 0 and "Traceback" not in r.stderr and "unreadable profile marker" in r.stderr, r.stderr
+        assert json.loads((R / ".steb-profile").read_text()) == {"corrections": [], "profile": "paper"}
+    sweep = R / ".sweep"; sweep.mkdir()
+    newer = {"model": "random", "dataset": "mini_probing", "suite": "mini", "task": None, "protocol": "chunk",
+             "profile": "paper", "seed": 42, "written_by": "a newer steb-lib"}
+    (sweep / "jobs.json").write_text(json.dumps([newer, ["not a job"]]))
+    (sweep / "failed" / "random").mkdir(parents=True)
+    (sweep / "failed" / "random" / "mini_probing.json").write_text(json.dumps({"job": {}, "failed": [[]]}))   # old, odd
+    r = steb("status", "--results-dir", R, cache=C)
+    assert r.returncode == 0 and "Traceback" not in r.stderr and "1 entries are not jobs" in r.stderr, r.stderr
+    assert "finished" in r.stdout and "mini_probing" in r.stdout, r.stdout
+    assert json.loads((sweep / "jobs.json").read_text())[0] == newer   # what a newer steb-lib wrote stays
+    (sweep / "jobs.json").write_text('{"model": "random"}')
+    r = steb("status", "--results-dir", R, cache=C)
+    assert "Traceback" not in r.stderr and "another shape" in r.stderr, r.stderr
+
+
 def test_stale_temporaries_of_dead_writers_are_removed_at_start(tmp_path):
     R, C, data = tmp_path / "R", tmp_path / "C", labelled_file(tmp_path / "styles.jsonl")
     stale = [R / "random" / "elsewhere" / ".clustering.json.4194305.abcdefgh.tmp", C / "embeddings" / ".x.npz.4194305.abcdefgh.tmp"]

@@ -80,13 +80,18 @@ def test_verify_gives_each_verdict_and_names_each_cause(tmp_path):
     altered(version, main_score=score(version) + 0.2, steb_lib_version="9.9.9")
     unrecorded = result("styledistance-mini", "mini_authors_retrieval_nl")
     altered(unrecorded, main_score=score(unrecorded) + 0.2, run_settings=None)
+    # near ties: order alignment and clustering count them (not in this store); verify reads them from any result
+    ties = result("stylometric", "mini_aaac_verification_nl")
+    altered(ties, main_score=score(ties) + 0.2, metrics=json.loads(ties.read_text())["metrics"] | {"near_ties": 3})
+    batch = result("function-words", "mini_aaac_verification_nl")
+    altered(batch, main_score=score(batch) + 0.2, batch_size=8)
     result("biber", "mini_authors_retrieval_nl").unlink()
     shutil.copytree(run / "random", run / "my-model")
 
     r = steb("verify", run)
     out = r.stdout
     assert r.returncode == 1 and "→ NOT reproduced" in out, out
-    assert "8 identical, 1 same numbers, 1 within tolerance, 5 differs, 1 missing, 2 new" in out, out
+    assert "6 identical, 1 same numbers, 1 within tolerance, 7 differs, 1 missing, 2 new" in out, out
     assert "largest move of a main score: 0.2" in out
     lines = {line.split()[1]: line for line in out.splitlines() if line.startswith("  differs") or line.startswith("  missing")}
     assert "model weights (model_revision)" in lines["function-words/mini_authors_retrieval_nl/retrieval:"]
@@ -95,6 +100,8 @@ def test_verify_gives_each_verdict_and_names_each_cause(tmp_path):
     assert "steb-lib (steb_lib_version)" in lines["tfidf-bundled-1-3/mini_authors_retrieval_nl/retrieval:"]
     assert "environment (not recorded)" in lines["styledistance-mini/mini_authors_retrieval_nl/retrieval:"]
     assert "not in the run" in lines["biber/mini_authors_retrieval_nl/retrieval:"]
+    assert "near-tie decisions (3 in the run, 0 in the reference, won by < 1e-06)" in lines["stylometric/mini_aaac_verification_nl/predefined:"]
+    assert "batch size (batch_size)" in lines["function-words/mini_aaac_verification_nl/predefined:"]
     # the verdicts within tolerance and of same numbers, with their causes: from the library's rows
     from steb_lib.verify import verify_run
     rows = verify_run(run, reference)

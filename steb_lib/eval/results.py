@@ -192,16 +192,23 @@ def prepare_stores(results_dir, cache_dir=None, profile=None) -> None:
 
 STORE_PROFILE_FILE = ".steb-profile"
 
+def _profile_record(have) -> bool:
+    "Is `have` a profile marker's record: {'profile': str, 'corrections': [str, ...]}?"
+    return (isinstance(have, dict) and isinstance(have.get("profile"), str)
+            and isinstance(have.get("corrections"), list) and all(isinstance(c, str) for c in have["corrections"]))
+
 def store_profile(results_dir) -> dict | None:
     """{profile, corrections} of the results under `results_dir`: its marker file, else (a store from before
     markers) that of its first result that records one; None for a store without either."""
     marker = Path(results_dir)/STORE_PROFILE_FILE
     if marker.is_file():
         try: have = json.loads(marker.read_text(encoding="utf-8"))
-        except ValueError: set_aside(marker, "unreadable profile marker; reading it from the results")
-        else:   # `corrected` is every correction, whichever steb-lib marked the store (as results migrate)
-            corrected = isinstance(have, dict) and have.get("profile") == "corrected"
-            return make_profile("corrected").record() if corrected else have
+        except ValueError: have = None
+        if not _profile_record(have):   # truncated, or JSON of another shape ([], {}, "paper"): read the results
+            set_aside(marker, "unreadable profile marker; reading it from the results")
+        elif have["profile"] == "corrected":   # every correction, whichever steb-lib marked it (results migrate)
+            return make_profile("corrected").record()
+        else: return have
     for p in sorted(Path(results_dir).glob("*/*/*.json")):
         result, _ = parse_result(p)
         if result is not None and "profile" in result:

@@ -39,9 +39,11 @@ def cluster_assignments(embeddings, n_clusters: int, seed: int = DEFAULT_SEED) -
     return fitted_clusters(embeddings, n_clusters, seed).labels_
 
 def centroid_near_ties(km, embeddings) -> int:
-    "How many texts are less than `NEAR_TIE_MARGIN` nearer their own cluster's centre than another centre."
+    """How many texts are nearer their own cluster's centre than another centre by less than `NEAR_TIE_MARGIN`
+    (and more than nothing: equal distances, e.g. to two equal centres, are decided by rule on any kernels)."""
     distances = np.sort(km.transform(np.asarray(embeddings, dtype=np.float64)), axis=1)
-    return int((distances[:, 1] - distances[:, 0] < NEAR_TIE_MARGIN).sum())
+    gaps = distances[:, 1] - distances[:, 0]
+    return int(((gaps > 0) & (gaps < NEAR_TIE_MARGIN)).sum())
 
 # %% ../../nbs/lib/tasks/12_clustering.ipynb #c011
 def clustering_metrics(embeddings, labels, seed: int = DEFAULT_SEED, n_seeds: int = 5) -> dict:

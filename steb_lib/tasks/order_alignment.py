@@ -35,10 +35,10 @@ def assignment_totals(sim) -> tuple[np.ndarray, np.ndarray]:
     return sim[:, np.arange(n_rows), assignments].sum(-1), assignments
 
 def assignment_margins(totals) -> np.ndarray:
-    "Per instance (a row of `totals`): the best total minus the second best (0: a tie; inf: one assignment)."
-    if totals.shape[1] < 2: return np.full(len(totals), np.inf)
-    top = np.partition(totals, -2, axis=1)[:, -2:]
-    return top[:, 1] - top[:, 0]
+    """Per instance (a row of `totals`): how far the best total is above the next lower one (inf: nothing is
+    lower). Totals exactly equal to the best are ties decided by rule, not by a margin."""
+    best = totals.max(1, keepdims=True)
+    return best[:, 0] - np.where(totals < best, totals, -np.inf).max(1)
 
 def alignment_scores(sim, targets, tol: float = 1e-9) -> tuple[np.ndarray, np.ndarray]:
     """Per instance: (fraction of rows sent to `targets` by a max-similarity assignment, averaged over tied
