@@ -7,7 +7,9 @@ from __future__ import annotations
 import argparse, json, os, sys, time, warnings
 import steb_lib
 from pathlib import Path
-from .core import DEFAULT_BATCH_SIZE, DEFAULT_SEED, PROTOCOLS, StebInputError, atomic_write_text, log_to_stdout
+from steb_lib.core import (
+    DEFAULT_BATCH_SIZE, DEFAULT_SEED, PROTOCOLS, StebInputError, atomic_write_text, log_to_stdout
+)
 from .models.registry import DEFAULT_MODELS, MODEL_REGISTRY, offline_availability
 from .profiles import CORRECTIONS, DEFAULT_PROFILE, PROFILES, make_profile
 # the rest of the library (torch, scikit-learn, the task registry) is imported where a command needs it, so

@@ -20,7 +20,7 @@ __all__ = ['DEFAULT_SEED', 'NEAR_TIE_MARGIN', 'DEFAULT_BATCH_SIZE', 'PROTOCOLS',
 DEFAULT_SEED = 42
 # a decision (an assignment, a cluster) won by less than this may go the other way on other kernels
 NEAR_TIE_MARGIN = 1e-6
-# texts per forward pass on a CPU; part of the computation (padding changes the products' shapes and last bits)
+# texts per forward pass on a CPU; part of the computation (padding changes products' shapes, and last bits)
 DEFAULT_BATCH_SIZE = 32
 
 class StebInputError(ValueError):

@@ -141,8 +141,8 @@ PAPER_TOLERANCE = 0.01   # ×100, as printed: one in the last digit of the paper
 VERDICT_MARKS = {"same at printed precision": "=", "within tolerance": "≈", "differs": "≠"}
 
 def cell_verdict(ours: float, theirs: float, decimals: int = 2) -> str:
-    """Two comparable numbers: the same at printed precision (the paper's `decimals`), within tolerance (one in
-    the last printed digit: `PAPER_TOLERANCE` for two decimals), or differs."""
+    """Two comparable numbers: the same at printed precision (the paper's `decimals`), within tolerance (one
+    in the last printed digit: `PAPER_TOLERANCE` for two decimals), or differs."""
     if f"{ours:.{decimals}f}" == f"{theirs:.{decimals}f}": return "same at printed precision"
     return "within tolerance" if abs(ours - theirs) <= 10 ** -decimals + 1e-9 else "differs"
 
@@ -156,7 +156,8 @@ def paper_verdicts(this_run: pd.DataFrame, paper: pd.DataFrame, reasons=None) ->
         if pd.isna(this_run.loc[model, col]): return "not comparable: no number in this run"
         if reasons.get(col): return f"not comparable: {reasons[col]}"
         return cell_verdict(float(this_run.loc[model, col]), float(paper.loc[model, col]))
-    return pd.DataFrame({c: [one(m, c) for m in this_run.index] for c in this_run.columns}, index=this_run.index)
+    cells = {c: [one(m, c) for m in this_run.index] for c in this_run.columns}
+    return pd.DataFrame(cells, index=this_run.index)
 
 # %% ../nbs/lib/80_paper.ipynb #pv005
 def dataset_counts(info: dict) -> dict:
@@ -179,7 +180,8 @@ def comparability(table: pd.DataFrame, info: dict, paper_counts, also=None) -> d
 # %% ../nbs/lib/80_paper.ipynb #pv008
 def not_comparable_notes(verdicts: pd.DataFrame) -> dict:
     "{why a cell is not comparable: its note number}, numbered in the order the columns first give them."
-    whys = [v.removeprefix("not comparable: ") for c in verdicts for v in verdicts[c] if v.startswith("not comp")]
+    whys = [v.removeprefix("not comparable: ") for c in verdicts for v in verdicts[c]
+            if v.startswith("not comparable")]
     return {why: k for k, why in enumerate(dict.fromkeys(whys), 1)}
 
 def _mark(verdict: str, notes: dict) -> str:
@@ -188,7 +190,7 @@ def _mark(verdict: str, notes: dict) -> str:
 def _number(x) -> str: return "–" if pd.isna(x) else f"{x:.2f}"
 
 def marked_side_by_side(this_run: pd.DataFrame, paper: pd.DataFrame, verdicts: pd.DataFrame) -> pd.DataFrame:
-    "`side_by_side` as text: two decimals, '–' for no number, each paper number followed by its verdict's mark."
+    "`side_by_side` as text: two decimals, '–' for no number, a verdict's mark after each paper number."
     table, notes = side_by_side(this_run, paper, list(verdicts.columns)), not_comparable_notes(verdicts)
     out = table.map(_number)
     for col in verdicts.columns:
@@ -210,7 +212,7 @@ SCORE_TABLES = {"operational": "tab06_operational.csv", "definitional": "tab09_d
                 "application": "tab07_applications.csv", "multilingual": "tab08_multilingual.csv"}
 
 def paper_column_counts(score: str) -> dict:
-    "{column: the datasets behind it in the paper}: its table's `Num. Datasets` row, else the registry's count."
+    "{column: the datasets behind it in the paper}: its table's `Num. Datasets` row, else the registry's."
     if score in ("operational", "definitional"):
         return {k: int(v) for k, v in paper_dataset_counts(SCORE_TABLES[score]).items() if pd.notna(v)}
     from steb_lib.data.datasets import DATASET_REGISTRY

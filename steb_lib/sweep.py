@@ -8,7 +8,8 @@ import functools, json, logging, os, time, warnings
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from steb_lib.core import (
-    DEFAULT_SEED, StebInputError, atomic_write_text, canonical_json, lazy_module, path_name, set_aside, sha256_text
+    DEFAULT_SEED, StebInputError, atomic_write_text, canonical_json, lazy_module, path_name, set_aside,
+    sha256_text,
 )
 pd = lazy_module("pandas")   # imported at first use (a status table): `steb evaluate` does not wait for it
 from steb_lib.data.datasets import dataset_entry, suite_datasets, suite_tasks
@@ -20,8 +21,8 @@ _logger = logging.getLogger("steb_lib.sweep")
 
 # %% auto #0
 __all__ = ['SCHEDULER_WAITING', 'SCHEDULER_RUNNING', 'EXECUTORS', 'SweepJob', 'sweep_jobs', 'model_result_name', 'job_results',
-           'failure_record', 'job_failure', 'limit_threads', 'result_matches', 'pinned_revision', 'run_sweep_job',
-           'lock_held', 'read_sweep_file', 'sweep_lock', 'job_key', 'submitted_ids', 'record_submitted',
+           'read_sweep_file', 'job_key', 'failure_record', 'job_failure', 'limit_threads', 'result_matches',
+           'pinned_revision', 'run_sweep_job', 'lock_held', 'sweep_lock', 'submitted_ids', 'record_submitted',
            'scheduler_queue', 'job_state', 'sweep_status', 'status_counts', 'minutes', 'slurm_parameters',
            'make_executor', 'run_local_jobs', 'manifest_path', 'manifest_entries', 'manifest_job', 'manifest_jobs',
            'add_to_manifest', 'prepare_models', 'submit_sweep']
@@ -66,10 +67,20 @@ def job_results(job: SweepJob, results_dir) -> list[Path]:
     return [result_path(results_dir, model, job.dataset, t) for t in tasks]
 
 # %% ../nbs/lib/75_sweep.ipynb #c012
+def read_sweep_file(path: Path, default):
+    """The JSON of a `.sweep` file, `default` if absent; a damaged one is set aside (`*.corrupt`, with a
+    warning) and `default`."""
+    if not path.exists(): return default
+    try: return json.loads(path.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        set_aside(path, "damaged sweep file"); return default
+
+def job_key(job: SweepJob) -> str: return canonical_json(asdict(job))
+
 def failure_record(job: SweepJob, results_dir) -> Path:
     "Where a failed `job` leaves its record: one file per job (its dataset, and a hash of protocol, seed...)."
-    model = path_name(model_result_name(job.model))
-    return Path(results_dir)/".sweep"/"failed"/model/f"{path_name(job.dataset)}-{sha256_text(job_key(job))[:12]}.json"
+    name = f"{path_name(job.dataset)}-{sha256_text(job_key(job))[:12]}.json"
+    return Path(results_dir)/".sweep"/"failed"/path_name(model_result_name(job.model))/name
 
 def job_failure(job: SweepJob, results_dir) -> dict | None:
     "The failure record `job` left: None if there is none, or it is of another shape or of another job."
@@ -148,21 +159,11 @@ def lock_held(result: Path) -> bool:
     except Timeout: return True
     lock.release(); return False
 
-def read_sweep_file(path: Path, default):
-    """The JSON of a `.sweep` file, `default` if absent; a damaged one is set aside (`*.corrupt`, with a
-    warning) and `default`."""
-    if not path.exists(): return default
-    try: return json.loads(path.read_text(encoding="utf-8"))
-    except (ValueError, UnicodeDecodeError):
-        set_aside(path, "damaged sweep file"); return default
-
 def sweep_lock(results_dir):
     "The lock every writer of a store's `.sweep` files holds: concurrent submitters lose no update."
     from filelock import FileLock
     (Path(results_dir)/".sweep").mkdir(parents=True, exist_ok=True)
     return FileLock(Path(results_dir)/".sweep"/".lock")
-
-def job_key(job: SweepJob) -> str: return canonical_json(asdict(job))
 
 def submitted_ids(results_dir) -> dict:
     "{`job_key`: scheduler job id} of the jobs submitted to SLURM into `results_dir`."
@@ -269,25 +270,27 @@ def manifest_entries(results_dir) -> list:
     set_aside(manifest_path(results_dir), "sweep manifest of another shape (not a list of jobs)"); return []
 
 def manifest_job(entry) -> SweepJob | None:
-    "An entry as a `SweepJob`, fields this steb-lib does not know (a newer one's) left out; None if it is none."
+    "An entry as a `SweepJob`, fields this steb-lib does not know (a newer one's) left out; None if none."
     if not isinstance(entry, dict): return None
     try: return SweepJob(**{f.name: entry[f.name] for f in fields(SweepJob) if f.name in entry})
     except TypeError: return None   # a field it cannot do without (model, dataset) is missing
 
 def manifest_jobs(results_dir) -> list[SweepJob]:
-    "The jobs of every sweep submitted into `results_dir`, in submission order (entries it cannot read: warned)."
+    "The jobs of every sweep submitted into `results_dir`, in submission order (unreadable entries: warned)."
     entries = manifest_entries(results_dir)
     jobs = [j for j in map(manifest_job, entries) if j is not None]
     if len(jobs) < len(entries):
-        warnings.warn(f"{manifest_path(results_dir)}: {len(entries) - len(jobs)} entries are not jobs; left out")
+        n = len(entries) - len(jobs)
+        warnings.warn(f"{manifest_path(results_dir)}: {n} entries are not jobs; left out")
     return list(dict.fromkeys(jobs))
 
 def add_to_manifest(jobs, results_dir) -> None:
-    "Add `jobs` to the store's manifest (each job once; entries it cannot read kept as they are), under the lock."
+    "Add `jobs` to the store's manifest (each job once; unreadable entries kept as they are), under the lock."
     with sweep_lock(results_dir):
         entries = manifest_entries(results_dir)
         known = {j for j in map(manifest_job, entries) if j is not None}
-        text = json.dumps(entries + [asdict(j) for j in dict.fromkeys(jobs) if j not in known], indent=1) + "\n"
+        new = [asdict(j) for j in dict.fromkeys(jobs) if j not in known]
+        text = json.dumps(entries + new, indent=1) + "\n"
         atomic_write_text(manifest_path(results_dir), text)
 
 # %% ../nbs/lib/75_sweep.ipynb #c034

@@ -64,7 +64,8 @@ def near_tie_cause(run: dict, ref: dict) -> list[str]:
     "The near-tie decisions either result counted, as a cause (empty if neither counted any)."
     ties = _near_ties(run), _near_ties(ref)
     if not any(ties): return []
-    return [f"near-tie decisions ({ties[0]} in the run, {ties[1]} in the reference, won by < {NEAR_TIE_MARGIN:g})"]
+    return [f"near-tie decisions ({ties[0]} in the run, {ties[1]} in the reference, "
+            f"won by < {NEAR_TIE_MARGIN:g})"]
 
 def _content(result: dict) -> dict:
     return {k: v for k, v in result.items() if k not in TIMING_FIELDS + (RESULT_RECORD.checksum_field,)}
@@ -181,7 +182,7 @@ def verify(run_dir, reference_dir=None) -> tuple[bool, str]:
 
 # %% ../nbs/lib/72_verify.ipynb #vf025
 def largest_moves(rows):
-    "Per (model, task) of `verify_run`'s rows judged against a reference: verdict counts and the largest moves."
+    "Per (model, task) of `verify_run`'s rows judged against a reference: verdict counts, the largest moves."
     judged = rows[rows["verdict"].isin(("identical", "same numbers", "within tolerance", "differs"))].copy()
     parts = judged.index.str.split("/")
     judged["model"], judged["task"] = parts.str[0], parts.str[-1]

@@ -194,8 +194,8 @@ STORE_PROFILE_FILE = ".steb-profile"
 
 def _profile_record(have) -> bool:
     "Is `have` a profile marker's record: {'profile': str, 'corrections': [str, ...]}?"
-    return (isinstance(have, dict) and isinstance(have.get("profile"), str)
-            and isinstance(have.get("corrections"), list) and all(isinstance(c, str) for c in have["corrections"]))
+    if not isinstance(have, dict) or not isinstance(have.get("profile"), str): return False
+    return isinstance(have.get("corrections"), list) and all(isinstance(c, str) for c in have["corrections"])
 
 def store_profile(results_dir) -> dict | None:
     """{profile, corrections} of the results under `results_dir`: its marker file, else (a store from before
@@ -204,9 +204,9 @@ def store_profile(results_dir) -> dict | None:
     if marker.is_file():
         try: have = json.loads(marker.read_text(encoding="utf-8"))
         except ValueError: have = None
-        if not _profile_record(have):   # truncated, or JSON of another shape ([], {}, "paper"): read the results
+        if not _profile_record(have):   # truncated, or JSON of another shape ([], {}, "paper"): read results
             set_aside(marker, "unreadable profile marker; reading it from the results")
-        elif have["profile"] == "corrected":   # every correction, whichever steb-lib marked it (results migrate)
+        elif have["profile"] == "corrected":   # all corrections, whoever marked it (as results migrate)
             return make_profile("corrected").record()
         else: return have
     for p in sorted(Path(results_dir).glob("*/*/*.json")):

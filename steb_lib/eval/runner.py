@@ -153,8 +153,8 @@ def evaluate(model, task: str, data_file=None, dataset: str | None = None, name:
     def compute():
         before = len(getattr(encoder, "oom_halvings", []))
         scores, n_new = _scored(
-            encoder, data, model_name, seed, protocol, scoring, skip_punctuation, cache_dir, progress, profile,
-            batch_size,
+            encoder, data, model_name, seed, protocol, scoring, skip_punctuation, cache_dir, progress,
+            profile, batch_size,
         )
         embedded.append(n_new)
         halved = getattr(encoder, "oom_halvings", [])[before:]   # batches split after running out of memory

@@ -40,7 +40,7 @@ def cluster_assignments(embeddings, n_clusters: int, seed: int = DEFAULT_SEED) -
 
 def centroid_near_ties(km, embeddings) -> int:
     """How many texts are nearer their own cluster's centre than another centre by less than `NEAR_TIE_MARGIN`
-    (and more than nothing: equal distances, e.g. to two equal centres, are decided by rule on any kernels)."""
+    and more than nothing (equal distances, e.g. to two equal centres, are decided by rule on any kernels)."""
     distances = np.sort(km.transform(np.asarray(embeddings, dtype=np.float64)), axis=1)
     gaps = distances[:, 1] - distances[:, 0]
     return int(((gaps > 0) & (gaps < NEAR_TIE_MARGIN)).sum())

@@ -116,7 +116,8 @@ def order_alignment_metrics(
     n = total["n_instances"]
     return {"accuracy": float(total["plain"] / n),
             "distractor_accuracy": float((total["drop_last"] + total["drop_first"]) / (2 * n)),
-            "n_instances": int(n), "n_categories": len(tuples_by_category), "near_ties": int(total["near_ties"])}
+            "n_instances": int(n), "n_categories": len(tuples_by_category),
+            "near_ties": int(total["near_ties"])}
 
 # %% ../../nbs/lib/tasks/13_order_alignment.ipynb #c024b
 def solver_alignment_accuracy(S, offset: int = 0, clip: bool = True) -> float:
