@@ -130,6 +130,18 @@ def test_export_to_mteb_task_results(tmp_path):
     assert ewave.scores["test"][0]["languages"] == ["eng-Latn"]
     r = steb("export", tmp_path / "empty", tmp_path / "out2")
     assert r.returncode == 2 and "no results under" in r.stderr
+    # issue 46, items 10-11: names taken from results never lead out of the export folder; `created` that is no date
+    from steb_lib.eval.results import RESULT_RECORD
+    store = tmp_path / "odd" / "store"
+    (store / "random" / "eWAVE").mkdir(parents=True)
+    odd = original | {"dataset": "x/../../../ESC", "created": "yesterday"}
+    odd[RESULT_RECORD.checksum_field] = RESULT_RECORD.checksum(odd)
+    (store / "random" / "eWAVE" / "clustering.json").write_text(json.dumps(odd))
+    r = steb("export", store, tmp_path / "odd" / "out", "--format", "mteb")
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    written = [p for p in (tmp_path / "odd").rglob("*.json") if "store" not in p.parts]
+    assert written and all((tmp_path / "odd" / "out") in p.parents for p in written), written
+    assert json.loads(next(p for p in written if p.name != "model_meta.json").read_text())["date"] is None
 
 
 def test_help_and_version_import_no_heavy_library():

@@ -62,6 +62,11 @@ def test_two_stage_runs(store):
     assert mv["metrics"]["final"]["mrr@20"] > mv["metrics"]["first_stage"]["mrr@20"]
     table = out["table"].stdout
     assert "+rerank=cross-encoder" in table and "@patch-auto" in table and "retrieve_rerank" in table
+    # a store holding two-stage results exports whole (issue 46, item 11: it stopped at the first one)
+    export = steb("export", str(d / "results"), str(d / "mteb"), "--format", "mteb", cwd=d)
+    n = len(list((d / "results").glob("*/*/*.json")))
+    assert export.returncode == 0 and export.stdout.startswith(f"{n} results written"), export.stdout + export.stderr
+    assert len(list((d / "mteb").rglob("STEB-mini_authors_retrieval_en-retrieve_rerank.json"))) == 2
 
 
 def test_rerun_skips_and_fresh_run_is_identical(store, tmp_path):

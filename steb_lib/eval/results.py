@@ -4,7 +4,7 @@
 
 # %% ../../nbs/lib/eval/60_results.ipynb #c003
 from __future__ import annotations
-import json, logging, time, warnings
+import json, logging, re, time, warnings
 from datetime import datetime, timezone
 from pathlib import Path
 import steb_lib
@@ -33,7 +33,7 @@ __all__ = ['IDENTITY_FIELDS', 'RESULT_FIELDS', 'SCHEMA_VERSION', 'RESULT_RECORD'
            'result_path', 'without_timing', 'result_checksum', 'result_problem', 'result_schema', 'with_corrections',
            'migrate_result', 'parse_result', 'read_result', 'write_result', 'finished_result', 'compute_once',
            'prepare_stores', 'store_profile', 'claim_store_profile', 'base_result', 'load_results', 'results_table',
-           'results_to_frame', 'Result', 'Results', 'mteb_task_result', 'export_mteb']
+           'results_to_frame', 'Result', 'Results', 'mteb_task_result', 'export_name', 'export_mteb']
 
 # %% ../../nbs/lib/eval/60_results.ipynb #c006
 IDENTITY_FIELDS = (
@@ -316,33 +316,46 @@ MTEB_LANGUAGES = {"en": "eng-Latn", "nl": "nld-Latn", "es": "spa-Latn", "el": "e
 
 def mteb_task_result(result: dict, languages=("en",)) -> dict:
     "One steb-lib result as an MTEB `TaskResult` dict (`scores`: one `test` split, subset `default`)."
-    from steb_lib.tasks.task_data import task_spec
     numbers = {k: v for k, v in result.get("metrics", {}).items()
                if isinstance(v, (int, float)) and not isinstance(v, bool)}
     scores = {**numbers, "main_score": result["main_score"], "hf_subset": "default",
               "languages": [MTEB_LANGUAGES.get(lang, lang) for lang in languages],
-              "steb_main_metric": task_spec(result["task"]).main_metric,
+              "steb_main_metric": _main_metric(result["task"]),
               "steb_protocol": result.get("protocol"), "steb_profile": result.get("profile")}
-    created = result.get("created")
     return {"dataset_revision": result.get("data_sha256") or "unknown",
             "task_name": f"STEB-{result['dataset']}-{result['task']}", "mteb_version": None,
             "scores": {"test": [scores]}, "evaluation_time": result.get("seconds"), "kg_co2_emissions": None,
-            "date": datetime.fromisoformat(created).timestamp() if created else None}
+            "date": _timestamp(result.get("created"))}
+
+def _main_metric(task: str) -> str | None:
+    "A task's main metric; None for a record kind without a task spec (a rerank run: its main_score is it)."
+    from steb_lib.tasks.task_data import task_spec
+    try: return task_spec(task).main_metric
+    except (KeyError, StebInputError): return None
+
+def _timestamp(created) -> float | None:
+    "A result's `created` as MTEB's `date` (seconds since the epoch); None if it is not a date."
+    try: return datetime.fromisoformat(created).timestamp()
+    except (TypeError, ValueError): return None
 
 # %% ../../nbs/lib/eval/60_results.ipynb #9924e8ea
+def export_name(name: str) -> str:
+    """`name` as one file or folder name of an export: itself when it is plain (MTEB's `org__model` layout),
+    else `core.path_name`'s safe component (a name holding `/`, `..` or odd characters never leaves `out`)."""
+    plain = re.fullmatch(r"[A-Za-z0-9._+=@-]+", name or "") and name.strip(".")
+    return name if plain else path_name(name)
+
 def export_mteb(results_dir, out) -> list[Path]:
     """Write every result under `results_dir` as MTEB writes its own, `out/<model>/<revision>/<task>.json`
     (model names with `/` as `__`), plus a `model_meta.json` per model and revision; the paths written."""
     from steb_lib.data.datasets import DATASET_REGISTRY
-    written = []
+    files = {}   # every file is named (and every name checked) before the first is written: no partial export
     for r in load_results(results_dir):
         rev = path_name(str(r.get("model_revision") or "no_revision_available"))
-        model = result_system(r).replace("/", "__")
+        d = Path(out)/export_name(result_system(r).replace("/", "__"))/rev
         task = mteb_task_result(r, DATASET_REGISTRY.get(r["dataset"], {}).get("languages", ["en"]))
-        d = Path(out)/model/rev
-        written.append(atomic_write_text(d/f"{task['task_name']}.json", json.dumps(task, indent=2) + "\n"))
+        files[d/f"{export_name(task['task_name'])}.json"] = json.dumps(task, indent=2) + "\n"
         meta = {"name": result_system(r), "revision": r.get("model_revision"), "framework": ["steb-lib"],
                 "steb_lib_version": r.get("steb_lib_version")}
-        if not (d/"model_meta.json").exists():
-            written.append(atomic_write_text(d/"model_meta.json", json.dumps(meta, indent=2) + "\n"))
-    return written
+        if not (d/"model_meta.json").exists(): files[d/"model_meta.json"] = json.dumps(meta, indent=2) + "\n"
+    return [atomic_write_text(inside(out, p), text) for p, text in files.items()]
