@@ -117,6 +117,19 @@ def api_cell(module_name):
 
 # ---- paper notebooks: executed as papermill runs them, slow cells skipped ------------------------------------------
 
+class NotebookError(Exception):
+    "A notebook the build cannot read: `main` prints one line naming it (issue 46, item 13)."
+
+
+def read_notebook(path):
+    "A notebook's JSON; one cut short, or without cells, is a `NotebookError` naming it."
+    try: nb = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError) as e: raise NotebookError(f"notebook {path} cannot be read (cut short?): {e}")
+    if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list) or not nb["cells"]:
+        raise NotebookError(f"notebook {path} has no cells")
+    return nb
+
+
 def is_slow(cell):
     return cell["cell_type"] == "code" and re.match(r"\s*#\|\s*slow\b", "".join(cell["source"])) is not None
 
@@ -136,7 +149,7 @@ def execute_notebook(src, dest, outputs):
 
     os.environ.update(STEB_TABLES_DIR=str(outputs / "tables"), STEB_FIGURES_DIR=str(outputs / "figures"))
     start = time.time()
-    nb = nbformat.read(src, as_version=4)
+    nb = nbformat.reads(json.dumps(read_notebook(src)), as_version=4)
     SkipSlowCells(nb, timeout=1200, kernel_name="python3", resources={"metadata": {"path": str(REPO / "nbs")}}).execute()
     nbformat.write(nb, dest)
     return str(src.relative_to(REPO)), time.time() - start
@@ -197,7 +210,7 @@ def stage_pages(stage, runs, jobs):
         dest = stage / page_source_name(src)
         if not src.endswith(".ipynb"):
             dest.write_text(rewrite_links((REPO / src).read_text(), src, pages, problems)); continue
-        nb = json.loads((dest if src in paper else REPO / src).read_text())
+        nb = read_notebook(dest if src in paper else REPO / src)
         for cell in nb["cells"]:
             if cell["cell_type"] == "markdown":
                 cell["source"] = rewrite_links("".join(cell["source"]), src, pages, problems)
@@ -212,7 +225,7 @@ def notebook_title(src):
     "A page's title in the navigation: its first heading."
     if src == "README.md": return "Home"
     text = (REPO / src).read_text()
-    if src.endswith(".ipynb"): text = "".join(json.loads(text)["cells"][0]["source"])
+    if src.endswith(".ipynb"): text = "".join(read_notebook(REPO / src)["cells"][0]["source"])
     m = re.search(r"^#\s+(.+)$", text, re.M)
     return m[1].strip() if m else Path(src).stem
 
@@ -395,4 +408,5 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try: sys.exit(main())
+    except NotebookError as e: sys.exit(f"build_site: {e}")

@@ -21,6 +21,16 @@ def test_links_go_to_pages_files_or_fail_the_build():
     assert build_site.page_url("README.md") == "index.html"
 
 
+def test_a_notebook_the_build_cannot_read_is_named_in_one_line(tmp_path):
+    "Issue 46, item 13: a notebook cut short, or without cells, stops the build with one line naming it."
+    nb = tmp_path / "99_cut.ipynb"
+    for text, why in (('{"cells": [{"cell_type": "mark', "cut short"), ('{"metadata": {}}', "has no cells")):
+        nb.write_text(text)
+        try: build_site.read_notebook(nb)
+        except build_site.NotebookError as e: assert str(nb) in str(e) and why in str(e)
+        else: raise AssertionError("read")
+
+
 def test_no_page_points_outside_the_repository():
     "The notebooks, the README and docs/ cite the paper and docs/protocol.md, not the developers' ../shared folder."
     for src in build_site.source_pages():
