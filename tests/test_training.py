@@ -26,6 +26,12 @@ def test_train_then_evaluate_then_reuse(tmp_path, capsys):
     assert main(args) == 0                                             # the same recipe: reused, not retrained
     assert "trained with this recipe" in capsys.readouterr().out
 
+    # issue 46, item 5: an out named with a glob character leaves another training's checkpoints alone
+    other = tmp_path/".sdx.training-0123456789abcdef"/"checkpoints"/"checkpoint-1"
+    other.mkdir(parents=True)
+    assert main(["train", "styledistance", "--out", str(tmp_path/"sd*"), *args[4:]]) == 0, capsys.readouterr().err
+    assert other.is_dir() and (tmp_path/"sd*"/"training.json").is_file()
+
 
 def test_llm_generator_dry_run_then_train_through_the_console_script(tmp_path):
     """`steb train styledistance --generator llm`: the dry run prints tokens and USD and sends nothing; the run

@@ -18,7 +18,7 @@ _logger = logging.getLogger("steb_lib.train.lifecycle")
 
 # %% auto #0
 __all__ = ['TrainingRun', 'Recipe', 'recipe_fields', 'recipe_key', 'check_training_numbers', 'last_complete_checkpoint',
-           'finished_training', 'train_once', 'training_record', 'train']
+           'finished_training', 'train_once', 'other_stages', 'training_record', 'train']
 
 # %% ../../nbs/lib/train/50_lifecycle.ipynb #l006
 @dataclass(frozen=True)
@@ -115,9 +115,17 @@ def train_once(out_dir, key: str, train_in) -> dict:
         if out.exists() and any(out.iterdir()):
             raise StebInputError(f"{out} exists and holds no finished training: remove it or use another out")
         stage = out.parent/f".{out.name}.training-{key}"
-        for other in out.parent.glob(f".{out.name}.training-*"):
-            if other != stage: shutil.rmtree(other, ignore_errors=True); _logger.info(f"removed {other}")
+        for other in other_stages(out, stage):
+            shutil.rmtree(other, ignore_errors=True); _logger.info(f"removed {other}")
         return _publish(stage, out, train_in(stage))
+
+def other_stages(out: Path, stage: Path) -> list[Path]:
+    """The staging directories of `out`'s other recipes (trainings killed before they published), matched by
+    exact name: never another out's (no glob: an out named `m*` must not match `.model.training-…`)."""
+    prefix = f".{out.name}.training-"
+    if not out.parent.is_dir(): return []
+    return [p for p in out.parent.iterdir() if p != stage and p.is_dir() and p.name.startswith(prefix)
+            and p.name[len(prefix):] and "." not in p.name[len(prefix):]]
 
 # %% ../../nbs/lib/train/50_lifecycle.ipynb #l021
 def training_record(recipe, key: str, base: dict, data: dict, trainer, resumed: bool, seconds: float) -> dict:
