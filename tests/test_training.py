@@ -93,6 +93,11 @@ def test_training_numbers_are_checked_before_any_work(tmp_path):
                                 ("reranker", ["--n-negatives", "0"], "--n-negatives 0 (at least 1)")):
         proc = _steb("train", method, "--out", tmp_path / "sd", *extra)
         assert proc.returncode == 2 and _one_error(proc) and says in proc.stderr, (extra, proc.stderr[-800:])
+    # item 13: a training data file that is not UTF-8 is one line naming its line, as evaluation's data files are
+    latin1 = tmp_path / "authors.jsonl"
+    latin1.write_bytes('{"text": "caf\u00e9 au lait", "author": "x"}\n'.encode("latin-1"))
+    proc = _steb("train", "contrastive", "--out", tmp_path / "sd", "--data", latin1)
+    assert proc.returncode == 2 and _one_error(proc) and "authors.jsonl:1: not UTF-8" in proc.stderr, proc.stderr[-800:]
     assert not (tmp_path / "sd").exists() and not list(tmp_path.glob(".sd*"))
 
 

