@@ -126,6 +126,10 @@ def atomic_file(path, within=None):
             f.flush(); os.fsync(f.fileno())
         os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, path)
+    except OSError as e:   # a full disk, a file-size limit: the error names the file it was writing
+        Path(tmp).unlink(missing_ok=True)
+        if e.filename is None and e.errno is not None: raise OSError(e.errno, e.strerror, str(path)) from e
+        raise
     except BaseException:
         Path(tmp).unlink(missing_ok=True); raise
     fsync_directory(path.parent)

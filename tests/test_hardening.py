@@ -197,6 +197,10 @@ def test_full_disk_degrades_the_cache_and_never_loses_a_result(tmp_path):
     r = steb(*args, "--force", cache=C, preexec_fn=_limit_file_size(200))   # not even room for the result
     assert r.returncode == 2 and one_clear_line(r) and "the result, so that it is not lost" in r.stderr
     assert json.loads(r.stderr.strip().splitlines()[-1])["task"] == "all_to_all"
+    # issue 46, item 13: a results directory with no room before the run: one line naming the file it was writing
+    r = steb("evaluate", "random", "--task", "all_to_all", "--data-file", data, "--results-dir", tmp_path / "R2", cache=C,
+             preexec_fn=_limit_file_size(0))
+    assert r.returncode == 1 and one_clear_line(r) and str(tmp_path / "R2") in r.stderr, r.stderr
 
 
 def test_unusable_results_dir_fails_before_any_work(tmp_path):
