@@ -32,6 +32,12 @@ def test_train_then_evaluate_then_reuse(tmp_path, capsys):
     assert main(["train", "styledistance", "--out", str(tmp_path/"sd*"), *args[4:]]) == 0, capsys.readouterr().err
     assert other.is_dir() and (tmp_path/"sd*"/"training.json").is_file()
 
+    # issue 46, item 2: a training.json replaced by [] is damaged, not another tool's: the weights are not taken unchecked
+    (out/"training.json").write_text("[]")
+    assert main(["evaluate", str(out), "--task", "all_to_all", "--data-file", str(data), "--force",
+                 "--results-dir", str(tmp_path/"res"), "--cache-dir", str(tmp_path/"c")]) == 2
+    assert "training.json is damaged" in capsys.readouterr().err
+
 
 def test_llm_generator_dry_run_then_train_through_the_console_script(tmp_path):
     """`steb train styledistance --generator llm`: the dry run prints tokens and USD and sends nothing; the run

@@ -321,6 +321,11 @@ def model_weights_sha256(model_dir) -> str:
     _WEIGHTS_HASHED[root] = (seen, digest.hexdigest())
     return digest.hexdigest()
 
+def _steb_lib_record(info) -> bool:
+    "Was this `training.json` steb-lib's? Not another tool's object: a damaged one (not an object) counts."
+    marks = ("recipe_key", TRAINING_RECORD.checksum_field, "weights_sha256", "steb_lib_version", "schema_version")
+    return not isinstance(info, dict) or any(k in info for k in marks)
+
 def check_training_record(model_dir) -> dict | None:
     """The `training.json` of a model steb-lib trained in `model_dir` (None: there is none), once its weights
     are checked against the checksum it records; damaged or changed: one clear error. Another tool's
@@ -331,7 +336,10 @@ def check_training_record(model_dir) -> dict | None:
     except (ValueError, UnicodeDecodeError) as e:
         why = f"not JSON ({str(e)[:80]})"
         raise StebInputError(f"{f} is damaged: {why}; delete {model_dir} to train it again") from None
-    if not isinstance(info, dict) or "recipe_key" not in info: return None
+    if not isinstance(info, dict) or "recipe_key" not in info:
+        if not _steb_lib_record(info): return None   # another tool's training.json
+        raise StebInputError(f"{f} is damaged: not a record of steb-lib's with its recipe; delete {model_dir} "
+                             "to train it again")
     if problem := checksum_problem(TRAINING_RECORD, info):
         raise StebInputError(f"{f} {problem}; delete {model_dir} to train it again")
     info = migrate_training_record(info, f)
