@@ -39,7 +39,7 @@ def schema_of(kind: RecordKind, record: dict, path) -> int:
     refused with one clear error."""
     version = record.get("schema_version", 0)
     if isinstance(version, bool) or not isinstance(version, int) or version < 0:   # true, -3, "2": damaged
-        raise StebInputError(f"{path}: its schema_version {version!r} is no schema version (edited or damaged)")
+        raise StebInputError(f"{path}: its schema_version {version!r} is no schema version (edited, damaged)")
     if version > kind.version:
         raise StebInputError(f"{path} was written by a newer steb-lib ({kind.name} schema {version!r}, this "
                              f"one reads up to {kind.version}): upgrade steb-lib")

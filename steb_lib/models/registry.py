@@ -323,7 +323,8 @@ def model_weights_sha256(model_dir) -> str:
 
 def _steb_lib_record(info) -> bool:
     "Was this `training.json` steb-lib's? Not another tool's object: a damaged one (not an object) counts."
-    marks = ("recipe_key", TRAINING_RECORD.checksum_field, "weights_sha256", "steb_lib_version", "schema_version")
+    marks = ("recipe_key", TRAINING_RECORD.checksum_field, "weights_sha256", "steb_lib_version",
+             "schema_version")
     return not isinstance(info, dict) or any(k in info for k in marks)
 
 def check_training_record(model_dir) -> dict | None:
@@ -338,8 +339,8 @@ def check_training_record(model_dir) -> dict | None:
         raise StebInputError(f"{f} is damaged: {why}; delete {model_dir} to train it again") from None
     if not isinstance(info, dict) or "recipe_key" not in info:
         if not _steb_lib_record(info): return None   # another tool's training.json
-        raise StebInputError(f"{f} is damaged: not a record of steb-lib's with its recipe; delete {model_dir} "
-                             "to train it again")
+        raise StebInputError(f"{f} is damaged: not a record of steb-lib's with its recipe; delete "
+                             f"{model_dir} to train it again")
     if problem := checksum_problem(TRAINING_RECORD, info):
         raise StebInputError(f"{f} {problem}; delete {model_dir} to train it again")
     info = migrate_training_record(info, f)
