@@ -8,8 +8,8 @@ import functools, json, logging, os, time, warnings
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from steb_lib.core import (
-    DEFAULT_SEED, StebInputError, atomic_write_text, canonical_json, lazy_module, path_name, set_aside,
-    sha256_text,
+    DEFAULT_SEED, StebInputError, atomic_write_text, canonical_json, inside, lazy_module, path_name,
+    set_aside, sha256_text,
 )
 pd = lazy_module("pandas")   # imported at first use (a status table): `steb evaluate` does not wait for it
 from steb_lib.data.datasets import dataset_entry, suite_datasets, suite_tasks
@@ -22,10 +22,10 @@ _logger = logging.getLogger("steb_lib.sweep")
 # %% auto #0
 __all__ = ['SCHEDULER_WAITING', 'SCHEDULER_RUNNING', 'EXECUTORS', 'SweepJob', 'sweep_jobs', 'model_result_name', 'job_results',
            'read_sweep_file', 'job_key', 'failure_record', 'job_failure', 'limit_threads', 'result_matches',
-           'pinned_revision', 'run_sweep_job', 'lock_held', 'sweep_lock', 'submitted_ids', 'record_submitted',
-           'scheduler_queue', 'job_state', 'sweep_status', 'status_counts', 'minutes', 'slurm_parameters',
-           'make_executor', 'run_local_jobs', 'manifest_path', 'manifest_entries', 'manifest_job', 'manifest_jobs',
-           'add_to_manifest', 'prepare_models', 'submit_sweep']
+           'pinned_revision', 'run_sweep_job', 'lock_held', 'sweep_folder', 'sweep_lock', 'submitted_ids',
+           'record_submitted', 'scheduler_queue', 'job_state', 'sweep_status', 'status_counts', 'minutes',
+           'slurm_parameters', 'make_executor', 'run_local_jobs', 'manifest_path', 'manifest_entries', 'manifest_job',
+           'manifest_jobs', 'add_to_manifest', 'prepare_models', 'submit_sweep']
 
 # %% ../nbs/lib/75_sweep.ipynb #c006
 @dataclass(frozen=True)
@@ -100,7 +100,7 @@ def _record_failures(job: SweepJob, results_dir, failed: list) -> None:
     path = failure_record(job, results_dir)
     if not failed: path.unlink(missing_ok=True); return
     record = {"job": asdict(job), "failed": [list(f) for f in failed], "log": _job_log(), "pid": os.getpid()}
-    atomic_write_text(path, canonical_json(record) + "\n")
+    atomic_write_text(path, canonical_json(record) + "\n", within=results_dir)
 
 # %% ../nbs/lib/75_sweep.ipynb #c013
 def limit_threads(threads: int) -> None:
@@ -159,11 +159,15 @@ def lock_held(result: Path) -> bool:
     except Timeout: return True
     lock.release(); return False
 
+def sweep_folder(results_dir) -> Path:
+    "The store's `.sweep` folder, once it is certain that it lies inside the store (a link out: refused)."
+    return inside(results_dir, Path(results_dir)/".sweep"/".lock").parent
+
 def sweep_lock(results_dir):
     "The lock every writer of a store's `.sweep` files holds: concurrent submitters lose no update."
     from filelock import FileLock
-    (Path(results_dir)/".sweep").mkdir(parents=True, exist_ok=True)
-    return FileLock(Path(results_dir)/".sweep"/".lock")
+    folder = sweep_folder(results_dir); folder.mkdir(parents=True, exist_ok=True)
+    return FileLock(folder/".lock")
 
 def submitted_ids(results_dir) -> dict:
     "{`job_key`: scheduler job id} of the jobs submitted to SLURM into `results_dir`."
@@ -174,7 +178,8 @@ def record_submitted(pairs, results_dir) -> None:
     "Remember the scheduler id of each (job, id) submitted, under the sweep lock."
     with sweep_lock(results_dir):
         ids = submitted_ids(results_dir) | {job_key(job): str(i) for job, i in pairs}
-        atomic_write_text(Path(results_dir)/".sweep"/"submitted.json", json.dumps(ids, indent=1) + "\n")
+        atomic_write_text(Path(results_dir)/".sweep"/"submitted.json", json.dumps(ids, indent=1) + "\n",
+                          within=results_dir)
 
 SCHEDULER_WAITING = ("PENDING", "CONFIGURING", "REQUEUED", "REQUEUE_HOLD", "RESIZING", "SUSPENDED")
 SCHEDULER_RUNNING = ("RUNNING", "COMPLETING")
@@ -291,7 +296,7 @@ def add_to_manifest(jobs, results_dir) -> None:
         known = {j for j in map(manifest_job, entries) if j is not None}
         new = [asdict(j) for j in dict.fromkeys(jobs) if j not in known]
         text = json.dumps(entries + new, indent=1) + "\n"
-        atomic_write_text(manifest_path(results_dir), text)
+        atomic_write_text(manifest_path(results_dir), text, within=results_dir)
 
 # %% ../nbs/lib/75_sweep.ipynb #c034
 def prepare_models(models, fetch_models: bool = True) -> None:
@@ -313,7 +318,7 @@ def submit_sweep(jobs, results_dir, executor: str = "local", folder=None, parall
     queue = scheduler_queue(submitted_ids(results_dir).values())
     states = {j: job_state(j, results_dir, queue) for j in jobs}   # queued or running: never submitted twice
     todo = [j for j in jobs if states[j] not in ("queued", "running") and (force or states[j] != "finished")]
-    ex = make_executor(executor, folder or results_dir/".sweep"/"jobs", slurm)
+    ex = make_executor(executor, folder or sweep_folder(results_dir)/"jobs", slurm)
     fn = functools.partial(run_sweep_job, results_dir=results_dir, force=force, **kw)
     out = {"submitted": todo, "finished": sum(states[j] == "finished" for j in jobs if j not in todo),
            "waiting": [j for j in jobs if states[j] in ("queued", "running")], "failed": []}

@@ -248,6 +248,11 @@ def test_writes_never_follow_a_link_out_of_the_store_or_the_cache(tmp_path):
     proc = steb("evaluate", "random", "--data-file", data, "--task", "clustering", "--results-dir", linked_store, cache=C)
     assert proc.returncode == 0, proc.stderr
     assert len(list(R.glob("*/*/*.json"))) == 1
+    # issue 46, item 9: a sweep's folder that leads out of the store (its manifest, locks, submitit's pickles and logs)
+    R3 = tmp_path / "R3"; R3.mkdir(); (R3 / ".sweep").symlink_to(outside, target_is_directory=True)
+    proc = steb("evaluate", "random", "--dataset", "mini_probing", "--executor", "local", "--results-dir", R3, cache=C)
+    assert proc.returncode == 2 and one_clear_line(proc) and "leads out of" in proc.stderr, proc.stderr
+    assert list(outside.iterdir()) == []
 
 
 def test_truncate_reads_only_a_prefix_of_a_huge_text(tmp_path):
