@@ -11,7 +11,7 @@ import numpy as np
 
 # %% auto #0
 __all__ = ['DEFAULT_SEED', 'NEAR_TIE_MARGIN', 'DEFAULT_BATCH_SIZE', 'PROTOCOLS', 'StebInputError', 'check_texts',
-           'check_protocol', 'canonical_json', 'sha256_text', 'sha256_json', 'remove_stale_temporaries',
+           'check_protocol', 'canonical_json', 'sha256_text', 'sha256_json', 'file_sha256', 'remove_stale_temporaries',
            'fsync_directory', 'inside', 'atomic_file', 'atomic_write_bytes', 'atomic_write_text', 'log_to_stdout',
            'collect_log', 'l2_normalize', 'cosine_similarity_matrix', 'path_name', 'default_cache_dir', 'data_dir',
            'set_aside', 'writable_directory', 'usable_cache_dir', 'LazyRegistry', 'lazy_module']
@@ -60,6 +60,13 @@ def sha256_text(text: str) -> str:
 def sha256_json(obj) -> str:
     "Hex sha256 of `canonical_json(obj)`."
     return sha256_text(canonical_json(obj))
+
+def file_sha256(path, block: int = 1 << 20) -> str:
+    "Hex sha256 of a file's bytes, read a block at a time (memory stays flat on a file of any size)."
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        while chunk := f.read(block): digest.update(chunk)
+    return digest.hexdigest()
 
 # %% ../nbs/lib/00_core.ipynb #c017
 def _pid_alive(pid: int) -> bool:

@@ -16,6 +16,7 @@ from steb_lib.core import (
     canonical_json,
     data_dir,
     default_cache_dir,
+    file_sha256,
     set_aside,
     sha256_json,
     usable_cache_dir,
@@ -199,7 +200,7 @@ class Prepared:
 
 def source_files_sha256(root: Path, source: dict) -> dict[str, str]:
     "sha256 of every raw file of `source` under `root`, by relative path."
-    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+    return {str(p.relative_to(root)): file_sha256(p)
             for hits in matching_files(root, source["files"]).values() for p in hits}
 
 def files_read_beyond(ctx, root: Path, raw: dict) -> dict[str, str]:
@@ -215,7 +216,7 @@ def files_read_beyond(ctx, root: Path, raw: dict) -> dict[str, str]:
 def unchanged_files(root: Path, recorded: dict) -> bool:
     "Do the files `recorded` ({path relative to `root`: sha256}) still hold those bytes?"
     def sha(rel):
-        try: return hashlib.sha256((Path(root)/rel).read_bytes()).hexdigest()
+        try: return file_sha256(Path(root)/rel)
         except OSError: return None
     return all(sha(rel) == want for rel, want in recorded.items())
 

@@ -7,7 +7,9 @@ from __future__ import annotations
 import contextlib, fnmatch, glob, gzip, hashlib, http.client, json, os, shutil, tarfile, time
 import urllib.request, zipfile, zlib
 from pathlib import Path
-from ..core import StebInputError, atomic_file, atomic_write_bytes, data_dir, default_cache_dir
+from steb_lib.core import (
+    StebInputError, atomic_file, atomic_write_bytes, data_dir, default_cache_dir, file_sha256, inside
+)
 
 # %% auto #0
 __all__ = ['DOWNLOAD_LIMITS', 'GDRIVE_URL', 'DatasetError', 'dataset_error', 'raw_mirror_dir', 'fixtures_dir', 'source_prefix',
@@ -298,7 +300,7 @@ def download_source(source: dict, dest: Path, dataset: str = "?") -> dict:
             f"the download holds nothing matching {missing}; the source's layout may have changed",
             dest,
         )
-    return {str(p.relative_to(dest)): hashlib.sha256(p.read_bytes()).hexdigest()
+    return {str(p.relative_to(dest)): file_sha256(p)
             for hits in matching_files(dest, files).values() for p in hits}
 
 
@@ -365,10 +367,10 @@ def locate_source(source: dict, dataset: str = "?", download: bool | None = None
             f"Put them under {mirror}/ (or {roots['cache']}/), or allow downloads (unset "
             "HF_HUB_OFFLINE/STEB_OFFLINE)",
         )
+    # a link in the cache that leads elsewhere is refused before anything is downloaded through it
+    record = inside(default_cache_dir(), roots["cache"] / ".steb-download.json")
     got = download_source(source, roots["cache"], dataset)
-    atomic_write_bytes(
-        roots["cache"] / ".steb-download.json", json.dumps(got, indent=1, sort_keys=True).encode()
-    )
+    atomic_write_bytes(record, json.dumps(got, indent=1, sort_keys=True).encode(), within=default_cache_dir())
     return roots["cache"], "downloaded"
 
 def source_availability(source: dict) -> str:

