@@ -104,6 +104,13 @@ def test_training_numbers_are_checked_before_any_work(tmp_path):
     latin1.write_bytes('{"text": "caf\u00e9 au lait", "author": "x"}\n'.encode("latin-1"))
     proc = _steb("train", "contrastive", "--out", tmp_path / "sd", "--data", latin1)
     assert proc.returncode == 2 and _one_error(proc) and "authors.jsonl:1: not UTF-8" in proc.stderr, proc.stderr[-800:]
+    # item 13: a --base whose weights are cut short is one line, as in evaluation
+    import shutil
+    from steb_lib.models.registry import model_source, resolve_model
+    base = tmp_path / "cut"; shutil.copytree(model_source(resolve_model("all-MiniLM-L6-v2"))[0], base)
+    with open(base / "model.safetensors", "r+b") as f: f.truncate(1000)
+    proc = _steb("train", "contrastive", "--out", tmp_path / "sd", "--base", base, "--steps", "1")
+    assert proc.returncode == 2 and _one_error(proc) and "weight files are damaged or cut short" in proc.stderr, proc.stderr[-800:]
     assert not (tmp_path / "sd").exists() and not list(tmp_path.glob(".sd*"))
 
 

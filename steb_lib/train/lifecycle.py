@@ -18,7 +18,7 @@ _logger = logging.getLogger("steb_lib.train.lifecycle")
 
 # %% auto #0
 __all__ = ['TrainingRun', 'Recipe', 'recipe_fields', 'recipe_key', 'check_training_numbers', 'last_complete_checkpoint',
-           'finished_training', 'train_once', 'other_stages', 'training_record', 'train']
+           'finished_training', 'train_once', 'other_stages', 'training_record', 'train', 'base_model']
 
 # %% ../../nbs/lib/train/50_lifecycle.ipynb #l006
 @dataclass(frozen=True)
@@ -153,12 +153,21 @@ def train(recipe: Recipe, out_dir, save_every: int | None = None, progress: bool
         recipe, key, records, source,
         TrainingRun(stage/"checkpoints", save_every, progress, tuple(callbacks)), options))
 
+def base_model(recipe, path):
+    """The recipe's model built on the base at `path`; weight files that are damaged, cut short or pickled with
+    code are one clear error, as when evaluating (`models.encoders.weights_problem`), not a traceback."""
+    from steb_lib.models.encoders import weights_problem
+    try: return recipe.build_model(str(path))
+    except Exception as e:
+        if (why := weights_problem(e)) is None: raise
+        raise StebInputError(f"base model {recipe.base}: {why}") from None
+
 def _train_in(recipe, key: str, records, source: dict, run: TrainingRun, options: dict) -> dict:
     from steb_lib.models.encoders import materialize
     from steb_lib.models.registry import resolve_model
     base = materialize(resolve_model(recipe.base))
     examples, provenance = recipe.examples(records, run.progress, **options)
-    model = recipe.build_model(str(base["path"]))
+    model = base_model(recipe, base["path"])
     resume = last_complete_checkpoint(run.checkpoints)
     start = time.perf_counter()
     trainer = recipe.build_trainer(model, examples, run)
