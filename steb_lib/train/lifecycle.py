@@ -154,8 +154,8 @@ def train(recipe: Recipe, out_dir, save_every: int | None = None, progress: bool
         TrainingRun(stage/"checkpoints", save_every, progress, tuple(callbacks)), options))
 
 def base_model(recipe, path):
-    """The recipe's model built on the base at `path`; weight files that are damaged, cut short or pickled with
-    code are one clear error, as when evaluating (`models.encoders.weights_problem`), not a traceback."""
+    """The recipe's model built on the base at `path`; weight files that are damaged, cut short or pickled
+    with code are one clear error, as when evaluating (`models.encoders.weights_problem`)."""
     from steb_lib.models.encoders import weights_problem
     try: return recipe.build_model(str(path))
     except Exception as e:
