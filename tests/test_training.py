@@ -109,9 +109,10 @@ def test_training_numbers_are_checked_before_any_work(tmp_path):
     from steb_lib.models.registry import model_source, resolve_model
     base = tmp_path / "cut"; shutil.copytree(model_source(resolve_model("all-MiniLM-L6-v2"))[0], base)
     with open(base / "model.safetensors", "r+b") as f: f.truncate(1000)
+    assert not (tmp_path / "sd").exists() and not list(tmp_path.glob(".sd*"))   # all refused before any work
     proc = _steb("train", "contrastive", "--out", tmp_path / "sd", "--base", base, "--steps", "1")
     assert proc.returncode == 2 and _one_error(proc) and "weight files are damaged or cut short" in proc.stderr, proc.stderr[-800:]
-    assert not (tmp_path / "sd").exists() and not list(tmp_path.glob(".sd*"))
+    assert not (tmp_path / "sd").exists() and not list(tmp_path.glob(".sd.training-*"))   # nothing published or staged
 
 
 def test_training_is_a_transaction(tmp_path):
