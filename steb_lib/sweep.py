@@ -22,10 +22,10 @@ _logger = logging.getLogger("steb_lib.sweep")
 # %% auto #0
 __all__ = ['SCHEDULER_WAITING', 'SCHEDULER_RUNNING', 'EXECUTORS', 'SweepJob', 'sweep_jobs', 'model_result_name', 'job_results',
            'read_sweep_file', 'job_key', 'failure_record', 'job_failure', 'limit_threads', 'result_matches',
-           'pinned_revision', 'run_sweep_job', 'lock_held', 'sweep_folder', 'sweep_lock', 'submitted_ids',
-           'record_submitted', 'scheduler_queue', 'job_state', 'sweep_status', 'status_counts', 'minutes',
-           'slurm_parameters', 'make_executor', 'run_local_jobs', 'manifest_path', 'manifest_entries', 'manifest_job',
-           'manifest_jobs', 'add_to_manifest', 'prepare_models', 'submit_sweep']
+           'pinned_revision', 'current_revision', 'run_sweep_job', 'lock_held', 'sweep_folder', 'sweep_lock',
+           'submitted_ids', 'record_submitted', 'scheduler_queue', 'job_state', 'sweep_status', 'status_counts',
+           'minutes', 'slurm_parameters', 'make_executor', 'run_local_jobs', 'manifest_path', 'manifest_entries',
+           'manifest_job', 'manifest_jobs', 'add_to_manifest', 'prepare_models', 'submit_sweep']
 
 # %% ../nbs/lib/75_sweep.ipynb #c006
 @dataclass(frozen=True)
@@ -117,18 +117,29 @@ def limit_threads(threads: int) -> None:
 
 def result_matches(path: Path, job: SweepJob) -> bool:
     """Is the result at `path` one `job` would keep: readable, its checksum intact, and made with the job's
-    seed, protocol, profile and (a registry model's pinned) revision? If not, the job runs and decides."""
+    seed, protocol, profile and model revision (`current_revision`)? If not, the job runs and decides."""
     if not path.exists(): return False
     result, problem = parse_result(path)
     if problem: return False
     wanted = {"seed": job.seed, "protocol": job.protocol, "profile": job.profile, "scoring": "mean"}
-    if revision := pinned_revision(job.model): wanted["model_revision"] = revision
+    if revision := current_revision(job.model): wanted["model_revision"] = revision
     return all(result.get(k) == v for k, v in wanted.items())
 
 def pinned_revision(model: str) -> str | None:
     "The revision the registry pins for `model` (None: none, or not a registered model)."
     try: return resolve_model(model).revision
     except StebInputError: return None
+
+def current_revision(model: str) -> str | None:
+    """The revision a result of `model` records when computed now, as the runner computes it: the registry's
+    pin, else the fingerprint of the model's directory (a local directory, a model steb-lib trained); None
+    where it cannot be known without network (a hub model without a pin) or the model is not trained yet."""
+    if revision := pinned_revision(model): return revision
+    from steb_lib.models.encoders import directory_fingerprint
+    from steb_lib.models.registry import model_source
+    try: source, _ = model_source(resolve_model(model))
+    except StebInputError: return None
+    return directory_fingerprint(source) if Path(source).is_dir() else None
 
 def run_sweep_job(job: SweepJob, results_dir, threads: int | None = None, **kw) -> dict:
     """Evaluate `job` into `results_dir`: {'job', 'computed', 'already', 'failed'} (result paths); failures

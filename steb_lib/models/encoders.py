@@ -101,16 +101,22 @@ def released_chunks(text: str, tokenizer, max_length: int) -> list[str]:
 # files that describe how a directory was made, not the model (steb-lib's training.json holds timings)
 NOT_MODEL_FILES = (".complete", "training.json")
 
+_FINGERPRINTS: dict = {}   # (directory, its files' names, sizes and times) -> fingerprint, for this process
+
 def directory_fingerprint(path) -> str:
-    "sha256 over the names and bytes of every file under `path` (a revision for unversioned local models)."
-    h = hashlib.sha256()
-    for f in sorted(
-        p
-        for p in Path(path).rglob("*")
-        if p.is_file() and "__pycache__" not in p.parts and p.name not in NOT_MODEL_FILES
-    ):
-        h.update(str(f.relative_to(path)).encode()); h.update(f.read_bytes())
-    return h.hexdigest()
+    """sha256 over the names and bytes of every file under `path` (a revision for unversioned local models),
+    read a block at a time; computed once per process while no file changes (a sweep's status asks per job)."""
+    files = sorted(p for p in Path(path).rglob("*")
+                   if p.is_file() and "__pycache__" not in p.parts and p.name not in NOT_MODEL_FILES)
+    key = (str(Path(path).resolve()), tuple((str(f), f.stat().st_size, f.stat().st_mtime_ns) for f in files))
+    if key not in _FINGERPRINTS:
+        h = hashlib.sha256()
+        for f in files:
+            h.update(str(f.relative_to(path)).encode())
+            with open(f, "rb") as stream:
+                while block := stream.read(1 << 20): h.update(block)
+        _FINGERPRINTS[key] = h.hexdigest()
+    return _FINGERPRINTS[key]
 
 def remote_code_repos(path) -> set[str]:
     """Repositories other than the model's own whose code its `config.json` `auto_map` names
