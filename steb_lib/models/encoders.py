@@ -105,7 +105,7 @@ _FINGERPRINTS: dict = {}   # (directory, its files' names, sizes and times) -> f
 
 def directory_fingerprint(path) -> str:
     """sha256 over the names and bytes of every file under `path` (a revision for unversioned local models),
-    read a block at a time; computed once per process while no file changes (a sweep's status asks per job)."""
+    read a block at a time; once per process while no file changes (a sweep's status asks for every job)."""
     files = sorted(p for p in Path(path).rglob("*")
                    if p.is_file() and "__pycache__" not in p.parts and p.name not in NOT_MODEL_FILES)
     key = (str(Path(path).resolve()), tuple((str(f), f.stat().st_size, f.stat().st_mtime_ns) for f in files))
