@@ -53,9 +53,10 @@ def tolerance_of(result: dict) -> tuple[float, str]:
 # %% ../nbs/lib/72_verify.ipynb #vf009
 CAUSE_FIELDS = {
     "model weights": ("model_revision", "model_files_sha256"),
+    "embedding settings": ("model_settings",),
     "data": ("data_sha256",),
     "other inputs": tuple(f for f in IDENTITY_FIELDS if f not in ("model_revision", "model_files_sha256",
-                                                                   "data_sha256")),
+                                                                   "model_settings", "data_sha256")),
     "steb-lib": ("steb_lib_version",),
     "batch size": ("batch_size",),
 }

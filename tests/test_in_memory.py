@@ -68,3 +68,24 @@ def test_an_mteb_style_encoder_and_a_suite_as_a_dataframe(tmp_path, st):
     frame = out["done"].to_frame()
     assert not out["failed"] and set(frame["dataset"]) == {"mini_probing", "mini_aaac_verification_en"}
     assert (frame["model"] == "mteb-style").all() and frame["main_score"].between(0, 1).all()
+
+
+def test_a_changed_context_or_normalisation_is_embedded_again_never_served_from_the_cache(tmp_path, st):
+    """Issue 46, item 1: the same weights with another max_seq_length (or without the Normalize module) are other
+    vectors: the store refuses the old result, a fresh store embeds again instead of reusing the cached vectors."""
+    st = copy.deepcopy(st)
+    kw = dict(dataset="hate_speech", model_name="mine", profile="corrected", cache_dir=tmp_path / "c", progress=False)
+    before = evaluate(st, "clustering", results_dir=tmp_path / "r", **kw)
+    st.max_seq_length = 6                                                     # 4 tokens of text per chunk
+    with pytest.raises(StebInputError, match="holds a result for other inputs .model_settings differ"):
+        evaluate(st, "clustering", results_dir=tmp_path / "r", **kw)
+    cached = evaluate(st, "clustering", results_dir=tmp_path / "r2", **kw)
+    fresh = evaluate(st, "clustering", results_dir=tmp_path / "r3", **(kw | {"cache_dir": tmp_path / "c-empty"}))
+    assert cached["model_revision"] == before["model_revision"] and cached["model_max_tokens"] == 4
+    assert cached["main_score"] == fresh["main_score"] != before["main_score"]
+    assert cached["model_settings"] != before["model_settings"]
+    st.max_seq_length = 256
+    del st[2]                                                                 # no Normalize: other vectors, other key
+    unnormalised = evaluate(st, "clustering", results_dir=tmp_path / "r4", **kw)
+    assert unnormalised["model_settings"] not in (before["model_settings"], cached["model_settings"])
+    assert len(list((tmp_path / "c" / "embeddings" / "mine").glob("*/*"))) == 3      # one cache per setting

@@ -18,9 +18,10 @@ from steb_lib.core import (
     sha256_json,
     usable_cache_dir,
 )
+from ..models.registry import settings_fingerprint
 
 # %% auto #0
-__all__ = ['cache_key', 'EmbeddingCache', 'embed_texts']
+__all__ = ['cache_key', 'EmbeddingCache', 'vectors_key', 'embed_texts']
 
 # %% ../../nbs/lib/embed/41_cache.ipynb #c005
 def cache_key(model_name: str, revision: str | None, protocol: str) -> str:
@@ -76,17 +77,22 @@ class EmbeddingCache:
             return None
 
 # %% ../../nbs/lib/embed/41_cache.ipynb #c010
+def vectors_key(encoder, protocol: str, batch_size: int = DEFAULT_BATCH_SIZE) -> str:
+    """What, beside the model's name and revision, keys the vectors `encoder` makes: the protocol, the route
+    of the profile, a batch size other than the default, and the settings fingerprint (`vector_settings`)."""
+    tag = encoder.cache_tag(protocol) if hasattr(encoder, "cache_tag") else ""   # the released code's route
+    batch = [] if batch_size == DEFAULT_BATCH_SIZE else [f"batch-{batch_size}"]
+    return "+".join([protocol] + ([tag] if tag else []) + batch + [settings_fingerprint(encoder)])
+
 def embed_texts(encoder, texts, protocol: str, cache_root, model_name: str, shard_size: int = 256,
                 batch_size: int = DEFAULT_BATCH_SIZE, progress: bool = True) -> tuple[np.ndarray, int]:
     "(matrix with one vector per text, number of texts newly embedded), using and filling the on-disk cache."
     texts = check_texts(texts)
     if not getattr(encoder, "cacheable", True):   # a model without a revision (a function without a version)
         return encoder.encode(texts, protocol=protocol, batch_size=batch_size, progress=progress), len(texts)
-    tag = encoder.cache_tag(protocol) if hasattr(encoder, "cache_tag") else ""   # the released code's route
-    batch = [] if batch_size == DEFAULT_BATCH_SIZE else [f"batch-{batch_size}"]
-    cache = EmbeddingCache(
+    cache = EmbeddingCache(   # keyed on the weights (revision) and on everything else that shapes the vectors
         cache_root, model_name, getattr(encoder, "revision", None) or encoder.spec.revision,
-        "+".join([protocol] + ([tag] if tag else []) + batch),
+        vectors_key(encoder, protocol, batch_size),
     )
     keys_of = getattr(encoder, "cache_keys", lambda texts, protocol: [sha256_text(t) for t in texts])
     hashes = keys_of(texts, protocol)

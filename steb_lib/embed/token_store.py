@@ -16,7 +16,7 @@ from steb_lib.core import (
     sha256_text,
     usable_cache_dir,
 )
-from .cache import cache_key
+from .cache import cache_key, vectors_key
 from .late_interaction import encoder_token_vectors
 
 # %% auto #0
@@ -106,7 +106,7 @@ def cached_token_vectors(
         cache_root,
         model_name,
         getattr(encoder, "revision", None) or encoder.spec.revision,
-        protocol,
+        vectors_key(encoder, protocol, batch_size),   # the embedding cache's rule: settings, batch size, route
         skip_punctuation,
     ).load()
     todo = sorted(

@@ -18,6 +18,7 @@ from steb_lib.core import (
     set_aside,
     writable_directory,
 )
+from ..models.registry import settings_fingerprint
 from ..profiles import Profile, legacy_profile, make_profile
 from ..run_settings import record_run_settings
 from steb_lib.records import (
@@ -37,8 +38,8 @@ __all__ = ['IDENTITY_FIELDS', 'RESULT_FIELDS', 'SCHEMA_VERSION', 'RESULT_RECORD'
 
 # %% ../../nbs/lib/eval/60_results.ipynb #c006
 IDENTITY_FIELDS = (
-    "model_revision", "model_files_sha256", "data_sha256", "seed", "protocol", "token_filter", "profile",
-    "corrections",
+    "model_revision", "model_files_sha256", "model_settings", "data_sha256", "seed", "protocol",
+    "token_filter", "profile", "corrections",
 )
 RESULT_FIELDS = ("model", "dataset", "task", "main_score", "metrics")
 # results written before the field existed are version 0: the same fields, read as they are; before version
@@ -240,6 +241,7 @@ def base_result(
         "model_source": getattr(encoder, "source_note", "built in"),
         "model_files_sha256": getattr(encoder, "files_sha256", None),
         "model_hub_id": encoder.spec.hub_id,
+        "model_settings": settings_fingerprint(encoder),   # what shapes the vectors besides the weights
         **(encoder.describe() if hasattr(encoder, "describe") else {}),
         "dataset": dataset,
         "data_sha256": data.sha256,

@@ -11,7 +11,7 @@ from .registry import ModelSpec
 from .encoders import PieceEncoder, context_length, embedding_route, length_sorted_batches, mean_pool
 
 # %% auto #0
-__all__ = ['weights_fingerprint', 'InMemoryEncoder', 'in_memory_encoder']
+__all__ = ['weights_fingerprint', 'InMemoryEncoder', 'sentence_transformer_settings', 'in_memory_encoder']
 
 # %% ../../nbs/lib/models/33_in_memory.ipynb #49d362b4
 def weights_fingerprint(module) -> str:
@@ -102,6 +102,14 @@ def _revision(model, version: str | None) -> str | None:
     if not isinstance(module, torch.nn.Module): return version
     return f"{version}+{weights_fingerprint(module)}" if version else weights_fingerprint(module)
 
+def sentence_transformer_settings(model) -> dict:
+    """What a `SentenceTransformer` held in memory does to its texts besides its weights: its context, each
+    module's configuration (pooling, normalisation, dense layers), its prompts and its truncation."""
+    config = lambda m: m.get_config_dict() if hasattr(m, "get_config_dict") else {}   # noqa: E731
+    modules = [[type(m).__name__, config(m)] for m in model]
+    return {"max_seq_length": model.max_seq_length, "modules": modules, "prompts": dict(model.prompts),
+            "default_prompt_name": model.default_prompt_name, "truncate_dim": model.truncate_dim}
+
 def _released_sentence_transformer(model, name, version, profile) -> InMemoryEncoder:
     """A `SentenceTransformer` embedded as the released code embeds one (`st-pipeline` off): its transformer
     alone, mean-pooled over its full context, the route tagged `hf-route` as `TransformerEncoder` tags it."""
@@ -122,7 +130,9 @@ def in_memory_encoder(model, name: str | None = None, version: str | None = None
         limit = context_length(hf.config, tok) - tok.num_special_tokens_to_add()
         name = name or _checkpoint_name(hf) or "transformers-model"
         embed, kind = _hf_mean_pooled(hf, tok, limit), "transformers model + tokenizer"
-        return InMemoryEncoder(embed, name, _revision(hf, version), kind, tok, limit, profile)
+        encoder = InMemoryEncoder(embed, name, _revision(hf, version), kind, tok, limit, profile)
+        encoder.runtime_settings = {"tokenizer": tok.name_or_path, "vocabulary": len(tok)}
+        return encoder
     if isinstance(model, SentenceTransformer) and not embedding_route(profile).own_pipeline:
         return _released_sentence_transformer(model, name, version, profile)
     if isinstance(model, SentenceTransformer):
@@ -132,6 +142,7 @@ def in_memory_encoder(model, name: str | None = None, version: str | None = None
         revision = _revision(model, version)
         encoder = InMemoryEncoder(embed, name, revision, "SentenceTransformer", tok, limit, profile)
         encoder.route_fields = ("exact_chunks", "own_pipeline")
+        encoder.runtime_settings = sentence_transformer_settings(model)
         return encoder
     if callable(getattr(model, "encode", None)) or callable(model):
         if not name: raise StebInputError("name the model you hold (model_name=...): its results go under it")

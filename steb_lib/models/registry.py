@@ -4,17 +4,18 @@
 
 # %% ../../nbs/lib/models/30_registry.ipynb #c003
 from __future__ import annotations
-import importlib.util, importlib.metadata, json, os, re, shutil, tempfile, zipfile
+import hashlib, importlib.util, importlib.metadata, json, os, re, shutil, tempfile, zipfile
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from ..core import LazyRegistry, StebInputError, data_dir, default_cache_dir, inside
 from ..records import RecordKind, checksum_problem, upgrade
 
 # %% auto #0
-__all__ = ['FAMILIES', 'MODEL_REGISTRY', 'DEFAULT_MODELS', 'ENCODERS', 'CAUSAL_MODEL_TYPES', 'TRAINING_SCHEMA_VERSION',
-           'TRAINING_RECORD', 'WEIGHT_SUFFIXES', 'OTHER_FRAMEWORK_SUFFIXES', 'OTHER_FRAMEWORK_FOLDERS', 'ModelSpec',
-           'spec_from_record', 'record_with_local_dir', 'load_model_registry', 'registry_lookup', 'split_revision',
-           'resolve_model', 'encoder_family', 'family_from_config', 'detect_family', 'models_dir', 'zip_part_files',
+__all__ = ['FAMILIES', 'MODEL_REGISTRY', 'DEFAULT_MODELS', 'ENCODERS', 'VECTOR_SPEC_FIELDS', 'CAUSAL_MODEL_TYPES',
+           'TRAINING_SCHEMA_VERSION', 'TRAINING_RECORD', 'WEIGHT_SUFFIXES', 'OTHER_FRAMEWORK_SUFFIXES',
+           'OTHER_FRAMEWORK_FOLDERS', 'ModelSpec', 'spec_from_record', 'record_with_local_dir', 'load_model_registry',
+           'registry_lookup', 'split_revision', 'resolve_model', 'encoder_family', 'vector_settings',
+           'settings_fingerprint', 'family_from_config', 'detect_family', 'models_dir', 'zip_part_files',
            'unpack_zip_parts', 'migrate_training_record', 'unpacked_model_dir', 'below', 'package_model_files',
            'packaged_model_dir', 'trained_model_dir', 'weight_files', 'model_weights_sha256', 'check_training_record',
            'model_source', 'offline_availability', 'hub_cache_root', 'hub_cache_dir', 'trained_entry',
@@ -178,6 +179,26 @@ def encoder_family(*families: str, takes_device: bool = True, takes_route: bool 
         for f in families: ENCODERS[f] = build
         return cls
     return deco
+
+# %% ../../nbs/lib/models/30_registry.ipynb #vs002
+VECTOR_SPEC_FIELDS = ("family", "pooling", "prompt", "encode_kwargs", "max_length", "dim", "ngram",
+                      "reference_corpus")   # what a registry entry says about the vectors
+
+def vector_settings(encoder) -> dict:
+    """What shapes `encoder`'s vectors besides its weights: its registry entry's settings
+    (`VECTOR_SPEC_FIELDS`), the context and pooling it runs with, its dtype, the profile's route and a model
+    in memory's own settings (`runtime_settings`)."""
+    spec = encoder.spec
+    return {**{f: getattr(spec, f, None) for f in VECTOR_SPEC_FIELDS},
+            "max_tokens": getattr(encoder, "max_tokens", None),
+            "pooling_run": getattr(encoder, "pooling", None),
+            "dtype": getattr(encoder, "dtype", None), "route": list(getattr(encoder, "route_tags", ())),
+            "runtime": getattr(encoder, "runtime_settings", None)}
+
+def settings_fingerprint(encoder) -> str:
+    "`settings-<sha256 prefix>` of `vector_settings(encoder)` (values JSON cannot hold are written as text)."
+    text = json.dumps(vector_settings(encoder), sort_keys=True, default=str, ensure_ascii=False)
+    return "settings-" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 # %% ../../nbs/lib/models/30_registry.ipynb #c013
 CAUSAL_MODEL_TYPES = {
