@@ -12,7 +12,8 @@ from steb_lib.core import (
     set_aside, sha256_text,
 )
 pd = lazy_module("pandas")   # imported at first use (a status table): `steb evaluate` does not wait for it
-from steb_lib.data.datasets import dataset_entry, suite_datasets, suite_tasks
+from steb_lib.data.datasets import dataset_entry, suite_datasets, suite_tasks, task_input
+from steb_lib.data.sources import locate_source, matching_files
 from steb_lib.eval.results import parse_result, result_path
 from steb_lib.models.registry import resolve_model
 from steb_lib.profiles import make_profile
@@ -22,10 +23,11 @@ _logger = logging.getLogger("steb_lib.sweep")
 # %% auto #0
 __all__ = ['SCHEDULER_WAITING', 'SCHEDULER_RUNNING', 'EXECUTORS', 'SweepJob', 'sweep_jobs', 'model_result_name', 'job_results',
            'read_sweep_file', 'job_key', 'failure_record', 'job_failure', 'limit_threads', 'result_matches',
-           'pinned_revision', 'current_revision', 'run_sweep_job', 'lock_held', 'sweep_folder', 'sweep_lock',
-           'submitted_ids', 'record_submitted', 'scheduler_queue', 'job_state', 'sweep_status', 'status_counts',
-           'minutes', 'slurm_parameters', 'make_executor', 'run_local_jobs', 'manifest_path', 'manifest_entries',
-           'manifest_job', 'manifest_jobs', 'add_to_manifest', 'prepare_models', 'submit_sweep']
+           'raw_files_stamp', 'current_data_sha256', 'pinned_revision', 'current_revision', 'run_sweep_job',
+           'lock_held', 'sweep_folder', 'sweep_lock', 'submitted_ids', 'record_submitted', 'scheduler_queue',
+           'job_state', 'sweep_status', 'status_counts', 'minutes', 'slurm_parameters', 'make_executor',
+           'run_local_jobs', 'manifest_path', 'manifest_entries', 'manifest_job', 'manifest_jobs', 'add_to_manifest',
+           'prepare_models', 'submit_sweep']
 
 # %% ../nbs/lib/75_sweep.ipynb #c006
 @dataclass(frozen=True)
@@ -117,13 +119,43 @@ def limit_threads(threads: int) -> None:
 
 def result_matches(path: Path, job: SweepJob) -> bool:
     """Is the result at `path` one `job` would keep: readable, its checksum intact, and made with the job's
-    seed, protocol, profile and model revision (`current_revision`)? If not, the job runs and decides."""
+    seed, protocol, profile, model revision (`current_revision`) and data (`current_data_sha256`)? If not,
+    the job runs and decides."""
     if not path.exists(): return False
     result, problem = parse_result(path)
     if problem: return False
     wanted = {"seed": job.seed, "protocol": job.protocol, "profile": job.profile, "scoring": "mean"}
     if revision := current_revision(job.model): wanted["model_revision"] = revision
-    return all(result.get(k) == v for k, v in wanted.items())
+    if not all(result.get(k) == v for k, v in wanted.items()): return False
+    data = current_data_sha256(job, result["task"])
+    return data is None or result.get("data_sha256") == data
+
+_DATA_SHA256: dict = {}   # (dataset, task, seed, profile, raw files' sizes and times) -> sha256, this process
+
+def raw_files_stamp(dataset: str) -> str | None:
+    """The sizes and modification times of `dataset`'s raw files where they lie here (None: not here, a
+    shipped sample serves): what tells, without reading them, that they are the files hashed before."""
+    source = dataset_entry(dataset)["source"]
+    try: root, _ = locate_source(source, dataset, download=False)
+    except StebInputError: return None
+    stats = [(str(f), f.stat().st_size, f.stat().st_mtime_ns)
+             for hits in matching_files(root, source["files"]).values() for f in hits]
+    return canonical_json(stats)
+
+def current_data_sha256(job: SweepJob, task: str) -> str | None:
+    """The `data_sha256` a result of `job`'s `task` records when computed now (the prepared sample, as the
+    runner prepares it, never downloading); None where that cannot be known here (no raw files, no shipped
+    sample): the job runs and decides. Raw files here that no longer prepare match no result. Hashed once per
+    process while the raw files keep size and time."""
+    stamp = raw_files_stamp(job.dataset)
+    key = (job.dataset, task, job.seed, job.profile, stamp)
+    if key not in _DATA_SHA256:
+        try: data, _, _ = task_input(task, dataset=job.dataset, seed=job.seed, profile=job.profile, download=False)
+        except StebInputError as e:
+            if stamp is None: return None
+            _DATA_SHA256[key] = f"does not prepare: {e}"; return _DATA_SHA256[key]
+        _DATA_SHA256[key] = data.sha256
+    return _DATA_SHA256[key]
 
 def pinned_revision(model: str) -> str | None:
     "The revision the registry pins for `model` (None: none, or not a registered model)."

@@ -451,11 +451,11 @@ def write_prepared(p: Prepared, out_dir) -> tuple[Path, str]:
 # %% ../../nbs/lib/data/25_datasets.ipynb #ti0005
 def task_input(
     task: str, data_file=None, dataset: str | None = None, name: str | None = None, seed: int = DEFAULT_SEED,
-    profile=None,
+    profile=None, download: bool | None = None,
 ):
     """(prepared sample, dataset name in the store, provenance fields) for a data file (or records held in
     memory: a list of dicts, a DataFrame), example or registered dataset (sampled as `profile` says; a data
-    file is never sampled)."""
+    file is never sampled; `download` as `prepare_dataset` takes it)."""
     if (data_file is None) == (dataset is None):
         raise StebInputError("give exactly one of a data file or a dataset name")
     if data_file is not None and not isinstance(data_file, (str, os.PathLike)):   # records held in memory
@@ -466,7 +466,7 @@ def task_input(
         # never sampled; a text-only probing file gets the profile's features
         data = load_task_file(task, path, make_profile(profile).of_kind("selection"))
         return data, name or dataset or path.stem, {}
-    p = prepare_dataset(dataset, task, seed, profile=profile)
+    p = prepare_dataset(dataset, task, seed, download=download, profile=profile)
     return (
         p.data,
         name or p.meta["dataset"],
