@@ -10,15 +10,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Protocol, runtime_checkable
 import steb_lib
-from ..core import StebInputError, sha256_json
+from ..core import StebInputError, atomic_write_text, sha256_json
 from ..models.registry import TRAINING_RECORD, TRAINING_SCHEMA_VERSION
 from ..records import record_lock, write_record
 
 _logger = logging.getLogger("steb_lib.train.lifecycle")
 
 # %% auto #0
-__all__ = ['TrainingRun', 'Recipe', 'recipe_fields', 'recipe_key', 'check_training_numbers', 'last_complete_checkpoint',
-           'finished_training', 'train_once', 'other_stages', 'training_record', 'train', 'base_model']
+__all__ = ['PUBLISHING_FILE', 'TrainingRun', 'Recipe', 'recipe_fields', 'recipe_key', 'check_training_numbers',
+           'last_complete_checkpoint', 'finished_training', 'publishing_record', 'train_once', 'other_stages',
+           'training_record', 'train', 'base_model']
 
 # %% ../../nbs/lib/train/50_lifecycle.ipynb #l006
 @dataclass(frozen=True)
@@ -91,15 +92,31 @@ def finished_training(out_dir) -> dict | None:
     from steb_lib.models.registry import check_training_record
     return check_training_record(out_dir)
 
+PUBLISHING_FILE = "publishing.json"   # in a stage: the training is over, its record waits to be published
+
 def _publish(stage: Path, out: Path, info: dict) -> dict:
-    "Record `info` (+ the weights' sha256, the schema version) in the stage and rename it to `out`."
+    """Record `info` (+ the weights' sha256, the schema version) in the stage and rename it to `out`. Killed
+    half-way, the rerun finishes it (`train_once`): the record waits in the stage before the checkpoints go,
+    and they are renamed before they are removed, so that none is ever resumed half-deleted."""
     from steb_lib.models.registry import model_weights_sha256
-    shutil.rmtree(stage/"checkpoints", ignore_errors=True)   # before the checksum: it holds weights too
+    atomic_write_text(stage/PUBLISHING_FILE, json.dumps(info, sort_keys=True), within=stage)
+    trash = stage/".checkpoints-removed"
+    if (stage/"checkpoints").exists():   # before the checksum: they hold weights too
+        if trash.exists(): shutil.rmtree(trash)
+        os.replace(stage/"checkpoints", trash)
+    if trash.exists(): shutil.rmtree(trash)
     info = info | {"weights_sha256": model_weights_sha256(stage), "schema_version": TRAINING_SCHEMA_VERSION}
     write_record(TRAINING_RECORD, stage/"training.json", info)   # with its checksum
+    (stage/PUBLISHING_FILE).unlink()
     if out.exists(): out.rmdir()
     os.replace(stage, out)
     return info
+
+def publishing_record(stage: Path) -> dict | None:
+    "The record a training killed while publishing left in `stage` (None: none, or a damaged one)."
+    try: info = json.loads((stage/PUBLISHING_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError): return None
+    return info if isinstance(info, dict) and "recipe_key" in info else None
 
 # %% ../../nbs/lib/train/50_lifecycle.ipynb #l017
 def train_once(out_dir, key: str, train_in) -> dict:
@@ -117,6 +134,9 @@ def train_once(out_dir, key: str, train_in) -> dict:
         stage = out.parent/f".{out.name}.training-{key}"
         for other in other_stages(out, stage):
             shutil.rmtree(other, ignore_errors=True); _logger.info(f"removed {other}")
+        if (waiting := publishing_record(stage)) is not None:   # trained; killed while publishing
+            _logger.info(f"publish {stage}: trained before, killed while publishing")
+            return _publish(stage, out, waiting)
         return _publish(stage, out, train_in(stage))
 
 def other_stages(out: Path, stage: Path) -> list[Path]:
