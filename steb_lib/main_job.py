@@ -44,6 +44,7 @@ def run_model_jobs(fn, items, parallelism: int, jobs_dir, what: str) -> list:
     from steb_lib.sweep import make_executor, run_local_jobs
     threads, counter = max(1, (os.cpu_count() or 1) // parallelism), Path(jobs_dir)/"next-item"
     counter.parent.mkdir(parents=True, exist_ok=True); counter.write_text("0")
+    for stale in counter.parent.glob("item-*.pkl"): stale.unlink()   # a failed run's outcomes: not this run's
     executor = make_executor("local", jobs_dir)   # the workers' logs: kept there if an item fails
     work = [(fn, [(*item, threads) for item in items], str(counter))] * min(parallelism, len(items))
     died = [f"worker {job.job_id}" for _, job in run_local_jobs(executor, _worker, work, parallelism)
