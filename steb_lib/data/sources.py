@@ -12,10 +12,10 @@ from steb_lib.core import (
 )
 
 # %% auto #0
-__all__ = ['DOWNLOAD_LIMITS', 'GDRIVE_URL', 'DatasetError', 'dataset_error', 'raw_mirror_dir', 'fixtures_dir', 'source_prefix',
-           'matching_files', 'missing_files', 'download_limit', 'fetch_url', 'archive_member_path', 'extract_members',
-           'hf_repo_files', 'file_urls', 'download_source', 'offline', 'source_roots', 'package_dir', 'packages_root',
-           'locate_source', 'source_availability']
+__all__ = ['DOWNLOAD_LIMITS', 'UNPACK_RATIO_FLOOR', 'GDRIVE_URL', 'DatasetError', 'dataset_error', 'raw_mirror_dir',
+           'fixtures_dir', 'source_prefix', 'matching_files', 'missing_files', 'download_limit', 'unpack_bound',
+           'fetch_url', 'archive_member_path', 'extract_members', 'hf_repo_files', 'file_urls', 'download_source',
+           'offline', 'source_roots', 'package_dir', 'packages_root', 'locate_source', 'source_availability']
 
 # %% ../../nbs/lib/data/20_sources.ipynb #c006
 class DatasetError(StebInputError):
@@ -74,6 +74,7 @@ def _redirect(url: str) -> str:
 DOWNLOAD_LIMITS = {   # variable: default
     "STEB_DOWNLOAD_MAX_BYTES": 20 * 10**9,   # one file's body (the largest STEB source is a few GB)
     "STEB_UNPACK_MAX_BYTES": 100 * 10**9,    # what one archive unpacks to
+    "STEB_UNPACK_MAX_RATIO": 200,            # ... and to how many times its own size (text packs < 20x)
     "STEB_DOWNLOAD_DEADLINE_S": 4 * 3600,    # one file, start to end
 }
 
@@ -82,6 +83,17 @@ def download_limit(name: str) -> int:
     value = os.environ.get(name) or DOWNLOAD_LIMITS[name]
     try: return int(float(value))
     except ValueError: raise StebInputError(f"{name}={value!r} is not a number") from None
+
+UNPACK_RATIO_FLOOR = 64 * 10**6   # an archive may always unpack to this much, whatever its size
+
+def unpack_bound(archive_bytes: int) -> tuple[int, str]:
+    """(bytes an archive of `archive_bytes` may unpack to, what sets the bound): `STEB_UNPACK_MAX_BYTES`, or
+    `STEB_UNPACK_MAX_RATIO` times its size (at least `UNPACK_RATIO_FLOOR`), whichever is less: a bomb, whose
+    ratio is in the hundreds or thousands, cannot pass the second bound under the first."""
+    cap, ratio = download_limit("STEB_UNPACK_MAX_BYTES"), download_limit("STEB_UNPACK_MAX_RATIO")
+    by_ratio = max(ratio * archive_bytes, UNPACK_RATIO_FLOOR)
+    if by_ratio < cap: return by_ratio, f"{ratio} times its {archive_bytes:,} bytes: STEB_UNPACK_MAX_RATIO"
+    return cap, "STEB_UNPACK_MAX_BYTES"
 
 def _cut_short(url: str, got: int, expected) -> str:
     return (f"download of {url} was cut short ({got:,} bytes received, {expected} expected); nothing was "
@@ -109,8 +121,8 @@ def _stream_body(response, out, url: str, dataset: str) -> str:
     return digest.hexdigest()
 
 def _unpacked_size(path: Path, name: str) -> int:
-    "Bytes the archive `path` unpacks to (a `.gz` is read through, at most one byte past the cap)."
-    cap = download_limit("STEB_UNPACK_MAX_BYTES")
+    "Bytes the archive `path` unpacks to (a `.gz` is read through, at most one byte past `unpack_bound`)."
+    cap, _ = unpack_bound(path.stat().st_size)
     if name.endswith(".zip"):
         with zipfile.ZipFile(path) as z:
             if (n := sum(i.file_size for i in z.infolist())) > cap: return n
@@ -123,9 +135,9 @@ def _unpacked_size(path: Path, name: str) -> int:
 
 def _check_archive_complete(path: Path, name: str, url: str, dataset: str) -> None:
     """Refuse a `.zip`, `.gz`/`.tgz` body that does not read to its end (the only truncation check when a
-    server sends no length), or that unpacks to more than `STEB_UNPACK_MAX_BYTES`."""
+    server sends no length), or that unpacks to more than `unpack_bound` allows."""
     if not name.endswith((".zip", ".gz", ".tgz")): return
-    try: n, cap = _unpacked_size(path, name), download_limit("STEB_UNPACK_MAX_BYTES")
+    try: n, (cap, why) = _unpacked_size(path, name), unpack_bound(path.stat().st_size)
     except (zipfile.BadZipFile, OSError, EOFError, zlib.error) as e:
         raise dataset_error(
             dataset,
@@ -133,8 +145,8 @@ def _check_archive_complete(path: Path, name: str, url: str, dataset: str) -> No
             "nothing was written",
         ) from None
     if n > cap:
-        raise dataset_error(dataset, f"{url} unpacks to more than {cap:,} bytes (STEB_UNPACK_MAX_BYTES): "
-                            "refused, nothing was written")
+        raise dataset_error(dataset, f"{url} unpacks to more than {cap:,} bytes ({why}): refused, nothing "
+                            "was written")
 
 def fetch_url(url: str, dest: Path, sha256: str | None = None, dataset: str = "?") -> str:
     """Download `url` to `dest` atomically, streamed to disk within `DOWNLOAD_LIMITS`; check it is complete
@@ -183,8 +195,8 @@ def _archive_members(path: Path):
 
 def _members_to_extract(members, dest: Path, keep, strip: int, archive: Path, dataset: str) -> list:
     """[(target, open)] of the regular members `keep` wants; refused whole when one would land outside `dest`
-    or all of them unpack to more than `STEB_UNPACK_MAX_BYTES`."""
-    todo, total, cap = [], 0, download_limit("STEB_UNPACK_MAX_BYTES")
+    or all of them unpack to more than `unpack_bound` allows."""
+    (cap, why), todo, total = unpack_bound(Path(archive).stat().st_size), [], 0
     for name, regular, size, open_member in members:
         rel = "/".join(name.replace("\\", "/").split("/")[strip:])
         if not rel or not regular or not keep(rel): continue
@@ -192,8 +204,8 @@ def _members_to_extract(members, dest: Path, keep, strip: int, archive: Path, da
             raise dataset_error(dataset, f"archive member {name!r} would be written outside {dest}: refused, "
                                 "nothing extracted", archive)
         if (total := total + size) > cap:
-            raise dataset_error(dataset, f"the archive unpacks to more than {cap:,} bytes "
-                                "(STEB_UNPACK_MAX_BYTES): refused, nothing extracted", archive)
+            raise dataset_error(dataset, f"the archive unpacks to more than {cap:,} bytes ({why}): refused, "
+                                "nothing extracted", archive)
         todo.append((target, open_member))
     return todo
 
