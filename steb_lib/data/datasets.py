@@ -32,13 +32,13 @@ import steb_lib.data.mini_suite, steb_lib.data.authorship_loaders, steb_lib.data
 
 # %% auto #0
 __all__ = ['ATTRIBUTES', 'DEFINITIONAL', 'APPLICATIONS', 'SUITES', 'LITE_DATASETS', 'LITE_MINI', 'LITE_EXCLUDED_TASKS',
-           'ENTRY_KEYS', 'SOURCE_KEYS', 'DATASET_REGISTRY', 'PREPARED_FORMAT', 'SELECTION_RULES',
-           'load_dataset_registry', 'builtin_datasets', 'builtin_dataset_file', 'dataset_entry', 'in_suite',
-           'suite_tasks', 'suite_datasets', 'sample_records', 'Prepared', 'source_files_sha256', 'files_read_beyond',
-           'unchanged_files', 'dataset_tasks', 'sample_corrections', 'drawn_with_seed', 'task_entry',
-           'sample_text_count', 'lite_dir', 'sample_identity', 'shipped_name', 'shipped_sample', 'shipped_tasks',
-           'needed_tasks', 'has_shipped_samples', 'prepare_dataset', 'repeated_records', 'build_prepared',
-           'write_prepared', 'task_input', 'dataset_availability']
+           'ENTRY_KEYS', 'COMMON_SOURCE_KEYS', 'PIN_KEYS', 'SOURCE_KEYS', 'DATASET_REGISTRY', 'PREPARED_FORMAT',
+           'SELECTION_RULES', 'without_pins', 'load_dataset_registry', 'builtin_datasets', 'builtin_dataset_file',
+           'dataset_entry', 'in_suite', 'suite_tasks', 'suite_datasets', 'sample_records', 'Prepared',
+           'source_files_sha256', 'files_read_beyond', 'unchanged_files', 'dataset_tasks', 'sample_corrections',
+           'drawn_with_seed', 'task_entry', 'sample_text_count', 'lite_dir', 'sample_identity', 'shipped_name',
+           'shipped_sample', 'shipped_tasks', 'needed_tasks', 'has_shipped_samples', 'prepare_dataset',
+           'repeated_records', 'build_prepared', 'write_prepared', 'task_input', 'dataset_availability']
 
 # %% ../../nbs/lib/data/25_datasets.ipynb #c006
 ATTRIBUTES = ("feature", "dialect", "register", "genre", "time", "demographics", "authorship")
@@ -79,6 +79,14 @@ ENTRY_KEYS = {
     "correction_overrides",
     "selection",
 }
+COMMON_SOURCE_KEYS = {"kind", "files", "unpack", "files_sha256"}
+PIN_KEYS = ("sha256", "archive_sha256", "files_sha256")   # the bytes expected, not what the files are
+
+def without_pins(source: dict) -> dict:
+    """`source` without its checksums: what identifies a sample (a pin added later changes no sample and no
+    result)."""
+    return {k: v for k, v in source.items() if k not in PIN_KEYS}
+
 SOURCE_KEYS = {
     "repo": {"owner", "repo", "commit", "archive_sha256"},
     "hf": {"id", "repos", "revision"},
@@ -86,7 +94,7 @@ SOURCE_KEYS = {
     "url": {"url", "sha256"},
     "gdrive": {"id", "archive", "dir", "sha256"},
     "manual": {"dir", "page"},
-    # every kind also has `kind`, `files` and may `unpack` archives
+    # every kind also has `kind`, `files` and may `unpack` archives, and pin its files (`files_sha256`)
     "package": {"packages"},
     "fixture": {"prefix"},
 }
@@ -105,7 +113,7 @@ def _check_keys(e: dict, path: Path) -> None:
                 raise StebInputError(
                     f"{path}: unknown source kind {src.get('kind')!r}; one of {sorted(SOURCE_KEYS)}"
                 )
-            if unknown := sorted(set(src) - SOURCE_KEYS[src["kind"]] - {"kind", "files", "unpack"}):
+            if unknown := sorted(set(src) - SOURCE_KEYS[src["kind"]] - COMMON_SOURCE_KEYS):
                 raise StebInputError(f"{path}: unknown {src['kind']} source keys {unknown}")
 
 def _check_entry(e: dict, path: Path) -> dict:
@@ -254,7 +262,7 @@ def sample_text_count(task: str, records: list[dict]) -> int:
     return task_spec(task).text_count(records)
 
 def _source_summary(source: dict) -> dict:
-    return {k: v for k, v in source.items() if k not in ("files", "sha256")}
+    return {k: v for k, v in without_pins(source).items() if k != "files"}
 
 # %% ../../nbs/lib/data/25_datasets.ipynb #c016
 def _prepared_paths(name: str, task: str, key: str) -> tuple[Path, Path]:
@@ -299,7 +307,8 @@ def lite_dir() -> Path:
 def sample_identity(entry: dict, task: str, seed: int, selection=()) -> dict:
     """What determines a prepared sample besides the raw files (its sha256 keys a shipped sample);
     `selection`: the `sample_corrections` applied."""
-    return {"loader": entry["loader"], "loader_args": entry.get("loader_args", {}), "source": entry["source"],
+    return {"loader": entry["loader"], "loader_args": entry.get("loader_args", {}),
+            "source": without_pins(entry["source"]),
             "task": task, "target": entry["tasks"][task], "seed": seed, "selection": sorted(selection)}
 
 def shipped_name(task: str, selection=()) -> str:

@@ -8,14 +8,16 @@ import contextlib, fnmatch, glob, gzip, hashlib, http.client, json, os, shutil, 
 import urllib.request, zipfile, zlib
 from pathlib import Path
 from steb_lib.core import (
-    StebInputError, atomic_file, atomic_write_bytes, data_dir, default_cache_dir, file_sha256, inside
+    StebInputError, atomic_file, atomic_write_bytes, data_dir, default_cache_dir, file_sha256, inside,
+    sha256_json,
 )
 
 # %% auto #0
 __all__ = ['DOWNLOAD_LIMITS', 'UNPACK_RATIO_FLOOR', 'GDRIVE_URL', 'DatasetError', 'dataset_error', 'raw_mirror_dir',
            'fixtures_dir', 'source_prefix', 'matching_files', 'missing_files', 'download_limit', 'unpack_bound',
-           'fetch_url', 'archive_member_path', 'extract_members', 'hf_repo_files', 'file_urls', 'download_source',
-           'offline', 'source_roots', 'package_dir', 'packages_root', 'locate_source', 'source_availability']
+           'fetch_url', 'archive_member_path', 'extract_members', 'hf_repo_files', 'file_urls', 'pinned_files_problem',
+           'download_source', 'offline', 'source_roots', 'package_dir', 'packages_root', 'locate_source',
+           'source_availability']
 
 # %% ../../nbs/lib/data/20_sources.ipynb #c006
 class DatasetError(StebInputError):
@@ -290,8 +292,18 @@ def _download_files(source: dict, dest: Path, dataset: str) -> None:
 
 
 # %% ../../nbs/lib/data/20_sources.ipynb #c020
+def pinned_files_problem(source: dict, got: dict) -> str | None:
+    """What is wrong with the downloaded files `got` ({path: sha256}) against the source's pin `files_sha256`
+    (the sha256 of that mapping as JSON, for files fixed upstream: a commit, a release); None if it matches
+    or nothing is pinned (a live hub dataset, a file whose bytes were never seen)."""
+    pin = source.get("files_sha256")
+    if pin is None or sha256_json(got) == pin: return None
+    return (f"the downloaded files ({len(got)}) are not the ones pinned (files_sha256 {pin[:12]}…, got "
+            f"{sha256_json(got)[:12]}…): changed or tampered upstream; removed, nothing was kept")
+
 def download_source(source: dict, dest: Path, dataset: str = "?") -> dict:
-    "Download `source`'s files into `dest` (its cache directory); return {path: sha256} of what was fetched."
+    """Download `source`'s files into `dest` (its cache directory); return {path: sha256} of what was fetched,
+    checked against the source's pin (`pinned_files_problem`)."""
     kind, files = source["kind"], source["files"]
     if kind == "manual":
         raise dataset_error(
@@ -315,8 +327,12 @@ def download_source(source: dict, dest: Path, dataset: str = "?") -> dict:
             f"the download holds nothing matching {missing}; the source's layout may have changed",
             dest,
         )
-    return {str(p.relative_to(dest)): file_sha256(p)
-            for hits in matching_files(dest, files).values() for p in hits}
+    got = {str(p.relative_to(dest)): file_sha256(p)
+           for hits in matching_files(dest, files).values() for p in hits}
+    if problem := pinned_files_problem(source, got):
+        for rel in got: (dest/rel).unlink()
+        raise dataset_error(dataset, problem, dest)
+    return got
 
 
 # %% ../../nbs/lib/data/20_sources.ipynb #c024
