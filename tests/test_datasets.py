@@ -146,3 +146,15 @@ def test_every_cut_is_recorded_and_a_stray_carriage_return_reads_as_released(tmp
     assert r.returncode == 0, r.stderr
     result = json.loads(next((tmp_path/"res").glob("*/eWAVE/clustering.json")).read_text())
     assert result["data_changes"] == {"records beyond the sample's count (after the first N in file order)": 2652}
+
+
+def test_every_pinned_source_matches_the_real_files_it_pins():
+    """Issue 46, item 8: a source's `files_sha256` is the sha256 of {path: sha256} of its files at its commit; for each
+    pinned source the shared mirror holds untrimmed, the real files give the pin (a wrong pin would refuse every download)."""
+    from steb_lib.core import sha256_json
+    from steb_lib.data.datasets import load_dataset_registry, source_files_sha256
+    from steb_lib.data.sources import source_prefix
+    pinned = {n: e["source"] for n, e in load_dataset_registry().items() if "files_sha256" in e["source"]}
+    assert len(pinned) >= 17 and all(s["kind"] == "repo" and s.get("commit") for s in pinned.values())
+    for name, source in pinned.items():
+        assert sha256_json(source_files_sha256(RAW/source_prefix(source), source)) == source["files_sha256"], name
