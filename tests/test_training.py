@@ -113,6 +113,12 @@ def test_training_numbers_are_checked_before_any_work(tmp_path):
     proc = _steb("train", "contrastive", "--out", tmp_path / "sd", "--base", base, "--steps", "1")
     assert proc.returncode == 2 and _one_error(proc) and "weight files are damaged or cut short" in proc.stderr, proc.stderr[-800:]
     assert not (tmp_path / "sd").exists() and not list(tmp_path.glob(".sd.training-*"))   # nothing published or staged
+    # item 13: a --base that asks to run code of its own (a custom module, as a LUAR's auto_map) is one line, not a traceback
+    custom = tmp_path / "custom"; shutil.copytree(model_source(resolve_model("all-MiniLM-L6-v2"))[0], custom)
+    modules = json.loads((custom / "modules.json").read_text()); modules[1]["type"] = "my_package.MyPooling"
+    (custom / "modules.json").write_text(json.dumps(modules))
+    proc = _steb("train", "contrastive", "--out", tmp_path / "sd", "--base", custom, "--steps", "1")
+    assert proc.returncode == 2 and _one_error(proc) and "asks to run code of its own (my_package.MyPooling)" in proc.stderr, proc.stderr[-800:]
 
 
 def test_training_is_a_transaction(tmp_path):

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/lib/train/50_lifecycle.ipynb #l003
 from __future__ import annotations
-import dataclasses, json, logging, math, os, shutil, time
+import dataclasses, errno, json, logging, math, os, shutil, time
 from ..run_settings import kernel_mode, training_threads
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,9 +17,9 @@ from ..records import record_lock, write_record
 _logger = logging.getLogger("steb_lib.train.lifecycle")
 
 # %% auto #0
-__all__ = ['PUBLISHING_FILE', 'TrainingRun', 'Recipe', 'recipe_fields', 'recipe_key', 'check_training_numbers',
-           'last_complete_checkpoint', 'finished_training', 'publishing_record', 'train_once', 'other_stages',
-           'training_record', 'train', 'base_model']
+__all__ = ['PUBLISHING_FILE', 'DISK_FULL_ERRNOS', 'TrainingRun', 'Recipe', 'recipe_fields', 'recipe_key',
+           'check_training_numbers', 'last_complete_checkpoint', 'finished_training', 'publishing_record', 'train_once',
+           'no_room', 'other_stages', 'training_record', 'train', 'refuse_base_code', 'base_model']
 
 # %% ../../nbs/lib/train/50_lifecycle.ipynb #l006
 @dataclass(frozen=True)
@@ -137,7 +137,23 @@ def train_once(out_dir, key: str, train_in) -> dict:
         if (waiting := publishing_record(stage)) is not None:   # trained; killed while publishing
             _logger.info(f"publish {stage}: trained before, killed while publishing")
             return _publish(stage, out, waiting)
-        return _publish(stage, out, train_in(stage))
+        try: return _publish(stage, out, train_in(stage))
+        except Exception as e:
+            if (why := no_room(e)) is None: raise
+            raise StebInputError(f"training into {stage} stopped: {why}; what it wrote is kept: make room and "
+                                 "rerun the same command to resume") from None
+
+DISK_FULL_ERRNOS = (errno.ENOSPC, errno.EFBIG, errno.EDQUOT)   # no room, a file-size limit, a quota
+
+def no_room(error: BaseException) -> str | None:
+    """What a write that found no room says (a full disk, a file-size limit, a quota), in an `OSError` or in
+    the message of a library's own error (safetensors': "... (os error 28)"), its causes included; None for
+    any other error."""
+    while error is not None:
+        if isinstance(error, OSError) and error.errno in DISK_FULL_ERRNOS: return os.strerror(error.errno)
+        if any(f"(os error {n})" in str(error) for n in DISK_FULL_ERRNOS): return str(error)
+        error = error.__cause__ or error.__context__
+    return None
 
 def other_stages(out: Path, stage: Path) -> list[Path]:
     """The staging directories of `out`'s other recipes (trainings killed before they published), matched by
@@ -173,6 +189,14 @@ def train(recipe: Recipe, out_dir, save_every: int | None = None, progress: bool
         recipe, key, records, source,
         TrainingRun(stage/"checkpoints", save_every, progress, tuple(callbacks)), options))
 
+def refuse_base_code(recipe, path) -> None:
+    """One clear error for a base that asks to run code of its own (a LUAR, a custom module): training runs
+    no code but the libraries' (`models.encoders.code_the_files_ask_for`)."""
+    from steb_lib.models.encoders import code_the_files_ask_for
+    if code := code_the_files_ask_for(path):
+        raise StebInputError(f"base model {recipe.base} asks to run code of its own ({', '.join(code)}): "
+                             "training runs none; choose a base whose architecture transformers knows")
+
 def base_model(recipe, path):
     """The recipe's model built on the base at `path`; weight files that are damaged, cut short or pickled
     with code are one clear error, as when evaluating (`models.encoders.weights_problem`)."""
@@ -186,6 +210,7 @@ def _train_in(recipe, key: str, records, source: dict, run: TrainingRun, options
     from steb_lib.models.encoders import materialize
     from steb_lib.models.registry import resolve_model
     base = materialize(resolve_model(recipe.base))
+    refuse_base_code(recipe, base["path"])   # before the examples: a reranker's curation takes minutes
     examples, provenance = recipe.examples(records, run.progress, **options)
     model = base_model(recipe, base["path"])
     resume = last_complete_checkpoint(run.checkpoints)
