@@ -484,7 +484,7 @@ def run_rerank(a) -> int:
 def print_tables(results_dir, scores=("operational", "definitional"), as_csv=False) -> None:
     "Print each score's table (×100) for a results directory, as markdown or CSV, with what was left out."
     from steb_lib.eval.results import results_table
-    from steb_lib.paper import SCORE_TABLES
+    from steb_lib.paper import SCORE_TABLES, markdown_table
     from steb_lib.scores import results_frame, steb_scores
     results = results_frame(results_dir)
     profiles = sorted(set(results["profile"].dropna()))
@@ -496,7 +496,7 @@ def print_tables(results_dir, scores=("operational", "definitional"), as_csv=Fal
                 (100 * results_table(results_dir), {}) if score == "main" else steb_scores(results, score)
             )
         except StebInputError as e: print(f"({e})\n"); continue
-        print(table.to_csv(float_format="%.2f") if as_csv else _markdown(table))
+        print(table.to_csv(float_format="%.2f") if as_csv else markdown_table(table))
         left = info.get("left_out") or {
             k: v["left_out"] for k, v in info.items() if isinstance(v, dict) and v.get("left_out")
         }
@@ -505,10 +505,6 @@ def print_tables(results_dir, scores=("operational", "definitional"), as_csv=Fal
             print(f"\nmodels left out (missing a dataset of the task): {info['models_left_out']}")
         if not as_csv and score in SCORE_TABLES: _print_against_paper(score, table, info, results)
         print()
-
-def _markdown(table) -> str:
-    "A table as markdown, two decimals, a dash for a missing number (tabulate prints NaN as 'nan')."
-    return table.astype(object).where(table.notna(), None).to_markdown(floatfmt=".2f", missingval="–")
 
 def _print_against_paper(score, table, info, results) -> None:
     "This run's table beside the paper's, with a verdict mark after every published number, and the legend."

@@ -18,11 +18,11 @@ _logger = logging.getLogger("steb_lib.paper")
 __all__ = ['PUBLISHED', 'CATEGORY_LABELS', 'PAPER_TOLERANCE', 'VERDICT_MARKS', 'SCORE_TABLES', 'PAPER_DATASETS',
            'PAPER_NOTEBOOKS', 'paper_table', 'paper_dataset_counts', 'published_without_consumer', 'select_models',
            'category_colors', 'model_category', 'display_name', 'side_by_side', 'output_dir', 'results_to_read',
-           'save_table', 'cell_verdict', 'paper_verdicts', 'dataset_counts', 'comparability', 'not_comparable_notes',
-           'marked_side_by_side', 'verdict_legend', 'paper_column_counts', 'paper_comparison', 'paper_datasets',
-           'describe_run', 'describe_profile', 'per_dataset_scores', 'save_figure', 'plot_score_heatmap',
-           'plot_scores_by_category', 'protocol_results_dir', 'repo_root', 'execute_paper_notebook',
-           'check_notebook_inputs', 'run_paper_notebooks', 'kernel_stderr_to']
+           'markdown_table', 'save_table', 'cell_verdict', 'paper_verdicts', 'dataset_counts', 'comparability',
+           'not_comparable_notes', 'marked_side_by_side', 'verdict_legend', 'paper_column_counts', 'paper_comparison',
+           'paper_datasets', 'describe_run', 'describe_profile', 'per_dataset_scores', 'save_figure',
+           'plot_score_heatmap', 'plot_scores_by_category', 'protocol_results_dir', 'repo_root',
+           'execute_paper_notebook', 'check_notebook_inputs', 'run_paper_notebooks', 'kernel_stderr_to']
 
 # %% ../nbs/lib/80_paper.ipynb #c006
 def _read_paper_csv(name: str) -> pd.DataFrame:
@@ -125,6 +125,10 @@ def results_to_read(results_dir=None, suite: str = "lite") -> str:
     print(f"reading results from {Path(results_dir).absolute()}")
     return str(results_dir)
 
+def markdown_table(table: pd.DataFrame) -> str:
+    "`table` as markdown, two decimals, '–' for a missing number (tabulate shows NaN as 'nan', None as '–')."
+    return table.astype(object).where(table.notna(), None).to_markdown(floatfmt=".2f", missingval="–")
+
 def save_table(table: pd.DataFrame, tables_dir, name: str) -> list[Path]:
     "Write `table` as `name.csv` and `name.md` (two decimals, '–' for no number) in `output_dir(tables_dir)`."
     from steb_lib.core import atomic_write_text
@@ -132,8 +136,7 @@ def save_table(table: pd.DataFrame, tables_dir, name: str) -> list[Path]:
     if isinstance(flat.columns, pd.MultiIndex): flat.columns = [" / ".join(map(str, c)) for c in flat.columns]
     d = output_dir(tables_dir, "tables"); d.mkdir(parents=True, exist_ok=True)
     csv = atomic_write_text(d/f"{name}.csv", flat.to_csv(float_format="%.2f", lineterminator="\n"))
-    shown = flat.astype(object).where(flat.notna(), None)   # tabulate prints NaN as 'nan', None as the dash
-    md = atomic_write_text(d/f"{name}.md", shown.to_markdown(floatfmt=".2f", missingval="–") + "\n")
+    md = atomic_write_text(d/f"{name}.md", markdown_table(flat) + "\n")
     return [csv, md]
 
 # %% ../nbs/lib/80_paper.ipynb #pv002

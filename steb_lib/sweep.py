@@ -150,7 +150,8 @@ def current_data_sha256(job: SweepJob, task: str) -> str | None:
     stamp = raw_files_stamp(job.dataset)
     key = (job.dataset, task, job.seed, job.profile, stamp)
     if key not in _DATA_SHA256:
-        try: data, _, _ = task_input(task, dataset=job.dataset, seed=job.seed, profile=job.profile, download=False)
+        try: data = task_input(task, dataset=job.dataset, seed=job.seed, profile=job.profile,
+                               download=False)[0]
         except StebInputError as e:
             if stamp is None: return None
             _DATA_SHA256[key] = f"does not prepare: {e}"; return _DATA_SHA256[key]

@@ -106,7 +106,7 @@ def cached_token_vectors(
         cache_root,
         model_name,
         getattr(encoder, "revision", None) or encoder.spec.revision,
-        vectors_key(encoder, protocol, batch_size),   # the embedding cache's rule: settings, batch size, route
+        vectors_key(encoder, protocol, batch_size),   # the embedding cache's rule: settings, batch, route
         skip_punctuation,
     ).load()
     todo = sorted(

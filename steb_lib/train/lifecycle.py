@@ -140,8 +140,8 @@ def train_once(out_dir, key: str, train_in) -> dict:
         try: return _publish(stage, out, train_in(stage))
         except Exception as e:
             if (why := no_room(e)) is None: raise
-            raise StebInputError(f"training into {stage} stopped: {why}; what it wrote is kept: make room and "
-                                 "rerun the same command to resume") from None
+            raise StebInputError(f"training into {stage} stopped: {why}; what it wrote is kept: make room "
+                                 "and rerun the same command to resume") from None
 
 DISK_FULL_ERRNOS = (errno.ENOSPC, errno.EFBIG, errno.EDQUOT)   # no room, a file-size limit, a quota
 
