@@ -15,9 +15,9 @@ _logger = logging.getLogger("steb_lib.main_job")
 
 # %% auto #0
 __all__ = ['FAMILY_COST', 'PARITY_DONE', 'sweep_main_job', 'run_model_jobs', 'lost_items', 'item_outcomes', 'evaluate_model',
-           'job_cost', 'evaluate_models', 'main_job', 'verify_main_job', 'main_job_parity', 'parity_variants',
-           'over_context', 'sample_differs', 'touches', 'parity_model', 'run_parity', 'record_parity_run',
-           'parity_done']
+           'job_cost', 'evaluate_models', 'main_job', 'parity_results_dir', 'verify_main_job', 'main_job_parity',
+           'parity_variants', 'over_context', 'sample_differs', 'touches', 'parity_model', 'run_parity',
+           'record_parity_run', 'parity_done']
 
 # %% ../nbs/lib/85_main_job.ipynb #c039
 def sweep_main_job(models, suite, multilingual, results_dir, executor, sweep=None, **kw) -> list:
@@ -167,12 +167,16 @@ def main_job(
     )
     return {"notebooks": notebooks_run, "reproduced": reproduced}
 
+def parity_results_dir(results_dir) -> Path:
+    "Where the parity notebook's variants of `results_dir` live (its default store): `<results_dir>-parity`."
+    return Path(f"{results_dir}-parity")
+
 def verify_main_job(results_dir) -> bool | None:
     """The main job's stores (chunk, truncate, each parity variant) against the committed stores of those
     names (`72_verify`), each summary logged; whether all reproduced them (None: none has a committed one)."""
     from steb_lib.verify import default_reference, verify
     stores = [Path(results_dir), protocol_results_dir(results_dir, "truncate")]
-    stores += sorted(p for p in Path(f"{results_dir}-parity").glob("*") if p.is_dir())
+    stores += sorted(p for p in parity_results_dir(results_dir).glob("*") if p.is_dir())
     verdicts = []
     for store in (s for s in stores if any(s.glob("*/*/*.json"))):
         try: reference = default_reference(store)
@@ -189,7 +193,7 @@ def main_job_parity(suite: str, results_dir, notebooks, kw: dict) -> tuple | Non
     plain = not make_profile(kw.get("profile")).corrections and kw.get("seed", DEFAULT_SEED) == DEFAULT_SEED
     if "parity" not in notebooks or not plain: return None
     pairs = [(e["name"], t) for e in suite_datasets(suite) for t in suite_tasks(e, suite)]
-    return sorted(pairs, key=lambda p: (p[1], p[0])), f"{results_dir}-parity"   # the notebook's default store
+    return sorted(pairs, key=lambda p: (p[1], p[0])), parity_results_dir(results_dir)
 
 
 # %% ../nbs/lib/85_main_job.ipynb #2385f91e
