@@ -21,11 +21,12 @@ from steb_lib.profiles import make_profile
 _logger = logging.getLogger("steb_lib.sweep")
 
 # %% auto #0
-__all__ = ['SCHEDULER_WAITING', 'SCHEDULER_RUNNING', 'EXECUTORS', 'SweepJob', 'sweep_jobs', 'model_result_name', 'job_results',
-           'read_sweep_file', 'job_key', 'failure_record', 'job_failure', 'limit_threads', 'result_matches',
-           'raw_files_stamp', 'current_data_sha256', 'pinned_revision', 'current_revision', 'run_sweep_job',
-           'lock_held', 'sweep_folder', 'sweep_lock', 'submitted_ids', 'record_submitted', 'scheduler_queue',
-           'job_state', 'sweep_status', 'status_counts', 'minutes', 'slurm_parameters', 'make_executor',
+__all__ = ['SCHEDULER_WAITING', 'SCHEDULER_RUNNING', 'SCHEDULER_ENDED', 'EXECUTORS', 'JOB_ENV_NAMES', 'JOB_ENV_PREFIXES',
+           'SECRET_WORDS', 'SweepJob', 'sweep_jobs', 'model_result_name', 'job_results', 'read_sweep_file', 'job_key',
+           'failure_record', 'job_failure', 'limit_threads', 'result_matches', 'raw_files_stamp', 'current_data_sha256',
+           'pinned_revision', 'current_revision', 'run_sweep_job', 'lock_held', 'sweep_folder', 'sweep_lock',
+           'submitted_ids', 'record_submitted', 'submitted_logs', 'scheduler_queue', 'scheduler_ended', 'job_state',
+           'sweep_status', 'status_counts', 'minutes', 'slurm_parameters', 'job_environment', 'make_executor',
            'run_local_jobs', 'manifest_path', 'manifest_entries', 'manifest_job', 'manifest_jobs', 'add_to_manifest',
            'prepare_models', 'submit_sweep']
 
@@ -218,25 +219,46 @@ def submitted_ids(results_dir) -> dict:
     ids = read_sweep_file(Path(results_dir)/".sweep"/"submitted.json", {})
     return ids if isinstance(ids, dict) else {}
 
-def record_submitted(pairs, results_dir) -> None:
-    "Remember the scheduler id of each (job, id) submitted, under the sweep lock."
+def record_submitted(pairs, results_dir, logs=()) -> None:
+    """Remember the scheduler id of each (job, id) submitted, and the log of each (job, log path) in `logs`,
+    under the sweep lock."""
     with sweep_lock(results_dir):
-        ids = submitted_ids(results_dir) | {job_key(job): str(i) for job, i in pairs}
-        atomic_write_text(Path(results_dir)/".sweep"/"submitted.json", json.dumps(ids, indent=1) + "\n",
-                          within=results_dir)
+        for name, new in (("submitted.json", pairs), ("logs.json", logs)):
+            known = read_sweep_file(Path(results_dir)/".sweep"/name, {})
+            known = (known if isinstance(known, dict) else {}) | {job_key(job): str(v) for job, v in new}
+            atomic_write_text(Path(results_dir)/".sweep"/name, json.dumps(known, indent=1) + "\n",
+                              within=results_dir)
+
+def submitted_logs(results_dir) -> dict:
+    "{`job_key`: path of the SLURM job's log} of the jobs submitted into `results_dir`."
+    logs = read_sweep_file(Path(results_dir)/".sweep"/"logs.json", {})
+    return logs if isinstance(logs, dict) else {}
 
 SCHEDULER_WAITING = ("PENDING", "CONFIGURING", "REQUEUED", "REQUEUE_HOLD", "RESIZING", "SUSPENDED")
 SCHEDULER_RUNNING = ("RUNNING", "COMPLETING")
+SCHEDULER_ENDED = ("CANCELLED", "FAILED", "TIMEOUT", "OUT_OF_MEMORY", "NODE_FAIL", "PREEMPTED", "BOOT_FAIL",
+                   "DEADLINE")   # the job is over and gave no result
 
 def scheduler_queue(ids) -> dict:
-    """{job id: state} of the SLURM jobs `ids` still in the queue (`squeue`; array tasks one by one); {} where
-    there is no `squeue`."""
+    """{job id: state} of the SLURM jobs `ids` still in the queue (`squeue`; array tasks one by one), and of
+    those accounting says ended without success (`scheduler_ended`); {} where there is no `squeue`."""
     import shutil, subprocess
     bases = sorted({str(i).split("_")[0] for i in ids})
     if not bases or not shutil.which("squeue"): return {}
     done = subprocess.run(["squeue", "-h", "-r", "-o", "%i %T", "-j", ",".join(bases)], capture_output=True,
                           text=True, timeout=60)
-    return dict(line.split()[:2] for line in done.stdout.splitlines() if len(line.split()) >= 2)
+    queued = dict(line.split()[:2] for line in done.stdout.splitlines() if len(line.split()) >= 2)
+    return scheduler_ended(bases) | queued
+
+def scheduler_ended(bases) -> dict:
+    """{job id: final state} of the jobs of `bases` (array ids) that SLURM's accounting (`sacct`) says ended
+    without success (`CANCELLED by 0`, `OUT_OF_MEMORY`...); {} without `sacct` or accounting."""
+    import shutil, subprocess
+    if not bases or not shutil.which("sacct"): return {}
+    done = subprocess.run(["sacct", "-n", "-P", "-X", "-o", "JobID,State", "-j", ",".join(bases)],
+                          capture_output=True, text=True, timeout=60)
+    rows = [line.split("|", 1) for line in done.stdout.splitlines() if "|" in line]
+    return {i: s for i, s in rows if s.split(" ")[0] in SCHEDULER_ENDED}
 
 def job_state(job: SweepJob, results_dir, queue: dict | None = None) -> str:
     "'finished', 'running', 'queued' (`queue`: the scheduler's {job id: state}), 'failed' or 'missing'."
@@ -246,19 +268,22 @@ def job_state(job: SweepJob, results_dir, queue: dict | None = None) -> str:
     if (state := (queue or {}).get(submitted_ids(results_dir).get(job_key(job)))) in SCHEDULER_WAITING:
         return "queued"
     if state in SCHEDULER_RUNNING: return "running"
-    return "failed" if job_failure(job, results_dir) else "missing"
+    ended = state is not None and state.split(" ")[0] in SCHEDULER_ENDED   # cancelled, out of memory...
+    return "failed" if job_failure(job, results_dir) or ended else "missing"
 
 # %% ../nbs/lib/75_sweep.ipynb #c021
 def sweep_status(jobs, results_dir) -> pd.DataFrame:
     "One row per job: model, dataset, protocol, state, results (done/expected), why (failed), log."
-    rows, queue = [], scheduler_queue(submitted_ids(results_dir).values())
+    ids, logs = submitted_ids(results_dir), submitted_logs(results_dir)
+    rows, queue = [], scheduler_queue(ids.values())
     for job in jobs:
         outs, state = job_results(job, results_dir), job_state(job, results_dir, queue)
         record = (job_failure(job, results_dir) or {}) if state == "failed" else {}
-        why = str(record["failed"][0][2]) if record else ""
+        ended = queue.get(ids.get(job_key(job)), "") if state == "failed" and not record else ""
+        why = str(record["failed"][0][2]) if record else f"ended by SLURM: {ended}" if ended else ""
         rows.append({"model": job.model, "dataset": job.dataset, "protocol": job.protocol, "state": state,
                      "results": f"{sum(result_matches(p, job) for p in outs)}/{len(outs)}", "why": why,
-                     "log": str(record.get("log") or "")})
+                     "log": str(record.get("log") or logs.get(job_key(job)) or "")})
     return pd.DataFrame(rows, columns=["model", "dataset", "protocol", "state", "results", "why", "log"])
 
 def status_counts(status: pd.DataFrame) -> pd.DataFrame:
@@ -287,13 +312,28 @@ def slurm_parameters(partition=None, gpus=0, time="4:00:00", array_parallelism=1
     return {k: v for k, v in params.items() if v is not None}
 
 # %% ../nbs/lib/75_sweep.ipynb #c027
+JOB_ENV_NAMES = ("PATH", "HOME", "USER", "LANG", "LC_ALL", "TZ", "TMPDIR", "VIRTUAL_ENV", "PYTHONPATH", "SLURM_CONF")
+JOB_ENV_PREFIXES = ("STEB_", "HF_", "TRANSFORMERS_", "TOKENIZERS_", "SENTENCE_TRANSFORMERS_", "TORCH_", "OMP_",
+                    "MKL_", "OPENBLAS_", "ATEN_", "ONEDNN_", "CUDA_", "PYTORCH_")
+SECRET_WORDS = {"TOKEN", "KEY", "SECRET", "PASSWORD", "PASS", "CREDENTIALS", "AUTH"}
+
+def job_environment(environ=None) -> list[str]:
+    """The names of the variables a SLURM job gets from the submitting shell (`sbatch --export`): the paths, the
+    offline switches, the caches and raw data (`STEB_*`, `HF_*`), the kernel pins (`run_settings`) — never a
+    secret (a name with a word such as TOKEN or KEY: `HF_TOKEN`, `OPENAI_API_KEY`); SLURM adds its own."""
+    environ = os.environ if environ is None else environ
+    wanted = [n for n in environ if n in JOB_ENV_NAMES or n.startswith(JOB_ENV_PREFIXES)]
+    return sorted(n for n in wanted if not SECRET_WORDS & set(n.split("_")))
+
 def make_executor(kind: str, folder, slurm: dict | None = None, timeout_min: int = 24 * 60):
-    "A submitit executor: `local` (this machine, one process per job) or `slurm` (sbatch job arrays)."
+    """A submitit executor: `local` (this machine, one process per job) or `slurm` (sbatch job arrays, whose
+    jobs see `job_environment`'s variables and nothing else of the submitting shell)."""
     import submitit
     if kind == "local":
         executor = submitit.LocalExecutor(folder); executor.update_parameters(timeout_min=timeout_min)
     elif kind == "slurm":
         executor = submitit.SlurmExecutor(folder); executor.update_parameters(**(slurm or slurm_parameters()))
+        executor.update_parameters(additional_parameters={"export": ",".join(job_environment()) or "NONE"})
     else: raise StebInputError(f"executor must be one of {EXECUTORS}, not {kind!r}")
     return executor
 
@@ -371,7 +411,8 @@ def submit_sweep(jobs, results_dir, executor: str = "local", folder=None, parall
         submitted = run_local_jobs(ex, functools.partial(fn, threads=threads), todo, parallelism)
     else:
         submitted = list(zip(todo, ex.map_array(fn, todo))) if todo else []
-        record_submitted([(item, job.job_id) for item, job in submitted], results_dir)
+        record_submitted([(item, job.job_id) for item, job in submitted], results_dir,
+                         [(item, job.paths.stderr) for item, job in submitted])
         if not wait: return out | {"jobs": [job for _, job in submitted]}
     failures = [(item, _job_failure(job), str(job.paths.stderr)) for item, job in submitted]
     out["failed"] = [f for f in failures if f[1]]
