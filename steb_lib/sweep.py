@@ -333,7 +333,9 @@ def make_executor(kind: str, folder, slurm: dict | None = None, timeout_min: int
         executor = submitit.LocalExecutor(folder); executor.update_parameters(timeout_min=timeout_min)
     elif kind == "slurm":
         executor = submitit.SlurmExecutor(folder); executor.update_parameters(**(slurm or slurm_parameters()))
-        executor.update_parameters(additional_parameters={"export": ",".join(job_environment()) or "NONE"})
+        # SUBMITIT_EXECUTOR: set by submitit's job script for its srun, which exports only the names sbatch did
+        names = ",".join(job_environment() + ["SUBMITIT_EXECUTOR=slurm"])
+        executor.update_parameters(additional_parameters={"export": names})
     else: raise StebInputError(f"executor must be one of {EXECUTORS}, not {kind!r}")
     return executor
 

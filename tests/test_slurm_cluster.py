@@ -1,0 +1,149 @@
+"""The cluster path against a real SLURM scheduler (issue 43): `scripts/local_slurm.sh` starts a single-node cluster
+(Slurm, munge, slurmdbd, MariaDB) for these tests and stops it after, also when one fails. Through the console script:
+a real job array under its parallelism cap, the CPUs and memory asked reaching the jobs, results equal to a sequential
+run's, `steb status` from the real scheduler and accounting, a cancelled job and a failing one, the resubmission of
+only what is not finished; through the Python API: what a job's environment holds (never a secret).
+
+Skipped, with the reason, only where the machine cannot run a cluster (neither root nor sudo)."""
+import json, os, subprocess, sys, tempfile, time
+from pathlib import Path
+
+import pytest
+
+from steb_lib.eval.results import without_timing
+
+ROOT = Path(__file__).resolve().parents[1]
+STEB = str(Path(sys.executable).parent / "steb")
+SCRIPT = str(ROOT / "scripts" / "local_slurm.sh")
+
+
+def _root_or_sudo() -> bool:
+    if os.geteuid() == 0: return True
+    return subprocess.run(["sudo", "-n", "true"], capture_output=True).returncode == 0
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    "The environment of a client of a freshly started local cluster; the cluster is stopped after the module's tests."
+    if not _root_or_sudo():
+        pytest.skip("a local SLURM cluster needs root or sudo to install and start (scripts/local_slurm.sh)")
+    where = Path(tempfile.mkdtemp(prefix="steb-slurm-", dir="/tmp"))      # short: munge's socket path is bounded
+    env = {**os.environ, "STEB_SLURM_DIR": str(where)}
+    start = subprocess.run(["bash", SCRIPT, "start"], env=env, capture_output=True, text=True, timeout=600)
+    assert start.returncode == 0, start.stdout + start.stderr
+    try:
+        yield {**env, "SLURM_CONF": str(where / "etc" / "slurm.conf")}
+    finally:
+        stop = subprocess.run(["bash", SCRIPT, "stop"], env=env, capture_output=True, text=True, timeout=120)
+        assert stop.returncode == 0, stop.stdout + stop.stderr
+        again = subprocess.run(["bash", SCRIPT, "status"], env=env, capture_output=True, text=True, timeout=60)
+        assert again.returncode != 0 and "running" not in again.stdout.replace("not running", ""), again.stdout
+
+
+def steb(*args, env, timeout=600):
+    return subprocess.run([STEB, *map(str, args)], env=env, capture_output=True, text=True, timeout=timeout)
+
+
+def sacct(env, *ids, fields="JobID,State,AllocCPUS,ReqMem,Start,End") -> list[dict]:
+    "The accounting rows (array tasks one by one) of the jobs `ids`."
+    names = fields.split(",")
+    deadline = time.time() + 60
+    while True:   # slurmctld hands records to slurmdbd a moment after a job ends
+        out = subprocess.run(["sacct", "-n", "-P", "-X", "-j", ",".join(ids), "-o", fields], env=env,
+                             capture_output=True, text=True, check=True).stdout
+        rows = [dict(zip(names, line.split("|"))) for line in out.splitlines() if line]
+        if rows and all(r["State"] not in ("PENDING", "RUNNING") for r in rows) or time.time() > deadline: return rows
+        time.sleep(1)
+
+
+def most_at_once(rows) -> int:
+    "The most jobs of `rows` (sacct Start/End) that ran at the same second."
+    spans = [(r["Start"], r["End"]) for r in rows if r["Start"] not in ("", "Unknown", "None")]
+    return max(sum(s <= t < e for s, e in spans) for t, _ in spans) if spans else 0
+
+
+def job_ids(stdout: str) -> list[str]:
+    return next(line for line in stdout.splitlines() if line.startswith("SLURM jobs:")).split(":", 1)[1].split()
+
+
+def stored(store: Path) -> dict:
+    return {p.relative_to(store): without_timing(json.loads(p.read_text())) for p in sorted(store.glob("*/*/*.json"))}
+
+
+def test_a_sweep_is_a_real_job_array_whose_results_equal_a_sequential_run(cluster, tmp_path):
+    env = cluster | {"STEB_CACHE": str(tmp_path / "cache")}
+    swept, sequential = tmp_path / "swept", tmp_path / "sequential"
+    r = steb("evaluate", "random", "function-words", "--suite", "mini", "--results-dir", swept, "--executor", "slurm",
+             "--slurm-cpus", "1", "--slurm-mem", "1500M", "--slurm-array-parallelism", "2", "--slurm-time", "0:30:00",
+             env=env)
+    assert r.returncode == 0 and "14 jobs submitted, 0 already finished" in r.stdout, r.stdout + r.stderr[-3000:]
+    ids = job_ids(r.stdout)
+    rows = sacct(env, ids[0].split("_")[0])
+    assert len(rows) == 14 and {x["State"] for x in rows} == {"COMPLETED"}, rows
+    assert {x["AllocCPUS"] for x in rows} == {"1"} and {x["ReqMem"] for x in rows} == {"1500M"}, rows
+    assert most_at_once(rows) <= 2, rows
+    status = steb("status", "--results-dir", swept, env=env)
+    assert status.returncode == 0 and "14/14 jobs finished" in status.stdout, status.stdout
+    for model in ("random", "function-words"):
+        done = steb("evaluate", model, "--suite", "mini", "--results-dir", sequential, env=env)
+        assert done.returncode == 0, done.stderr[-2000:]
+    assert stored(swept) == stored(sequential)
+    # the array's cap is the scheduler's: two jobs under %1 run one after the other though two CPUs are free
+    capped = steb("evaluate", "random", "function-words", "--suite", "mini", "--task", "probing", "--results-dir",
+                  tmp_path / "capped", "--executor", "slurm", "--slurm-cpus", "1", "--slurm-mem", "1500M",
+                  "--slurm-array-parallelism", "1", env=env)
+    assert capped.returncode == 0 and "2 jobs submitted" in capped.stdout, capped.stdout + capped.stderr[-2000:]
+    rows = sacct(env, job_ids(capped.stdout)[0].split("_")[0])
+    assert len(rows) == 2 and most_at_once(rows) == 1, rows
+
+
+def test_cancelled_and_failing_jobs_are_named_and_only_they_are_resubmitted(cluster, tmp_path):
+    env = cluster | {"STEB_CACHE": str(tmp_path / "cache")}
+    R = tmp_path / "R"
+    slow = ["evaluate", "tfidf-bundled-1-2", "--suite", "mini", "--task", "probing", "--results-dir", R,
+            "--executor", "slurm", "--slurm-cpus", "1", "--slurm-mem", "1500M"]
+    r = steb(*slow, "--no-wait", env=env)
+    assert r.returncode == 0 and "1 jobs submitted" in r.stdout, r.stdout + r.stderr[-2000:]
+    deadline = time.time() + 120
+    while "1 running" not in (s := steb("status", "--results-dir", R, env=env)).stdout:
+        assert time.time() < deadline, s.stdout
+        time.sleep(0.5)
+    subprocess.run(["scancel", job_ids(r.stdout)[0]], env=env, check=True)
+    deadline = time.time() + 60
+    while "1 running" in (s := steb("status", "--results-dir", R, env=env)).stdout and time.time() < deadline:
+        time.sleep(1)
+    assert s.returncode == 1 and "0/1 jobs finished" in s.stdout, s.stdout
+    assert "cancelled" in s.stdout.lower() and "log: " in s.stdout, s.stdout     # the scheduler's word, and the log
+    assert sacct(env, job_ids(r.stdout)[0].split("_")[0])[0]["State"].startswith("CANCELLED")
+    # a model that fails in the job (its weights cut short after submission): the failure record names the reason and
+    # the SLURM log, and so does steb status
+    from steb_lib.testing.tiny_models import make_tiny_model
+    broken = make_tiny_model("bert", tmp_path / "tiny")
+    with open(broken / "model.safetensors", "r+b") as f: f.truncate(100)
+    bad = steb("evaluate", broken, "--suite", "mini", "--task", "probing", "--results-dir", R, "--executor", "slurm",
+               "--slurm-cpus", "1", "--slurm-mem", "1500M", env=env)
+    assert bad.returncode != 0 and "Traceback" not in bad.stderr, bad.stdout + bad.stderr[-2000:]
+    records = [json.loads(p.read_text()) for p in (R / ".sweep" / "failed").rglob("*.json")]
+    assert len(records) == 1 and "cut short" in records[0]["failed"][0][2] and Path(records[0]["log"]).is_file(), records
+    # the same command again resubmits the cancelled job only, and it completes
+    again = steb(*slow, env=env)
+    assert again.returncode == 0 and "1 jobs submitted, 0 already finished" in again.stdout, again.stdout
+    assert steb("status", "--results-dir", R, "--suite", "mini", "--task", "probing", "--models",
+                "tfidf-bundled-1-2", env=env).returncode == 0
+
+
+def test_a_job_sees_the_paths_switches_and_pins_it_needs_and_no_secret(cluster, tmp_path, monkeypatch):
+    from steb_lib.run_settings import KERNEL_PINS
+    from steb_lib.sweep import make_executor, slurm_parameters
+    for name, value in cluster.items(): monkeypatch.setenv(name, value)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-never-in-a-job"); monkeypatch.setenv("HF_TOKEN", "hf_never")
+    monkeypatch.setenv("STEB_CACHE", str(tmp_path / "cache"))
+    for name, value in KERNEL_PINS.items(): monkeypatch.setenv(name, value)   # as the steb console script pins them
+    executor = make_executor("slurm", tmp_path / "jobs", slurm_parameters(cpus=1, mem="500M", time="0:05:00"))
+    dump = executor.submit(subprocess.check_output, ["env", "-0"]).result()    # the job's own environment
+    job_env = dict(entry.split("=", 1) for entry in dump.decode().split("\0") if "=" in entry)
+    assert "OPENAI_API_KEY" not in job_env and "HF_TOKEN" not in job_env
+    assert job_env["HF_HUB_OFFLINE"] == "1" and job_env["STEB_CACHE"] == str(tmp_path / "cache")
+    assert job_env["STEB_RAW_DIR"] == os.environ["STEB_RAW_DIR"] and job_env["SLURM_CONF"] == cluster["SLURM_CONF"]
+    assert {k: job_env.get(k) for k in KERNEL_PINS} == dict(KERNEL_PINS)
+    assert job_env["SLURM_CPUS_PER_TASK"] == "1" and job_env["SLURM_MEM_PER_NODE"] == "500"
