@@ -73,9 +73,9 @@ def stored(store: Path) -> dict:
 def test_a_sweep_is_a_real_job_array_whose_results_equal_a_sequential_run(cluster, tmp_path):
     env = cluster | {"STEB_CACHE": str(tmp_path / "cache")}
     swept, sequential = tmp_path / "swept", tmp_path / "sequential"
-    r = steb("evaluate", "random", "function-words", "--suite", "mini", "--results-dir", swept, "--executor", "slurm",
-             "--slurm-cpus", "1", "--slurm-mem", "1500M", "--slurm-array-parallelism", "2", "--slurm-time", "0:30:00",
-             env=env)
+    sweep = ["evaluate", "random", "function-words", "--suite", "mini", "--results-dir", swept, "--executor", "slurm",
+             "--slurm-cpus", "1", "--slurm-mem", "1500M", "--slurm-array-parallelism", "2", "--slurm-time", "0:30:00"]
+    r = steb(*sweep, env=env)
     assert r.returncode == 0 and "14 jobs submitted, 0 already finished" in r.stdout, r.stdout + r.stderr[-3000:]
     ids = job_ids(r.stdout)
     rows = sacct(env, ids[0].split("_")[0])
@@ -88,6 +88,20 @@ def test_a_sweep_is_a_real_job_array_whose_results_equal_a_sequential_run(cluste
         done = steb("evaluate", model, "--suite", "mini", "--results-dir", sequential, env=env)
         assert done.returncode == 0, done.stderr[-2000:]
     assert stored(swept) == stored(sequential)
+    # a hand-edited result is not finished (its checksum fails): the same command resubmits that job only
+    edited = swept / "function-words" / "mini_probing" / "probing.json"
+    edited.write_text(edited.read_text().replace('"main_score": 0.', '"main_score": 0.9', 1))
+    status = steb("status", "--results-dir", swept, env=env)
+    assert "13/14 jobs finished" in status.stdout and "missing function-words / mini_probing (0/1 results)" in status.stdout
+    again = steb(*sweep, env=env)
+    assert again.returncode == 0 and "1 jobs submitted, 13 already finished" in again.stdout, again.stdout
+    assert list(edited.parent.glob("probing.json.corrupt*")) and stored(swept) == stored(sequential)
+    # another seed: nothing is finished for it, and its job fails on the store (seed 42), as the inline path refuses
+    status = steb("status", "--results-dir", swept, "--suite", "mini", "--models", "function-words", "--seed", "7", env=env)
+    assert "0/7 jobs finished" in status.stdout, status.stdout
+    seven = steb("evaluate", "function-words", "--dataset", "mini_probing", "--results-dir", swept, "--executor", "slurm",
+                 "--slurm-cpus", "1", "--slurm-mem", "1500M", "--seed", "7", env=env)
+    assert seven.returncode == 1 and "holds a result for other inputs" in seven.stderr, seven.stdout + seven.stderr[-2000:]
     # the array's cap is the scheduler's: two jobs under %1 run one after the other though two CPUs are free
     capped = steb("evaluate", "random", "function-words", "--suite", "mini", "--task", "probing", "--results-dir",
                   tmp_path / "capped", "--executor", "slurm", "--slurm-cpus", "1", "--slurm-mem", "1500M",

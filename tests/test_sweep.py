@@ -81,23 +81,6 @@ def test_slurm_submission_through_the_cli_and_status(tmp_path):
     again = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
     assert again.returncode == 0 and "0 jobs submitted, 0 already finished, 7 queued or running" in again.stdout, again.stdout
     (bin_dir / "squeue").unlink()                                   # they left the queue without results
-    # the same jobs run locally into the same store: status is then complete
-    local = subprocess.run(cmd[:8] + ["local", "--parallelism", "2"], env=env, capture_output=True, text=True, timeout=600)
-    assert local.returncode == 0, local.stderr[-2000:]
     status = subprocess.run([str(STEB), "status", "--results-dir", str(results)], env=env, capture_output=True, text=True)
-    assert status.returncode == 0 and "7/7 jobs finished" in status.stdout, status.stdout
-    # a hand-edited result is not finished for the sweep (its checksum fails), and the rerun recomputes it
-    edited = results / "function-words" / "mini_probing" / "probing.json"
-    edited.write_text(edited.read_text().replace('"main_score": 0.', '"main_score": 0.9', 1))
-    status = subprocess.run([str(STEB), "status", "--results-dir", str(results)], env=env, capture_output=True, text=True)
-    assert "6/7 jobs finished" in status.stdout and "missing function-words / mini_probing (0/1 results)" in status.stdout, status.stdout
-    local = subprocess.run(cmd[:8] + ["local"], env=env, capture_output=True, text=True, timeout=600)
-    assert local.returncode == 0 and "1 jobs run, 6 already finished" in local.stdout, local.stdout + local.stderr[-2000:]
-    assert list(edited.parent.glob("probing.json.corrupt*"))                  # the edited copy is kept aside
-    # another seed: nothing is finished for it, and the store (seed 42) refuses it, as the inline path does
-    status = subprocess.run([str(STEB), "status", "--results-dir", str(results), "--suite", "mini", "--models", "function-words",
-                             "--seed", "7"], env=env, capture_output=True, text=True)
-    assert "0/7 jobs finished" in status.stdout, status.stdout
-    seven = subprocess.run([str(STEB), "evaluate", "function-words", "--dataset", "mini_probing", "--results-dir", str(results),
-                            "--executor", "local", "--seed", "7"], env=env, capture_output=True, text=True, timeout=600)
-    assert seven.returncode == 1 and "holds a result for other inputs" in seven.stderr, seven.stdout + seven.stderr[-2000:]
+    assert "0/7 jobs finished, 0 running, 0 queued, 0 failed, 7 missing" in status.stdout, status.stdout
+    # running them, a hand-edited result, another seed: against a real scheduler (tests/test_slurm_cluster.py)

@@ -82,23 +82,37 @@ def _one_error(proc) -> bool:
     return "Traceback" not in proc.stderr and sum(line.startswith("steb: error:") for line in proc.stderr.splitlines()) == 1
 
 
-def test_training_numbers_are_checked_before_any_work(tmp_path):
-    "Steps, batch sizes, learning rates, seeds and --save-every no training can use: one line each (issue 30, item 6)."
+def _refusal(capsys, *args) -> tuple[int, str]:
+    "(exit code, stderr) of `steb ARGS` run through the CLI's entry point in this process: for refusals before any work."
+    try: rc = main([str(a) for a in args])
+    except SystemExit as e: rc = e.code
+    return rc, capsys.readouterr().err
+
+
+def _one_line(err: str) -> bool:
+    return "Traceback" not in err and sum(line.startswith("steb: error:") for line in err.splitlines()) == 1
+
+
+def test_training_numbers_are_checked_before_any_work(tmp_path, capsys):
+    """Steps, batch sizes, learning rates, seeds and --save-every no training can use: one line each (issue 30, item 6);
+    refused before any import of a trainer, so checked in this process (the console script's own path: below)."""
     base = ["train", "styledistance", "--out", tmp_path / "sd"]
-    for extra, says in ((["--steps", "0"], "steps 0"), (["--steps", "-1"], "steps -1"), (["--batch-size", "0"], "batch size 0"),
+    proc = _steb(*base, "--steps", "0")
+    assert proc.returncode == 2 and _one_error(proc) and "steps 0" in proc.stderr, proc.stderr[-800:]
+    for extra, says in ((["--steps", "-1"], "steps -1"), (["--batch-size", "0"], "batch size 0"),
                         (["--learning-rate", "nan"], "learning rate nan"), (["--seed", "-5"], "seed -5"),
                         (["--save-every", "0"], "--save-every 0")):
-        proc = _steb(*base, *extra)
-        assert proc.returncode == 2 and _one_error(proc) and says in proc.stderr, (extra, proc.stderr[-800:])
-    proc = _steb("train", "contrastive", "--out", tmp_path / "c", "--batch-size", "1")
-    assert proc.returncode == 2 and "batch size 1 (at least 2)" in proc.stderr, proc.stderr[-800:]
+        rc, err = _refusal(capsys, *base, *extra)
+        assert rc == 2 and _one_line(err) and says in err, (extra, err[-800:])
+    rc, err = _refusal(capsys, "train", "contrastive", "--out", tmp_path / "c", "--batch-size", "1")
+    assert rc == 2 and "batch size 1 (at least 2)" in err, err[-800:]
     # issue 46, item 3: a count of 0 is refused, not read as "no limit" nor trained on nothing; item 13: a seed numpy
     # cannot take is one line, not a traceback
     for method, extra, says in (("styledistance", ["--per-feature", "0"], "--per-feature 0 (at least 1)"),
                                 ("styledistance", ["--seed", str(2**32)], "seed 4294967296 (0 to 2**32 - 1"),
                                 ("reranker", ["--n-negatives", "0"], "--n-negatives 0 (at least 1)")):
-        proc = _steb("train", method, "--out", tmp_path / "sd", *extra)
-        assert proc.returncode == 2 and _one_error(proc) and says in proc.stderr, (extra, proc.stderr[-800:])
+        rc, err = _refusal(capsys, "train", method, "--out", tmp_path / "sd", *extra)
+        assert rc == 2 and _one_line(err) and says in err, (extra, err[-800:])
     # item 13: a training data file that is not UTF-8 is one line naming its line, as evaluation's data files are
     latin1 = tmp_path / "authors.jsonl"
     latin1.write_bytes('{"text": "caf\u00e9 au lait", "author": "x"}\n'.encode("latin-1"))
