@@ -138,8 +138,8 @@ def _add_evaluate_parser(sub) -> None:
     from steb_lib.embed.scoring import multi_vector_tasks
     from steb_lib.tasks.task_data import task_names
     ev = _command(sub, "evaluate", run_evaluate)
-    ev.add_argument("model", nargs="+", help="registry name, alias, hub id or local directory (several: a sweep, "
-                    "with --executor)")
+    ev.add_argument("model", nargs="+", help="registry name, alias, hub id or local directory "
+                    "(several: a sweep, with --executor)")
     ev.add_argument("--task", help=f"one of {', '.join(task_names())} "
                     "(required with --data-file; default: all the dataset's tasks)")
     src = ev.add_mutually_exclusive_group(required=True)
@@ -422,8 +422,8 @@ def run_evaluate(a) -> int:
     "`steb evaluate`: one data file, one dataset (all its tasks unless --task) or a whole suite."
     if a.executor != "inline": return _evaluate_as_sweep(a)
     if len(a.model) > 1:
-        raise StebInputError(f"{len(a.model)} models are a sweep: add --executor local (or slurm), or run them "
-                             "one by one")
+        raise StebInputError(f"{len(a.model)} models are a sweep: add --executor local (or slurm), or run "
+                             "them one by one")
     a.model = a.model[0]
     kw = dict(revision=a.revision, scoring=a.scoring, skip_punctuation=a.skip_punctuation,
               trust_remote_code=a.trust_remote_code, batch_size=a.batch_size, **_run_kwargs(a))

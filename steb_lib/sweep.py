@@ -312,15 +312,17 @@ def slurm_parameters(partition=None, gpus=0, time="4:00:00", array_parallelism=1
     return {k: v for k, v in params.items() if v is not None}
 
 # %% ../nbs/lib/75_sweep.ipynb #c027
-JOB_ENV_NAMES = ("PATH", "HOME", "USER", "LANG", "LC_ALL", "TZ", "TMPDIR", "VIRTUAL_ENV", "PYTHONPATH", "SLURM_CONF")
-JOB_ENV_PREFIXES = ("STEB_", "HF_", "TRANSFORMERS_", "TOKENIZERS_", "SENTENCE_TRANSFORMERS_", "TORCH_", "OMP_",
-                    "MKL_", "OPENBLAS_", "ATEN_", "ONEDNN_", "CUDA_", "PYTORCH_")
+JOB_ENV_NAMES = ("PATH", "HOME", "USER", "LANG", "LC_ALL", "TZ", "TMPDIR", "VIRTUAL_ENV", "PYTHONPATH",
+                 "SLURM_CONF")
+JOB_ENV_PREFIXES = ("STEB_", "HF_", "TRANSFORMERS_", "TOKENIZERS_", "SENTENCE_TRANSFORMERS_", "TORCH_",
+                    "OMP_", "MKL_", "OPENBLAS_", "ATEN_", "ONEDNN_", "CUDA_", "PYTORCH_")
 SECRET_WORDS = {"TOKEN", "KEY", "SECRET", "PASSWORD", "PASS", "CREDENTIALS", "AUTH"}
 
 def job_environment(environ=None) -> list[str]:
-    """The names of the variables a SLURM job gets from the submitting shell (`sbatch --export`): the paths, the
-    offline switches, the caches and raw data (`STEB_*`, `HF_*`), the kernel pins (`run_settings`) — never a
-    secret (a name with a word such as TOKEN or KEY: `HF_TOKEN`, `OPENAI_API_KEY`); SLURM adds its own."""
+    """The names of the variables a SLURM job gets from the submitting shell (`sbatch --export`): the paths,
+    the offline switches, the caches and raw data (`STEB_*`, `HF_*`), the kernel pins (`run_settings`) —
+    never a secret (a name with a word such as TOKEN or KEY: `HF_TOKEN`, `OPENAI_API_KEY`); SLURM adds its
+    own."""
     environ = os.environ if environ is None else environ
     wanted = [n for n in environ if n in JOB_ENV_NAMES or n.startswith(JOB_ENV_PREFIXES)]
     return sorted(n for n in wanted if not SECRET_WORDS & set(n.split("_")))
@@ -333,7 +335,7 @@ def make_executor(kind: str, folder, slurm: dict | None = None, timeout_min: int
         executor = submitit.LocalExecutor(folder); executor.update_parameters(timeout_min=timeout_min)
     elif kind == "slurm":
         executor = submitit.SlurmExecutor(folder); executor.update_parameters(**(slurm or slurm_parameters()))
-        # SUBMITIT_EXECUTOR: set by submitit's job script for its srun, which exports only the names sbatch did
+        # SUBMITIT_EXECUTOR: set by submitit's job script for its srun, which exports only sbatch's names
         names = ",".join(job_environment() + ["SUBMITIT_EXECUTOR=slurm"])
         executor.update_parameters(additional_parameters={"export": names})
     else: raise StebInputError(f"executor must be one of {EXECUTORS}, not {kind!r}")
