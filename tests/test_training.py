@@ -79,7 +79,7 @@ def _steb(*args, env=None, **kw):
 
 
 def _one_error(proc) -> bool:
-    return "Traceback" not in proc.stderr and sum(line.startswith("steb: error:") for line in proc.stderr.splitlines()) == 1
+    return _one_line(proc.stderr)
 
 
 def _refusal(capsys, *args) -> tuple[int, str]:
