@@ -214,25 +214,27 @@ def sweep_lock(results_dir):
     folder = sweep_folder(results_dir); folder.mkdir(parents=True, exist_ok=True)
     return FileLock(folder/".lock")
 
+def _job_mapping(results_dir, name: str) -> dict:
+    "The {`job_key`: value} file `name` of the store's `.sweep` folder ({} if absent or of another shape)."
+    found = read_sweep_file(Path(results_dir)/".sweep"/name, {})
+    return found if isinstance(found, dict) else {}
+
 def submitted_ids(results_dir) -> dict:
     "{`job_key`: scheduler job id} of the jobs submitted to SLURM into `results_dir`."
-    ids = read_sweep_file(Path(results_dir)/".sweep"/"submitted.json", {})
-    return ids if isinstance(ids, dict) else {}
+    return _job_mapping(results_dir, "submitted.json")
 
 def record_submitted(pairs, results_dir, logs=()) -> None:
     """Remember the scheduler id of each (job, id) submitted, and the log of each (job, log path) in `logs`,
     under the sweep lock."""
     with sweep_lock(results_dir):
         for name, new in (("submitted.json", pairs), ("logs.json", logs)):
-            known = read_sweep_file(Path(results_dir)/".sweep"/name, {})
-            known = (known if isinstance(known, dict) else {}) | {job_key(job): str(v) for job, v in new}
+            known = _job_mapping(results_dir, name) | {job_key(job): str(v) for job, v in new}
             atomic_write_text(Path(results_dir)/".sweep"/name, json.dumps(known, indent=1) + "\n",
                               within=results_dir)
 
 def submitted_logs(results_dir) -> dict:
     "{`job_key`: path of the SLURM job's log} of the jobs submitted into `results_dir`."
-    logs = read_sweep_file(Path(results_dir)/".sweep"/"logs.json", {})
-    return logs if isinstance(logs, dict) else {}
+    return _job_mapping(results_dir, "logs.json")
 
 SCHEDULER_WAITING = ("PENDING", "CONFIGURING", "REQUEUED", "REQUEUE_HOLD", "RESIZING", "SUSPENDED")
 SCHEDULER_RUNNING = ("RUNNING", "COMPLETING")
