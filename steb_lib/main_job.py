@@ -9,7 +9,7 @@ from pathlib import Path
 import steb_lib
 from .core import StebInputError, atomic_write_bytes, atomic_write_text, canonical_json, sha256_json
 from .profiles import make_profile
-from .paper import PAPER_NOTEBOOKS, protocol_results_dir, run_paper_notebooks
+from .paper import notebooks_for_suite, protocol_results_dir, run_paper_notebooks
 
 _logger = logging.getLogger("steb_lib.main_job")
 
@@ -140,19 +140,21 @@ def main_job(
     figures_dir="figures",
     runs_dir="_runs",
     suite="lite",
-    notebooks=PAPER_NOTEBOOKS,
+    notebooks=None,
     executor=None,
     sweep=None,
     parallelism: int = 2,
     **kw,
 ) -> dict:
     """`suite` (chunk) + its multilingual datasets (truncate) for `models`, `parallelism` models at once,
-    then the paper notebooks. With an `executor` (local, slurm), a sweep of (model, dataset) jobs instead."""
+    then the paper notebooks (default: each that runs on `suite`; one that cannot is refused before the evaluation).
+    With an `executor` (local, slurm), a sweep of (model, dataset) jobs instead."""
     from steb_lib.data.datasets import suite_datasets
     from steb_lib.models.registry import DEFAULT_MODELS
     from steb_lib.scores import is_multilingual
     multilingual = [e["name"] for e in suite_datasets(suite) if is_multilingual(e["name"])]
     models = list(models or DEFAULT_MODELS)
+    notebooks = notebooks_for_suite(suite, notebooks, kw.get("profile"))
     if executor: failed = sweep_main_job(models, suite, multilingual, results_dir, executor, sweep, **kw)
     else:
         parity, jobs = main_job_parity(suite, results_dir, notebooks, kw), Path(runs_dir)/"main-job"

@@ -16,13 +16,14 @@ _logger = logging.getLogger("steb_lib.paper")
 
 # %% auto #0
 __all__ = ['PUBLISHED', 'CATEGORY_LABELS', 'PAPER_TOLERANCE', 'VERDICT_MARKS', 'SCORE_TABLES', 'PAPER_DATASETS',
-           'PAPER_NOTEBOOKS', 'paper_table', 'paper_dataset_counts', 'published_without_consumer', 'select_models',
-           'category_colors', 'model_category', 'display_name', 'side_by_side', 'output_dir', 'results_to_read',
-           'markdown_table', 'save_table', 'cell_verdict', 'paper_verdicts', 'dataset_counts', 'comparability',
-           'not_comparable_notes', 'marked_side_by_side', 'verdict_legend', 'paper_column_counts', 'paper_comparison',
-           'paper_datasets', 'describe_run', 'describe_profile', 'per_dataset_scores', 'save_figure',
-           'plot_score_heatmap', 'plot_scores_by_category', 'protocol_results_dir', 'repo_root',
-           'execute_paper_notebook', 'check_notebook_inputs', 'run_paper_notebooks', 'kernel_stderr_to']
+           'PAPER_NOTEBOOKS', 'DEFINITIONAL_NOTEBOOKS', 'paper_table', 'paper_dataset_counts',
+           'published_without_consumer', 'select_models', 'category_colors', 'model_category', 'display_name',
+           'side_by_side', 'output_dir', 'results_to_read', 'markdown_table', 'save_table', 'cell_verdict',
+           'paper_verdicts', 'dataset_counts', 'comparability', 'not_comparable_notes', 'marked_side_by_side',
+           'verdict_legend', 'paper_column_counts', 'paper_comparison', 'paper_datasets', 'describe_run',
+           'describe_profile', 'per_dataset_scores', 'save_figure', 'plot_score_heatmap', 'plot_scores_by_category',
+           'protocol_results_dir', 'notebooks_for_suite', 'repo_root', 'execute_paper_notebook',
+           'check_notebook_inputs', 'results_dir_profile', 'run_paper_notebooks', 'kernel_stderr_to']
 
 # %% ../nbs/lib/80_paper.ipynb #c006
 def _read_paper_csv(name: str) -> pd.DataFrame:
@@ -366,7 +367,25 @@ PAPER_NOTEBOOKS = (
     "train_styledistance",
     "parity",
 )
+# they compute the definitional score: results without its datasets cannot feed them (parity: under both profiles)
+DEFINITIONAL_NOTEBOOKS = {"03_definitional": None, "parity": "paper"}
 
+def notebooks_for_suite(suite: str, notebooks=None, profile=None) -> list[str]:
+    """The paper notebooks to run on `suite`'s results made under `profile`: `notebooks`, or by default each one
+    that can. A notebook asked for that cannot run on them is refused before anything runs."""
+    from steb_lib.data.datasets import suite_datasets
+    from steb_lib.scores import definitional_score_datasets
+    names = {e["name"] for e in suite_datasets(suite)}
+    cannot = [n for n, p in DEFINITIONAL_NOTEBOOKS.items() if not names & definitional_score_datasets(p or profile)]
+    if notebooks is None: return [n for n in PAPER_NOTEBOOKS if n not in cannot]
+    if refused := [n for n in notebooks if n in cannot]:
+        raise StebInputError(
+            f"{' and '.join(refused)} cannot run on the {suite} suite: the definitional score averages datasets "
+            f"it does not have (the released clusters hold the paper's); use --suite lite, or other --notebooks"
+        )
+    return list(notebooks)
+
+# %% ../nbs/lib/80_paper.ipynb #c038b
 def repo_root() -> Path:
     "The repository this library runs from (the paper notebooks live in its `nbs/`)."
     root = data_dir().parent
@@ -403,15 +422,23 @@ def check_notebook_inputs(results_dir, notebooks) -> None:
             f"no results under {results_dir}: run the main job first (steb paper), or give --results-dir"
         )
 
+def results_dir_profile(results_dir):
+    "The profile of the results under `results_dir` (its marker, `eval/results.store_profile`); None: unknown."
+    from steb_lib.eval.results import store_profile
+    have = store_profile(results_dir) if Path(results_dir).is_dir() else None
+    return make_profile(have["profile"], have["corrections"]) if have else None
+
 def _notebook_job(args: tuple) -> tuple[Path, float]: return execute_paper_notebook(*args)
 
 def run_paper_notebooks(
-    results_dir, tables_dir, figures_dir, runs_dir, notebooks=PAPER_NOTEBOOKS, suite="lite", parallelism=1
+    results_dir, tables_dir, figures_dir, runs_dir, notebooks=None, suite="lite", parallelism=1
 ) -> list[Path]:
-    """Execute each paper notebook with papermill on `results_dir` (from `suite`), `parallelism` at once (each
-    in a kernel of its own); the executed copies (in `runs_dir`). A failure is raised after the others end."""
+    """Execute each paper notebook (default: each that runs on `suite`) with papermill on `results_dir` (from
+    `suite`), `parallelism` at once (each in a kernel of its own); the executed copies (in `runs_dir`). A failure
+    is raised after the others end."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
+    notebooks = notebooks_for_suite(suite, notebooks, results_dir_profile(results_dir))
     check_notebook_inputs(results_dir, notebooks)
     params = {"results_dir": str(Path(results_dir).resolve()), "tables_dir": str(Path(tables_dir).resolve()),
               "figures_dir": str(Path(figures_dir).resolve()), "suite": suite}

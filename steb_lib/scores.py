@@ -16,13 +16,14 @@ from .profiles import make_profile
 from .tasks.task_data import task_names
 
 # %% auto #0
-__all__ = ['OBJECTS_OF_STUDY', 'APPLICATION_COLUMNS', 'SCORES', 'ranking_correlation', 'dataset_linkage', 'dataset_groups',
-           'plot_dataset_dendrogram', 'grouped_macro_average', 'complete_datasets', 'reference_models', 'ranked_rows',
-           'complete_models', 'ranking_table', 'task_groups', 'operational_scores', 'results_frame', 'is_multilingual',
-           'english_results', 'cluster_score', 'definitional_datasets', 'registry_definitional_columns',
-           'definitional_scores', 'released_clusters', 'released_members', 'member_scores', 'released_cluster_score',
-           'released_definitional_columns', 'application_datasets', 'application_scores', 'multilingual_scores',
-           'protocol_column', 'results_profile', 'steb_scores']
+__all__ = ['OBJECTS_OF_STUDY', 'DEFINITIONAL_COLUMNS', 'APPLICATION_COLUMNS', 'SCORES', 'ranking_correlation', 'dataset_linkage',
+           'dataset_groups', 'plot_dataset_dendrogram', 'grouped_macro_average', 'complete_datasets',
+           'reference_models', 'ranked_rows', 'complete_models', 'ranking_table', 'task_groups', 'operational_scores',
+           'results_frame', 'is_multilingual', 'english_results', 'cluster_score', 'definitional_datasets',
+           'registry_definitional_columns', 'definitional_scores', 'released_clusters', 'released_members',
+           'member_scores', 'released_cluster_score', 'released_definitional_columns', 'definitional_score_datasets',
+           'application_datasets', 'application_scores', 'multilingual_scores', 'protocol_column', 'results_profile',
+           'steb_scores']
 
 # %% ../nbs/lib/70_scores.ipynb #c006
 def ranking_correlation(scores: pd.DataFrame) -> pd.DataFrame:
@@ -285,6 +286,16 @@ def released_definitional_columns(results: pd.DataFrame) -> tuple[dict, dict]:
     for col in (*OBJECTS_OF_STUDY, "linguistic_features", "content_independence"):
         cols[col], info[col] = released_cluster_score(results, released_members(col))
     return cols, info
+
+# %% ../nbs/lib/70_scores.ipynb #defsets1
+DEFINITIONAL_COLUMNS = (*OBJECTS_OF_STUDY, "linguistic_features", "content_independence")
+
+def definitional_score_datasets(profile=None) -> set[str]:
+    """The datasets the definitional score averages under `profile`: the released clusters' (the paper profile)
+    or the registry's (`definitional-registry`). Results on none of them have no definitional score."""
+    if make_profile(profile).corrects("definitional-registry"): members = definitional_datasets
+    else: members = lambda column: [m["dataset"] for m in released_members(column)]
+    return {d for column in DEFINITIONAL_COLUMNS for d in members(column)}
 
 # %% ../nbs/lib/70_scores.ipynb #c034
 APPLICATION_COLUMNS = ("ATD", "ATD_adv", "AV", "AV_easy", "AV_medium", "AV_hard", "AR")

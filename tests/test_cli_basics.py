@@ -81,6 +81,14 @@ def test_notebooks_only_checks_its_inputs_and_keeps_a_good_executed_notebook(tmp
     assert (runs / "02_operational.ipynb").read_text() == "the last good run" and (runs / "02_operational.failed.ipynb").is_file()
 
 
+def test_a_notebook_that_cannot_run_on_the_suite_is_refused_before_the_evaluation(tmp_path):
+    "The mini suite has no dataset of the paper's released clusters: no definitional score, so no 03_definitional."
+    r = steb("paper", "--suite", "mini", "--models", "random", "--notebooks", "02_operational", "03_definitional",
+             "--results-dir", tmp_path / "R", "--runs-dir", tmp_path / "runs")
+    assert r.returncode == 2 and r.stderr.startswith("steb: error: 03_definitional cannot run on the mini suite"), r.stderr
+    assert not (tmp_path / "R").exists() and not (tmp_path / "runs").exists()
+
+
 def test_environment_yml_lists_what_settings_ini_requires():
     "conda users get the same dependencies: environment.yml is scripts/make_environment.py's output from settings.ini."
     sys.path.insert(0, str(ROOT / "scripts"))
