@@ -195,8 +195,8 @@ def _add_paper_parser(sub) -> None:
     pp.add_argument("--tables-dir", default="tables"); pp.add_argument("--figures-dir", default="figures")
     pp.add_argument("--runs-dir", default="_runs", help="executed notebooks")
     pp.add_argument("--notebooks", nargs="+", choices=PAPER_NOTEBOOKS, metavar="NAME",
-                    help=f"paper notebooks to run (default: each that runs on the suite; mini has no definitional "
-                         f"score) among {' '.join(PAPER_NOTEBOOKS)}")
+                    help=f"paper notebooks to run (default: each that runs on the suite; mini has no "
+                         f"definitional score) among {' '.join(PAPER_NOTEBOOKS)}")
     pp.add_argument("--seed", type=int, default=DEFAULT_SEED); _add_profile_options(pp)
     pp.add_argument("--cache-dir", default=None,
                     help="embedding cache (default: $STEB_CACHE or ~/.cache/steb-lib)")

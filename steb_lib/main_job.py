@@ -147,8 +147,8 @@ def main_job(
     **kw,
 ) -> dict:
     """`suite` (chunk) + its multilingual datasets (truncate) for `models`, `parallelism` models at once,
-    then the paper notebooks (default: each that runs on `suite`; one that cannot is refused before the evaluation).
-    With an `executor` (local, slurm), a sweep of (model, dataset) jobs instead."""
+    then the paper notebooks (default: each that runs on `suite`; one that cannot is refused before the
+    evaluation). With an `executor` (local, slurm), a sweep of (model, dataset) jobs instead."""
     from steb_lib.data.datasets import suite_datasets
     from steb_lib.models.registry import DEFAULT_MODELS
     from steb_lib.scores import is_multilingual

@@ -367,21 +367,23 @@ PAPER_NOTEBOOKS = (
     "train_styledistance",
     "parity",
 )
-# they compute the definitional score: results without its datasets cannot feed them (parity: under both profiles)
+# they compute the definitional score: results without its datasets cannot feed them (parity: both profiles)
 DEFINITIONAL_NOTEBOOKS = {"03_definitional": None, "parity": "paper"}
 
 def notebooks_for_suite(suite: str, notebooks=None, profile=None) -> list[str]:
-    """The paper notebooks to run on `suite`'s results made under `profile`: `notebooks`, or by default each one
-    that can. A notebook asked for that cannot run on them is refused before anything runs."""
+    """The paper notebooks to run on `suite`'s results made under `profile`: `notebooks`, or by default each
+    one that can. A notebook asked for that cannot run on them is refused before anything runs."""
     from steb_lib.data.datasets import suite_datasets
     from steb_lib.scores import definitional_score_datasets
     names = {e["name"] for e in suite_datasets(suite)}
-    cannot = [n for n, p in DEFINITIONAL_NOTEBOOKS.items() if not names & definitional_score_datasets(p or profile)]
+    needs = {n: definitional_score_datasets(p or profile) for n, p in DEFINITIONAL_NOTEBOOKS.items()}
+    cannot = [n for n, datasets in needs.items() if not names & datasets]
     if notebooks is None: return [n for n in PAPER_NOTEBOOKS if n not in cannot]
     if refused := [n for n in notebooks if n in cannot]:
         raise StebInputError(
-            f"{' and '.join(refused)} cannot run on the {suite} suite: the definitional score averages datasets "
-            f"it does not have (the released clusters hold the paper's); use --suite lite, or other --notebooks"
+            f"{' and '.join(refused)} cannot run on the {suite} suite: the definitional score averages "
+            f"datasets it does not have (the released clusters hold the paper's); use --suite lite, or other "
+            "--notebooks"
         )
     return list(notebooks)
 
@@ -423,7 +425,7 @@ def check_notebook_inputs(results_dir, notebooks) -> None:
         )
 
 def results_dir_profile(results_dir):
-    "The profile of the results under `results_dir` (its marker, `eval/results.store_profile`); None: unknown."
+    "The profile of the results under `results_dir` (`eval/results.store_profile`); None: unknown."
     from steb_lib.eval.results import store_profile
     have = store_profile(results_dir) if Path(results_dir).is_dir() else None
     return make_profile(have["profile"], have["corrections"]) if have else None
@@ -434,8 +436,8 @@ def run_paper_notebooks(
     results_dir, tables_dir, figures_dir, runs_dir, notebooks=None, suite="lite", parallelism=1
 ) -> list[Path]:
     """Execute each paper notebook (default: each that runs on `suite`) with papermill on `results_dir` (from
-    `suite`), `parallelism` at once (each in a kernel of its own); the executed copies (in `runs_dir`). A failure
-    is raised after the others end."""
+    `suite`), `parallelism` at once (each in a kernel of its own); the executed copies (in `runs_dir`). A
+    failure is raised after the others end."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
     notebooks = notebooks_for_suite(suite, notebooks, results_dir_profile(results_dir))

@@ -291,8 +291,9 @@ def released_definitional_columns(results: pd.DataFrame) -> tuple[dict, dict]:
 DEFINITIONAL_COLUMNS = (*OBJECTS_OF_STUDY, "linguistic_features", "content_independence")
 
 def definitional_score_datasets(profile=None) -> set[str]:
-    """The datasets the definitional score averages under `profile`: the released clusters' (the paper profile)
-    or the registry's (`definitional-registry`). Results on none of them have no definitional score."""
+    """The datasets the definitional score averages under `profile`: the released clusters' (the paper
+    profile) or the registry's (`definitional-registry`). Results on none of them have no definitional
+    score."""
     if make_profile(profile).corrects("definitional-registry"): members = definitional_datasets
     else: members = lambda column: [m["dataset"] for m in released_members(column)]
     return {d for column in DEFINITIONAL_COLUMNS for d in members(column)}
