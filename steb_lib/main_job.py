@@ -32,6 +32,9 @@ def sweep_main_job(models, suite, multilingual, results_dir, executor, sweep=Non
     failed = []
     for jobs, where in runs:
         out = submit_sweep(jobs, where, executor, wait=True, **(sweep or {}), **kw)
+        ids = " ".join(j.job_id for j in out["jobs"]) if executor == "slurm" else ""
+        _logger.info(f"{where}: {len(out['submitted'])} jobs {'submitted' if ids else 'run'}, "
+                     f"{out['finished']} already finished" + (f"; SLURM jobs: {ids}" if ids else ""))
         failed += [(job.dataset, job.model, f"{why} (log: {log})") for job, why, log in out["failed"]]
     return failed
 

@@ -1,7 +1,8 @@
 """The cluster path against a real SLURM scheduler (issue 43): `scripts/local_slurm.sh` starts a single-node cluster
 (Slurm, munge, slurmdbd, MariaDB) for these tests and stops it after, also when one fails. Through the console script:
-a real job array under its parallelism cap, the CPUs and memory asked reaching the jobs, results equal to a sequential
-run's, `steb status` from the real scheduler and accounting, a cancelled job and a failing one, the resubmission of
+`steb paper --executor slurm --suite mini` (two real job arrays under their parallelism cap, the CPUs and memory asked
+reaching the jobs, then the notebooks), results equal to a sequential run's, `steb status` from the real scheduler's
+queue (a job held by the array's cap is queued) and accounting, a cancelled job and a failing one, the resubmission of
 only what is not finished; through the Python API: what a job's environment holds (never a secret).
 
 Skipped, with the reason, only where the machine cannot run a cluster (neither root nor sudo)."""
@@ -70,24 +71,33 @@ def stored(store: Path) -> dict:
     return {p.relative_to(store): without_timing(json.loads(p.read_text())) for p in sorted(store.glob("*/*/*.json"))}
 
 
-def test_a_sweep_is_a_real_job_array_whose_results_equal_a_sequential_run(cluster, tmp_path):
+def test_steb_paper_sweeps_real_job_arrays_then_runs_the_notebooks_and_equals_a_sequential_run(cluster, tmp_path):
     env = cluster | {"STEB_CACHE": str(tmp_path / "cache")}
     swept, sequential = tmp_path / "swept", tmp_path / "sequential"
-    sweep = ["evaluate", "random", "function-words", "--suite", "mini", "--results-dir", swept, "--executor", "slurm",
-             "--slurm-cpus", "1", "--slurm-mem", "1500M", "--slurm-array-parallelism", "2", "--slurm-time", "0:30:00"]
-    r = steb(*sweep, env=env)
-    assert r.returncode == 0 and "14 jobs submitted, 0 already finished" in r.stdout, r.stdout + r.stderr[-3000:]
-    ids = job_ids(r.stdout)
-    rows = sacct(env, ids[0].split("_")[0])
+    slurm = ["--executor", "slurm", "--slurm-cpus", "1", "--slurm-mem", "1500M", "--slurm-time", "0:30:00"]
+    paper = steb("paper", "--models", "random", "function-words", "--suite", "mini", "--results-dir", swept, *slurm,
+                 "--slurm-array-parallelism", "2", "--notebooks", "02_operational", "05_multilingual",
+                 *(x for d in ("tables", "figures", "runs") for x in (f"--{d}-dir", tmp_path / d)), env=env)
+    assert paper.returncode == 0, paper.stdout[-2000:] + paper.stderr[-3000:]
+    said = paper.stdout + paper.stderr
+    chunk = next(line for line in said.splitlines() if f"{swept}: 14 jobs submitted, 0 already finished" in line)
+    truncate = next(line for line in said.splitlines() if f"{swept}-truncate: 4 jobs submitted" in line)
+    rows = sacct(env, chunk.split("SLURM jobs: ")[1].split()[0].split("_")[0])
     assert len(rows) == 14 and {x["State"] for x in rows} == {"COMPLETED"}, rows
     assert {x["AllocCPUS"] for x in rows} == {"1"} and {x["ReqMem"] for x in rows} == {"1500M"}, rows
     assert most_at_once(rows) <= 2, rows
+    assert {x["State"] for x in sacct(env, truncate.split("SLURM jobs: ")[1].split()[0].split("_")[0])} == {"COMPLETED"}
+    # then the notebooks, on what the jobs wrote
+    assert sorted(p.name for p in (tmp_path / "runs").glob("*.ipynb")) == ["02_operational.ipynb", "05_multilingual.ipynb"]
+    executed = (tmp_path / "runs" / "05_multilingual.ipynb").read_text()
+    assert "mini_authors_retrieval_nl" in executed and (tmp_path / "tables" / "tab02_operational.csv").is_file()
     status = steb("status", "--results-dir", swept, env=env)
     assert status.returncode == 0 and "14/14 jobs finished" in status.stdout, status.stdout
     for model in ("random", "function-words"):
         done = steb("evaluate", model, "--suite", "mini", "--results-dir", sequential, env=env)
         assert done.returncode == 0, done.stderr[-2000:]
     assert stored(swept) == stored(sequential)
+    sweep = ["evaluate", "random", "function-words", "--suite", "mini", "--results-dir", swept, *slurm]
     # a hand-edited result is not finished (its checksum fails): the same command resubmits that job only
     edited = swept / "function-words" / "mini_probing" / "probing.json"
     edited.write_text(edited.read_text().replace('"main_score": 0.', '"main_score": 0.9', 1))
@@ -102,33 +112,29 @@ def test_a_sweep_is_a_real_job_array_whose_results_equal_a_sequential_run(cluste
     seven = steb("evaluate", "function-words", "--dataset", "mini_probing", "--results-dir", swept, "--executor", "slurm",
                  "--slurm-cpus", "1", "--slurm-mem", "1500M", "--seed", "7", env=env)
     assert seven.returncode == 1 and "holds a result for other inputs" in seven.stderr, seven.stdout + seven.stderr[-2000:]
-    # the array's cap is the scheduler's: two jobs under %1 run one after the other though two CPUs are free
-    capped = steb("evaluate", "random", "function-words", "--suite", "mini", "--task", "probing", "--results-dir",
-                  tmp_path / "capped", "--executor", "slurm", "--slurm-cpus", "1", "--slurm-mem", "1500M",
-                  "--slurm-array-parallelism", "1", env=env)
-    assert capped.returncode == 0 and "2 jobs submitted" in capped.stdout, capped.stdout + capped.stderr[-2000:]
-    rows = sacct(env, job_ids(capped.stdout)[0].split("_")[0])
-    assert len(rows) == 2 and most_at_once(rows) == 1, rows
 
 
 def test_cancelled_and_failing_jobs_are_named_and_only_they_are_resubmitted(cluster, tmp_path):
     env = cluster | {"STEB_CACHE": str(tmp_path / "cache")}
     R = tmp_path / "R"
-    slow = ["evaluate", "tfidf-bundled-1-2", "--suite", "mini", "--task", "probing", "--results-dir", R,
-            "--executor", "slurm", "--slurm-cpus", "1", "--slurm-mem", "1500M"]
+    slow = ["evaluate", "tfidf-bundled-1-2", "random", "--suite", "mini", "--task", "probing", "--results-dir", R,
+            "--executor", "slurm", "--slurm-cpus", "1", "--slurm-mem", "1500M", "--slurm-array-parallelism", "1"]
     r = steb(*slow, "--no-wait", env=env)
-    assert r.returncode == 0 and "1 jobs submitted" in r.stdout, r.stdout + r.stderr[-2000:]
+    assert r.returncode == 0 and "2 jobs submitted" in r.stdout, r.stdout + r.stderr[-2000:]
+    tfidf_job, array = job_ids(r.stdout)[0], job_ids(r.stdout)[0].split("_")[0]   # models outermost: tfidf is _0
+    # under the array's cap (%1) the second job waits in the queue though a CPU is free: steb status reads the queue
     deadline = time.time() + 120
-    while "1 running" not in (s := steb("status", "--results-dir", R, env=env)).stdout:
+    while "1 running, 1 queued" not in (s := steb("status", "--results-dir", R, env=env)).stdout:
         assert time.time() < deadline, s.stdout
         time.sleep(0.5)
-    subprocess.run(["scancel", job_ids(r.stdout)[0]], env=env, check=True)
-    deadline = time.time() + 60
-    while "1 running" in (s := steb("status", "--results-dir", R, env=env)).stdout and time.time() < deadline:
-        time.sleep(1)
-    assert s.returncode == 1 and "0/1 jobs finished" in s.stdout, s.stdout
+    subprocess.run(["scancel", tfidf_job], env=env, check=True)
+    deadline = time.time() + 90
+    while ("0 running, 0 queued" not in (s := steb("status", "--results-dir", R, env=env)).stdout
+           and time.time() < deadline): time.sleep(1)
+    assert s.returncode == 1 and "1/2 jobs finished" in s.stdout, s.stdout   # random ran once the cancelled one ended
     assert "cancelled" in s.stdout.lower() and "log: " in s.stdout, s.stdout     # the scheduler's word, and the log
-    assert sacct(env, job_ids(r.stdout)[0].split("_")[0])[0]["State"].startswith("CANCELLED")
+    rows = sacct(env, array)
+    assert sorted(x["State"].split()[0] for x in rows) == ["CANCELLED", "COMPLETED"] and most_at_once(rows) == 1, rows
     # a model that fails in the job (its weights cut short after submission): the failure record names the reason and
     # the SLURM log, and so does steb status
     from steb_lib.testing.tiny_models import make_tiny_model
@@ -141,7 +147,7 @@ def test_cancelled_and_failing_jobs_are_named_and_only_they_are_resubmitted(clus
     assert len(records) == 1 and "cut short" in records[0]["failed"][0][2] and Path(records[0]["log"]).is_file(), records
     # the same command again resubmits the cancelled job only, and it completes
     again = steb(*slow, env=env)
-    assert again.returncode == 0 and "1 jobs submitted, 0 already finished" in again.stdout, again.stdout
+    assert again.returncode == 0 and "1 jobs submitted, 1 already finished" in again.stdout, again.stdout
     assert steb("status", "--results-dir", R, "--suite", "mini", "--task", "probing", "--models",
                 "tfidf-bundled-1-2", env=env).returncode == 0
 
