@@ -263,9 +263,9 @@ def _write_luar(dest, vocab, max_len):
     (dest/"modeling_luar.py").write_text(LUAR_MODEL_PY)
 
 # %% ../../nbs/lib/testing/39_tiny_models.ipynb #c013
-def make_cross_encoder(dest, base: str = "all-MiniLM-L6-v2", seed: int = 0) -> Path:
-    """Write a `CrossEncoder` directory: `base`'s encoder weights with a seeded, untrained one-logit head;
-    return `dest`."""
+def make_cross_encoder(dest, base: str = "all-MiniLM-L6-v2", seed: int = 0, layers: int | None = 1) -> Path:
+    """Write a `CrossEncoder` directory: `base`'s encoder weights (its first `layers` layers: one by default, a
+    reranker is then cheap to run on long texts; None: all) with a seeded, untrained one-logit head; `dest`."""
     import torch
     from transformers import AutoModelForSequenceClassification, AutoTokenizer, logging as hf_logging
     from steb_lib.models.encoders import materialize
@@ -275,7 +275,8 @@ def make_cross_encoder(dest, base: str = "all-MiniLM-L6-v2", seed: int = 0) -> P
     torch.manual_seed(seed)
     # the head is missing from `base` by design
     verbosity = hf_logging.get_verbosity(); hf_logging.set_verbosity_error()
-    try: model = AutoModelForSequenceClassification.from_pretrained(source, num_labels=1)
+    depth = {"num_hidden_layers": layers} if layers else {}
+    try: model = AutoModelForSequenceClassification.from_pretrained(source, num_labels=1, **depth)
     finally: hf_logging.set_verbosity(verbosity)
     model.save_pretrained(dest); AutoTokenizer.from_pretrained(source).save_pretrained(dest)
     return dest
