@@ -263,9 +263,9 @@ def _write_luar(dest, vocab, max_len):
     (dest/"modeling_luar.py").write_text(LUAR_MODEL_PY)
 
 # %% ../../nbs/lib/testing/39_tiny_models.ipynb #c013
-def make_cross_encoder(dest, base: str = "all-MiniLM-L6-v2", seed: int = 0, layers: int | None = 1) -> Path:
-    """Write a `CrossEncoder` directory: `base`'s encoder weights (its first `layers` layers: one by default, a
-    reranker is then cheap to run on long texts; None: all) with a seeded, untrained one-logit head; `dest`."""
+def make_cross_encoder(dest, base: str = "all-MiniLM-L6-v2", seed: int = 0, layers: int | None = 1):
+    """Write a `CrossEncoder` directory: `base`'s encoder weights (its first `layers` layers: one by default,
+    cheap to run on long texts; None: all) with a seeded, untrained one-logit head; `dest` (a `Path`)."""
     import torch
     from transformers import AutoModelForSequenceClassification, AutoTokenizer, logging as hf_logging
     from steb_lib.models.encoders import materialize
