@@ -202,6 +202,7 @@ def _add_paper_parser(sub) -> None:
                     help="embedding cache (default: $STEB_CACHE or ~/.cache/steb-lib)")
     pp.add_argument("--notebooks-only", action="store_true",
                     help="skip the evaluation, only run the notebooks on RESULTS_DIR")
+    pp.add_argument("--quiet", action="store_true", help="no line per result as the evaluation goes")
     _add_executor_options(pp); _add_kernels_option(pp)
 
 def _add_listing_parsers(sub) -> None:
@@ -534,7 +535,7 @@ def run_paper(a) -> None:
     sweep = dict(executor=a.executor, sweep=sweep_options(a)) if a.executor != "inline" else inline
     if a.notebooks_only: run_paper_notebooks(a.results_dir, **dirs)
     else:
-        main_job(a.models, a.results_dir, seed=a.seed, cache_dir=a.cache_dir,
+        main_job(a.models, a.results_dir, seed=a.seed, cache_dir=a.cache_dir, quiet=a.quiet,
                  profile=make_profile(a.profile, a.correct), **dirs, **sweep)
     print(f"\ndone in {time.perf_counter() - start:.0f} s")
     for what, d in (

@@ -4,7 +4,8 @@
 
 # %% ../nbs/lib/85_main_job.ipynb #m003
 from __future__ import annotations
-import json, logging, os, pickle, shutil, traceback
+import json, logging, os, pickle, shutil, threading, time, traceback
+from contextlib import contextmanager
 from pathlib import Path
 import steb_lib
 from .core import StebInputError, atomic_write_bytes, atomic_write_text, canonical_json, sha256_json
@@ -15,9 +16,10 @@ _logger = logging.getLogger("steb_lib.main_job")
 
 # %% auto #0
 __all__ = ['FAMILY_COST', 'PARITY_DONE', 'sweep_main_job', 'run_model_jobs', 'lost_items', 'item_outcomes', 'evaluate_model',
-           'job_cost', 'evaluate_models', 'main_job', 'parity_results_dir', 'verify_main_job', 'main_job_parity',
-           'parity_variants', 'over_context', 'sample_differs', 'touches', 'parity_model', 'run_parity',
-           'record_parity_run', 'parity_done']
+           'job_cost', 'costliest_first', 'evaluate_models', 'expected_results', 'new_results', 'result_line',
+           'progress_state', 'progress_step', 'failed_items_lines', 'progress_printed', 'main_job',
+           'parity_results_dir', 'verify_main_job', 'main_job_parity', 'parity_variants', 'over_context',
+           'sample_differs', 'touches', 'parity_model', 'run_parity', 'record_parity_run', 'parity_done']
 
 # %% ../nbs/lib/85_main_job.ipynb #c039
 def sweep_main_job(models, suite, multilingual, results_dir, executor, sweep=None, **kw) -> list:
@@ -121,19 +123,107 @@ def job_cost(model: str) -> int:
     spec = resolve_model(model)
     return FAMILY_COST.get(spec.family, 3) + bool(spec.trained)
 
+def costliest_first(models) -> list:
+    "`models` by `job_cost`, highest first: the last one to end then ends soonest."
+    return sorted(models, key=job_cost, reverse=True)
+
 def evaluate_models(
     models, suite: str, multilingual, results_dir, parallelism: int = 2, jobs_dir="_runs/main-job",
     parity=None, **kw
 ) -> list:
     """`evaluate_model` for every model (and its `parity` runs), `parallelism` at once, the costliest first
     (`job_cost`; the jobs' logs in `jobs_dir`); what failed."""
-    models = sorted(models, key=job_cost, reverse=True)   # longest first: the last job to end ends soonest
+    models = costliest_first(models)
     items = [(m, suite, list(multilingual), str(results_dir), kw, parity) for m in models]
     if parallelism <= 1: runs = [evaluate_model(*item) for item in items]
     else: runs = run_model_jobs(_model_job, items, parallelism, Path(jobs_dir), "evaluations")
     failed = [f for run in runs for f in run["failed"]]
     if parity and not failed: record_parity_run(models, *parity, sum(run["parity"] for run in runs))
     return failed
+
+# %% ../nbs/lib/85_main_job.ipynb #prog1
+def expected_results(models, suite: str, multilingual) -> int:
+    "The results the evaluation writes: per model, each (dataset, task) of `suite` and of its `multilingual`."
+    from steb_lib.data.datasets import suite_datasets, suite_tasks
+    entries = suite_datasets(suite)
+    chunk = sum(len(suite_tasks(e, suite)) for e in entries)
+    truncate = sum(len(suite_tasks(e, suite)) for e in entries if e["name"] in multilingual)
+    return len(models) * (chunk + truncate)
+
+def new_results(stores, seen: set) -> list[dict]:
+    """The results under `stores` whose paths are not in `seen` (added to it), oldest first, as written (to
+    show them: the runner checks them when it reads them)."""
+    def read(p):
+        try: return json.loads(p.read_text(encoding="utf-8"))
+        except (OSError, ValueError): return None   # set aside meanwhile
+    def age(p):
+        try: return p.stat().st_mtime
+        except OSError: return 0.0   # set aside meanwhile
+    paths = sorted((p for s in stores for p in Path(s).glob("*/*/*.json") if p not in seen), key=age)
+    seen.update(paths)
+    return [r for r in map(read, paths) if isinstance(r, dict) and "main_score" in r]
+
+def result_line(result: dict, done: int, expected: int, left_s: float | None) -> str:
+    "`[done/expected, ~N min left] model / dataset / task: score (seconds)`."
+    if not left_s: left = ""   # nothing is left
+    else: left = f", ~{left_s:.0f} s left" if left_s < 60 else f", ~{round(left_s / 60)} min left"
+    protocol = " (truncate)" if result.get("protocol") == "truncate" else ""
+    what = f"{result['model']} / {result['dataset']} / {result['task']}{protocol}"
+    return f"[{done}/{expected}{left}] {what}: {result['main_score']:.4f} ({result['seconds']:.1f} s)"
+
+# %% ../nbs/lib/85_main_job.ipynb #prog3
+def progress_state(stores, expected: int, jobs_dir=None, names=()) -> dict:
+    """What the progress lines follow: the stores and the results already in them (counted as done), the
+    worker pool's outcome files (`jobs_dir`, items named by `names`), the clock."""
+    seen = {p for s in stores for p in Path(s).glob("*/*/*.json")}
+    now = time.monotonic()
+    return {"stores": list(stores), "seen": seen, "expected": expected, "done": len(seen), "new": 0,
+            "start": now, "last": now, "jobs_dir": jobs_dir, "names": list(names), "failures": set(),
+            "since": time.time()}   # a worker's outcome file older than this is an earlier run's
+
+def progress_step(state: dict, now: float, heartbeat_s: float = 60.0) -> list[str]:
+    "The lines since the last step: new results, newly failed items, a line after `heartbeat_s` of quiet."
+    lines = []
+    for result in new_results(state["stores"], state["seen"]):
+        state["done"] += 1; state["new"] += 1; state["last"] = now
+        pace = (now - state["start"]) / state["new"]   # this run's seconds per result
+        left = pace * max(0, state["expected"] - state["done"])
+        lines.append(result_line(result, state["done"], state["expected"], left))
+    lines += failed_items_lines(state)
+    if now - state["last"] >= heartbeat_s:
+        minutes, quiet_s = (now - state["start"]) / 60, now - state["last"]
+        lines.append(f"[{state['done']}/{state['expected']}] {minutes:.0f} min in; still working "
+                     f"({quiet_s:.0f} s since the last result)"); state["last"] = now
+    return lines
+
+def failed_items_lines(state: dict) -> list[str]:
+    "A line for each item of the worker pool that failed since the last look (its outcome file says so)."
+    lines = []
+    for f in sorted(Path(state["jobs_dir"]).glob("item-*.pkl")) if state["jobs_dir"] else []:
+        i = int(f.stem.split("-")[1])
+        try:
+            if i in state["failures"] or f.stat().st_mtime < state["since"]: continue
+            ok, why = pickle.loads(f.read_bytes())
+        except (OSError, EOFError, pickle.UnpicklingError): continue   # cleared meanwhile
+        if not ok:
+            state["failures"].add(i)
+            lines.append(f"failed: {state['names'][i]}: {why} (its worker's log: {state['jobs_dir']})")
+    return lines
+
+# %% ../nbs/lib/85_main_job.ipynb #prog5
+@contextmanager
+def progress_printed(state: dict | None, poll_s: float = 2.0, heartbeat_s: float = 60.0):
+    "While the block runs, print `progress_step`'s lines every `poll_s` (from a thread), then the last ones."
+    if state is None: yield; return   # quiet
+    stop = threading.Event()
+    def watch():
+        while not stop.wait(poll_s):
+            for line in progress_step(state, time.monotonic(), heartbeat_s): print(line, flush=True)
+    thread = threading.Thread(target=watch, daemon=True); thread.start()
+    try: yield
+    finally:
+        stop.set(); thread.join()
+        for line in progress_step(state, time.monotonic(), float("inf")): print(line, flush=True)
 
 # %% ../nbs/lib/85_main_job.ipynb #c040
 def main_job(
@@ -147,21 +237,31 @@ def main_job(
     executor=None,
     sweep=None,
     parallelism: int = 2,
+    quiet: bool = False,
     **kw,
 ) -> dict:
     """`suite` (chunk) + its multilingual datasets (truncate) for `models`, `parallelism` models at once,
     then the paper notebooks (default: each that runs on `suite`; one that cannot is refused before the
-    evaluation). With an `executor` (local, slurm), a sweep of (model, dataset) jobs instead."""
+    evaluation). With an `executor` (local, slurm), a sweep of (model, dataset) jobs instead. A line per
+    result as it lands, unless `quiet` (or all runs here, one model after the other: the runner prints its
+    own)."""
     from steb_lib.data.datasets import suite_datasets
     from steb_lib.models.registry import DEFAULT_MODELS
     from steb_lib.scores import is_multilingual
     multilingual = [e["name"] for e in suite_datasets(suite) if is_multilingual(e["name"])]
     models = list(models or DEFAULT_MODELS)
     notebooks = notebooks_for_suite(suite, notebooks, kw.get("profile"))
-    if executor: failed = sweep_main_job(models, suite, multilingual, results_dir, executor, sweep, **kw)
-    else:
-        parity, jobs = main_job_parity(suite, results_dir, notebooks, kw), Path(runs_dir)/"main-job"
-        failed = evaluate_models(models, suite, multilingual, results_dir, parallelism, jobs, parity, **kw)
+    jobs, stores = Path(runs_dir)/"main-job", [results_dir, protocol_results_dir(results_dir, "truncate")]
+    expected = expected_results(models, suite, multilingual)
+    state = None if quiet or not (executor or parallelism > 1) else progress_state(
+        stores, expected, None if executor else jobs, costliest_first(models))
+    with progress_printed(state):
+        if executor: failed = sweep_main_job(models, suite, multilingual, results_dir, executor, sweep, **kw)
+        else:
+            parity = main_job_parity(suite, results_dir, notebooks, kw)
+            failed = evaluate_models(
+                models, suite, multilingual, results_dir, parallelism, jobs, parity, **kw
+            )
     if failed:
         raise StebInputError(
             f"the {suite} suite did not complete: " + "; ".join(f"{d}/{t}: {w}" for d, t, w in failed)

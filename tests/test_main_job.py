@@ -3,6 +3,7 @@ files, empty caches — for the two cheapest models and two paper notebooks. The
 notebook, ~7 min) is `bash run.sh`; its output is the committed data/results/lite, checked by test_committed_results."""
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -25,6 +26,10 @@ def test_steb_paper_runs_steb_lite_from_the_shipped_samples(tmp_path):
     assert len(results) == 32                                   # 16 (dataset, task) pairs x 2 models
     assert {r["data_found_in"] for r in results} == {"lite", "package"}    # shipped samples + the mini suite's packages
     assert len(list((dirs["results"] / "lite-truncate").glob("*/*/*.json"))) == 4      # the Dutch sets, truncated
+    # a line per result as it lands (the workers write their own logs), with the count and the time left
+    lines = [line for line in done.stdout.splitlines() if line.startswith("[")]
+    assert len(lines) == 36 and re.match(r"\[1/36, ~\d+ (min|s) left\] \S+ / \S+ / \w+: \d\.\d{4} \(\d+\.\d s\)$", lines[0]), lines
+    assert lines[-1].startswith("[36/36] ") and sum("(truncate)" in line for line in lines) == 4, lines
 
     per_dataset = pd.read_csv(dirs["tables"] / "per_dataset_operational.csv")
     assert {"STEL_feature", "eWAVE", "corpus-of-diverse-styles"} <= set(per_dataset["dataset"])
@@ -35,3 +40,8 @@ def test_steb_paper_runs_steb_lite_from_the_shipped_samples(tmp_path):
         executed = (dirs["runs"] / f"{name}.ipynb").read_text(encoding="utf-8")
         assert "the `lite` suite, 12 datasets (7 of them the paper's own), 1 model (Function words)" in executed
     assert sorted(p.name for p in dirs["runs"].glob("*.ipynb")) == ["02_operational.ipynb", "03_definitional.ipynb"]
+    # the same again, --quiet: nothing is computed again and no line is printed per result
+    again = subprocess.run(cmd[:cmd.index("--notebooks")] + ["--notebooks", "02_operational", "--quiet"] + cmd[cmd.index("--results-dir"):],
+                           env=env, cwd=tmp_path, capture_output=True, text=True, timeout=900)
+    assert again.returncode == 0 and not [l for l in again.stdout.splitlines() if l.startswith("[")], again.stdout[-2000:]
+    assert [json.loads(p.read_text(encoding="utf-8")) for p in sorted((dirs["results"] / "lite").glob("*/*/*.json"))] == results
