@@ -143,11 +143,14 @@ def _add_evaluate_parser(sub) -> None:
     ev.add_argument("--task", help=f"one of {', '.join(task_names())} "
                     "(required with --data-file; default: all the dataset's tasks)")
     src = ev.add_mutually_exclusive_group(required=True)
-    src.add_argument("--data-file", help="JSONL file in the task's format")
+    src.add_argument("--data-file", help="JSONL file in the task's format, or a CSV/TSV/Parquet table whose "
+                     "columns are its fields")
     src.add_argument("--dataset", help="a registered dataset (steb list-datasets) or a built-in example")
     src.add_argument("--suite", choices=SUITES, help="every dataset of a suite")
     ev.add_argument("--name", help="dataset name in the results store (default: the file name)")
     ev.add_argument("--revision", help="hub commit to load (pins models the registry does not pin)")
+    ev.add_argument("--model-name", help="the name a local model directory's results go under "
+                    "(default: its path)")
     ev.add_argument("--trust-remote-code", action="store_true",
                     help="allow a model the registry does not know to run the Python code its files ship "
                     "(read it first; a hub model also needs --revision)")
@@ -428,7 +431,8 @@ def run_evaluate(a) -> int:
                              "them one by one")
     a.model = a.model[0]
     kw = dict(revision=a.revision, scoring=a.scoring, skip_punctuation=a.skip_punctuation,
-              trust_remote_code=a.trust_remote_code, batch_size=a.batch_size, **_run_kwargs(a))
+              model_name=a.model_name, trust_remote_code=a.trust_remote_code, batch_size=a.batch_size,
+              **_run_kwargs(a))
     if a.data_file:
         from steb_lib.eval.runner import evaluate
         if not a.task: raise StebInputError("--task is required with --data-file")
@@ -438,10 +442,10 @@ def run_evaluate(a) -> int:
 def _evaluate_as_sweep(a) -> int:
     "`steb evaluate --executor local|slurm`: one job per (model, dataset)."
     from steb_lib.sweep import sweep_jobs
-    if (a.data_file or a.scoring not in (None, "mean") or a.revision or a.trust_remote_code
+    if (a.data_file or a.scoring not in (None, "mean") or a.revision or a.trust_remote_code or a.model_name
             or a.batch_size != DEFAULT_BATCH_SIZE):
-        raise StebInputError("--executor runs registered datasets with mean scoring "
-                             "(no --data-file, --scoring, --revision, --trust-remote-code or --batch-size)")
+        raise StebInputError("--executor runs registered datasets with mean scoring (no --data-file, "
+                             "--scoring, --revision, --model-name, --trust-remote-code or --batch-size)")
     datasets = [a.dataset] if a.dataset else None
     profile = make_profile(a.profile, a.correct)
     return run_sweep(a, sweep_jobs(a.model, a.suite, datasets, a.task, a.protocol, profile, a.seed))

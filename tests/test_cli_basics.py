@@ -89,6 +89,41 @@ def test_a_notebook_that_cannot_run_on_the_suite_is_refused_before_the_evaluatio
     assert not (tmp_path / "R").exists() and not (tmp_path / "runs").exists()
 
 
+def test_a_local_model_directory_is_evaluated_under_the_name_given(tmp_path):
+    "Issue 44, item 5: --model-name names a local directory's results (default: its absolute path)."
+    from steb_lib.testing.tiny_models import make_tiny_model
+    tiny = make_tiny_model("bert", tmp_path / "checkpoints" / "step-1000")
+    R = tmp_path / "R"
+    r = steb("evaluate", tiny, "--dataset", "mini_probing", "--task", "probing", "--model-name", "my-style-model",
+             "--results-dir", R, "--cache-dir", tmp_path / "cache")
+    assert r.returncode == 0, r.stderr[-2000:]
+    result = json.loads((R / "my-style-model" / "mini_probing" / "probing.json").read_text())
+    assert result["model"] == "my-style-model" and result["model_files_sha256"], result
+    assert "my-style-model" in steb("table", "--results-dir", R, "--score", "main").stdout
+    r = steb("evaluate", "random", "--dataset", "mini_probing", "--model-name", "mine", "--results-dir", R)
+    assert r.returncode == 2 and "names a local model directory; random has its own name" in r.stderr, r.stderr
+
+
+def test_a_table_is_a_data_file_as_its_jsonl_is(tmp_path):
+    "Issue 44, item 5: CSV, TSV and Parquet files whose columns are the JSONL fields give the JSONL file's result."
+    import pandas as pd
+    records = [{"text": f"text number {i} " + "word " * (i % 5), "label": f"style{i % 3}"} for i in range(60)]
+    (tmp_path / "s.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    pd.DataFrame(records).to_csv(tmp_path / "s.csv", index=False)
+    pd.DataFrame(records).to_csv(tmp_path / "s.tsv", index=False, sep="\t")
+    pd.DataFrame(records).to_parquet(tmp_path / "s.parquet")
+    got = {}
+    for f in ("s.jsonl", "s.csv", "s.tsv", "s.parquet"):
+        r = steb("evaluate", "random", "--data-file", tmp_path / f, "--task", "all-to-all", "--name", f.replace(".", "-"),
+                 "--results-dir", tmp_path / "R")
+        assert r.returncode == 0, r.stderr[-2000:]
+        got[f] = json.loads((tmp_path / "R" / "random" / f.replace(".", "-") / "all_to_all.json").read_text())
+    assert len({(g["data_sha256"], g["main_score"]) for g in got.values()}) == 1, got
+    (tmp_path / "bad.csv").write_text("text,style\na,x\nb,y\n")
+    r = steb("evaluate", "random", "--data-file", tmp_path / "bad.csv", "--task", "all-to-all", "--results-dir", tmp_path / "R")
+    assert r.returncode == 2 and f"{tmp_path / 'bad.csv'}:2: missing field 'label'" in r.stderr, r.stderr
+
+
 def test_environment_yml_lists_what_settings_ini_requires():
     "conda users get the same dependencies: environment.yml is scripts/make_environment.py's output from settings.ini."
     sys.path.insert(0, str(ROOT / "scripts"))

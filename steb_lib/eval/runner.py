@@ -4,14 +4,14 @@
 
 # %% ../../nbs/lib/eval/65_runner.ipynb #c003
 from __future__ import annotations
-import logging
+import dataclasses, logging
 from ..core import DEFAULT_BATCH_SIZE, DEFAULT_SEED, StebInputError, default_cache_dir
 from ..tasks.task_data import TaskData, score_task, task_name, task_spec
 from ..data.datasets import task_input
 from .results import Result, Results, base_result, compute_once, prepare_stores, result_path, system_name
 from ..core import check_protocol
 from ..models.encoders import check_route, load_encoder
-from ..models.registry import resolve_model, trained_entry
+from ..models.registry import registry_lookup, resolve_model, trained_entry
 from ..models.in_memory import in_memory_encoder
 from ..profiles import make_profile
 from ..embed.cache import embed_texts
@@ -26,8 +26,8 @@ import numpy as np
 _logger = logging.getLogger("steb_lib.eval.runner")
 
 # %% auto #0
-__all__ = ['joint_author_scores', 'score_line', 'encoder_and_scoring', 'evaluate', 'evaluate_suite', 'dataset_task_names',
-           'evaluate_dataset']
+__all__ = ['joint_author_scores', 'score_line', 'named_local_model', 'encoder_and_scoring', 'evaluate', 'evaluate_suite',
+           'dataset_task_names', 'evaluate_dataset']
 
 # %% ../../nbs/lib/eval/65_runner.ipynb #c010
 def joint_author_scores(
@@ -83,6 +83,16 @@ def score_line(result: dict) -> str:
     if main != "accuracy" and isinstance(m.get("accuracy"), float): shown.append(("accuracy", m["accuracy"]))
     return ", ".join(f"{k} {v:.4f}" for k, v in shown)
 
+def named_local_model(spec, model_name: str):
+    """A local model directory's `spec` under `model_name`, the name its results are stored and tabulated
+    under (default: the directory's absolute path); a registered or hub model keeps its own name."""
+    if not spec.local_dir or registry_lookup(spec.name) is not None:
+        raise StebInputError(f"--model-name names a local model directory; {spec.name} has its own name")
+    if not str(model_name).strip() or registry_lookup(model_name) is not None:
+        raise StebInputError(f"--model-name {model_name!r}: empty, or a registered model's name "
+                             "(steb list-models)")
+    return dataclasses.replace(spec, name=str(model_name).strip(), notes=f"{spec.notes}; at {spec.local_dir}")
+
 def encoder_and_scoring(
     model, revision, scoring, profile, trust_remote_code: bool = False, model_name=None, model_version=None
 ):
@@ -90,7 +100,8 @@ def encoder_and_scoring(
     scoring, steb-lib's own extension, reads the model's own token vectors in any profile. A registered model
     steb-lib trains is trained first if it is not (`train_on_first_use`). An unregistered
     model that ships code loads only with `trust_remote_code`. A model held in memory (no name, no `spec`)
-    is wrapped by `in_memory_encoder` as `model_name`, with `model_version`."""
+    is wrapped by `in_memory_encoder` as `model_name`, with `model_version`; a local model directory is named
+    `model_name` if given (`named_local_model`)."""
     if not isinstance(model, str) and not hasattr(model, "spec"):
         model = in_memory_encoder(model, model_name, model_version, profile)
     # a model steb-lib trains (styledistance-mini): trained if it is not yet; importing the recipes loads
@@ -99,6 +110,7 @@ def encoder_and_scoring(
         from steb_lib.train.recipes import train_on_first_use
         train_on_first_use(model)
     spec = resolve_model(model, revision, trust_remote_code) if isinstance(model, str) else model.spec
+    if isinstance(model, str) and model_name is not None: spec = named_local_model(spec, model_name)
     scoring = parse_scoring(model_scoring(spec) if scoring is None else scoring)
     route = None if scoring.multi_vector else profile
     encoder = load_encoder(spec, profile=route) if isinstance(model, str) else model

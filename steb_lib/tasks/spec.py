@@ -11,10 +11,11 @@ from typing import Callable
 from ..core import StebInputError
 
 # %% auto #0
-__all__ = ['RELEASED_AUTO_RANGE', 'TASK_REGISTRY', 'decode_text_file', 'parse_jsonl', 'read_jsonl_lines', 'read_jsonl',
-           'record_field', 'labelled_record', 'check_two_labels', 'record_texts', 'SampleContext', 'draw_seeded',
-           'cut_reason', 'take_sample', 'group_records', 'released_per_label', 'sample_labelled', 'sample_texts',
-           'TaskSpec', 'register_task', 'task_names', 'task_name', 'task_spec', 'sample_counts']
+__all__ = ['TABLE_SEPARATORS', 'RELEASED_AUTO_RANGE', 'TASK_REGISTRY', 'decode_text_file', 'parse_jsonl', 'read_jsonl_lines',
+           'read_jsonl', 'read_table_lines', 'read_data_file_lines', 'record_field', 'labelled_record',
+           'check_two_labels', 'record_texts', 'SampleContext', 'draw_seeded', 'cut_reason', 'take_sample',
+           'group_records', 'released_per_label', 'sample_labelled', 'sample_texts', 'TaskSpec', 'register_task',
+           'task_names', 'task_name', 'task_spec', 'sample_counts']
 
 # %% ../../nbs/lib/tasks/10_spec.ipynb #c006
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
@@ -62,6 +63,33 @@ def read_jsonl_lines(path) -> list[tuple[int, dict]]:
 def read_jsonl(path) -> list[dict]:
     "The JSON objects of a JSONL file, with errors that name file and line."
     return [rec for _, rec in read_jsonl_lines(path)]
+
+# %% ../../nbs/lib/tasks/10_spec.ipynb #tab1
+TABLE_SEPARATORS = {".csv": ",", ".tsv": "\t", ".parquet": None}   # data files read as tables, by suffix
+
+def read_table_lines(path) -> list[tuple[int, dict]]:
+    """(line number, record) of each row of a CSV/TSV file (its header is line 1) or (row number, record) of a
+    Parquet file; cells as Python values."""
+    import io, pandas as pd
+    path, sep = Path(path), TABLE_SEPARATORS[Path(path).suffix.lower()]
+    try:
+        if sep is None: frame, first = pd.read_parquet(path), 1
+        else:
+            text = decode_text_file(path, path.read_bytes())
+            frame, first = pd.read_csv(io.StringIO(text), sep=sep, keep_default_na=False), 2
+    except (ValueError, OSError, pd.errors.ParserError) as e:
+        what = path.suffix[1:].upper()
+        raise StebInputError(f"{path}: not a readable {what} file ({str(e).splitlines()[0][:200]})") from None
+    native = lambda v: v.tolist() if hasattr(v, "tolist") else v   # numpy scalars and arrays
+    rows = frame.to_dict("records")
+    return [(first + n, {k: native(v) for k, v in row.items()}) for n, row in enumerate(rows)]
+
+def read_data_file_lines(path) -> list[tuple[int, dict]]:
+    "(line or row number, record) of a data file: a table by its suffix (`TABLE_SEPARATORS`), else JSONL."
+    path = Path(path)
+    if path.suffix.lower() not in TABLE_SEPARATORS or not path.is_file(): return read_jsonl_lines(path)
+    if not (lines := read_table_lines(path)): raise StebInputError(f"{path}: no records")
+    return lines
 
 # %% ../../nbs/lib/tasks/10_spec.ipynb #c011
 def record_field(rec: dict, at: str, key: str, kind):

@@ -12,6 +12,7 @@ from ..profiles import make_profile
 from steb_lib.tasks.spec import (
     TASK_REGISTRY,
     TaskSpec,
+    read_data_file_lines,
     read_jsonl,
     read_jsonl_lines,
     sample_counts,
@@ -26,6 +27,7 @@ import steb_lib.tasks.retrieval, steb_lib.tasks.probing  # noqa: F401
 _all_ = [
     "TASK_REGISTRY",
     "TaskSpec",
+    "read_data_file_lines",
     "read_jsonl",
     "read_jsonl_lines",
     "sample_counts",
@@ -36,7 +38,8 @@ _all_ = [
 
 # %% auto #0
 __all__ = ['TaskData', 'prepare_records', 'load_task_records', 'load_task_file', 'score_task', 'TASK_REGISTRY', 'TaskSpec',
-           'read_jsonl', 'read_jsonl_lines', 'sample_counts', 'task_name', 'task_names', 'task_spec']
+           'read_data_file_lines', 'read_jsonl', 'read_jsonl_lines', 'sample_counts', 'task_name', 'task_names',
+           'task_spec']
 
 # %% ../../nbs/lib/tasks/19_task_data.ipynb #c008
 def _check_name_types(task: str, records: list, where: list[str]):
@@ -115,10 +118,11 @@ def load_task_records(task: str, records, corrections=()) -> TaskData:
     return data
 
 def load_task_file(task: str, path, corrections=()) -> TaskData:
-    """Read and validate a custom JSONL data file for `task` (errors name the file and line); derived fields
-    as the selection `corrections` say."""
+    """Read and validate a custom data file for `task` — JSONL, or a CSV/TSV/Parquet table with the same
+    fields as columns (`read_data_file_lines`) — errors name the file and line; derived fields as the
+    selection `corrections` say."""
     try:
-        lines = read_jsonl_lines(path)
+        lines = read_data_file_lines(path)
         where = [f"{path}:{n}" for n, _ in lines]
         data = prepare_records(task, [r for _, r in lines], where, corrections=corrections)
     except StebInputError as e:
