@@ -17,6 +17,8 @@ py_versions = '3.11 3.12'.split()
 
 requirements = shlex.split(cfg.get('requirements', ''))
 dev_requirements = shlex.split(cfg.get('dev_requirements', ''))
+# steb-lib[mteb]: evaluate the encoders MTEB 2 users hold (the tests run the pinned version of dev_requirements)
+mteb_requirements = shlex.split(cfg.get('mteb_requirements', ''))
 lic = licenses[cfg['license'].lower()]
 min_python = cfg['min_python']
 lic_cls = lic[1]
@@ -43,7 +45,7 @@ setuptools.setup(
     package_data = {'steb_lib_data': shipped_data},
     include_package_data = True,
     install_requires = requirements,
-    extras_require={'dev': dev_requirements},
+    extras_require={'dev': dev_requirements, 'mteb': mteb_requirements},
     python_requires = '>=' + cfg['min_python'],
     long_description = open('README.md', encoding='utf-8').read(),
     long_description_content_type = 'text/markdown',

@@ -1,5 +1,5 @@
 """Models held in memory through the public API (issue 32, item 1): a SentenceTransformer, a transformers model and
-tokenizer, an MTEB-style encoder and a function; data as a DataFrame; results as DataFrames; changed weights are never
+tokenizer, MTEB 2's encoders (real mteb), an MTEB 1-style encoder and a function; data as a DataFrame; results as DataFrames; changed weights are never
 taken for the old ones."""
 import copy, os
 import pandas as pd, pytest, torch
@@ -23,6 +23,11 @@ def test_a_sentence_transformer_in_memory_scores_as_the_model_loaded_by_name(tmp
                          results_dir=tmp_path / f"named-{profile}", cache_dir=tmp_path / "c", progress=False)
         assert held["main_score"] == named["main_score"], profile
         assert held["model"] == "my-minilm" and held["model_revision"].startswith("weights-")
+        # what MTEB 2 users hold: its encode(DataLoader, task_metadata=...) protocol, the same weights (issue 44)
+        from mteb.models import SentenceTransformerEncoderWrapper
+        wrapped = evaluate(SentenceTransformerEncoderWrapper(st), "clustering", dataset="hate_speech", model_name="my-minilm-mteb",
+                           profile=profile, results_dir=tmp_path / f"mteb-{profile}", cache_dir=tmp_path / "c", progress=False)
+        assert wrapped["main_score"] == named["main_score"] and wrapped["model_revision"] == held["model_revision"], profile
     frame = held.to_frame()
     assert frame.loc[0, "model"] == "my-minilm" and frame.loc[0, "main_metric"] == "v_measure"
 
@@ -89,3 +94,14 @@ def test_a_changed_context_or_normalisation_is_embedded_again_never_served_from_
     unnormalised = evaluate(st, "clustering", results_dir=tmp_path / "r4", **kw)
     assert unnormalised["model_settings"] not in (before["model_settings"], cached["model_settings"])
     assert len(list((tmp_path / "c" / "embeddings" / "mine").glob("*/*"))) == 3      # one cache per setting
+
+
+def test_an_mteb_encoder_of_its_own_runs_the_suite(tmp_path):
+    "What mteb.get_model returns for a model that is not a SentenceTransformer: a black box through MTEB 2's protocol."
+    import mteb
+    model = mteb.get_model("mteb/baseline-random-encoder")
+    run = evaluate_suite(model, "mini", results_dir=tmp_path / "r", cache_dir=tmp_path / "c", progress=False)
+    assert not run["failed"] and len(run["done"]) == 9, run["failed"]
+    result = run["done"][0]
+    assert (result["model"], result["model_revision"], result["model_kind"]) == ("mteb/baseline-random-encoder", "2", "MTEB encoder")
+    assert (tmp_path / "r" / "mteb__baseline-random-encoder").is_dir()

@@ -4,14 +4,15 @@
 
 # %% ../../nbs/lib/models/33_in_memory.ipynb #c8488a67
 from __future__ import annotations
-import hashlib
+import functools, hashlib, inspect
 import numpy as np
 from ..core import StebInputError, check_protocol, check_texts, sha256_text
 from .registry import ModelSpec
 from .encoders import PieceEncoder, context_length, embedding_route, length_sorted_batches, mean_pool
 
 # %% auto #0
-__all__ = ['weights_fingerprint', 'InMemoryEncoder', 'sentence_transformer_settings', 'in_memory_encoder']
+__all__ = ['weights_fingerprint', 'InMemoryEncoder', 'is_mteb_encoder', 'steb_task_metadata', 'mteb_embedding',
+           'sentence_transformer_settings', 'in_memory_encoder']
 
 # %% ../../nbs/lib/models/33_in_memory.ipynb #49d362b4
 def weights_fingerprint(module) -> str:
@@ -76,6 +77,48 @@ class InMemoryEncoder(PieceEncoder):
                 "model_chunker": chunker}
 
 
+# %% ../../nbs/lib/models/33_in_memory.ipynb #mteb1
+def is_mteb_encoder(model) -> bool:
+    "Does `model` follow MTEB 2's encoder protocol (`encode(inputs, *, task_metadata, hf_split, ...)`)?"
+    encode = getattr(model, "encode", None)
+    try: return callable(encode) and "task_metadata" in inspect.signature(encode).parameters
+    except (TypeError, ValueError): return False   # a builtin without a signature
+
+@functools.cache
+def steb_task_metadata():
+    "The MTEB `TaskMetadata` steb-lib hands an MTEB encoder: a task named STEB, of type Clustering, English."
+    from mteb.abstasks.task_metadata import TaskMetadata
+    return TaskMetadata(name="STEB", description="Style Text Embedding Benchmark (steb-lib)",
+                        type="Clustering", eval_langs=["eng-Latn"], main_score="v_measure",
+                        dataset={"path": "steb-lib/STEB", "revision": "steb-lib"})
+
+def mteb_embedding(model):
+    "`texts -> array` through MTEB 2's protocol: the texts as one `DataLoader` of `{'text': [...]}` batches."
+    def embed(texts):
+        from datasets import Dataset
+        from torch.utils.data import DataLoader
+        loader = DataLoader(Dataset.from_dict({"text": list(texts)}), batch_size=max(1, len(texts)))
+        task = steb_task_metadata()
+        vectors = model.encode(loader, task_metadata=task, hf_split="test", hf_subset="default")
+        return np.asarray(vectors.cpu() if hasattr(vectors, "cpu") else vectors)
+    return embed
+
+def _mteb_meta(model, field: str) -> str | None:
+    "The model's `field` (name, revision) in its MTEB metadata, unless MTEB made one up for it."
+    value = getattr(getattr(model, "mteb_model_meta", None), field, None)
+    return value if value and not value.startswith(("no_model_name", "no_revision")) else None
+
+def _mteb_encoder(model, name, version, profile):
+    """An MTEB 2 encoder: the `SentenceTransformer` it wraps, as held; any other through `mteb_embedding`,
+    each text whole, versioned by its MTEB revision unless `version` says otherwise."""
+    from sentence_transformers import SentenceTransformer
+    name = name or _mteb_meta(model, "name")
+    if isinstance(getattr(model, "model", None), SentenceTransformer):
+        return in_memory_encoder(model.model, name, version, profile)
+    if not name: raise StebInputError("name the model you hold (model_name=...): its results go under it")
+    revision = _revision(model, version or _mteb_meta(model, "revision"))
+    return InMemoryEncoder(mteb_embedding(model), name, revision, "MTEB encoder", None, None, profile)
+
 # %% ../../nbs/lib/models/33_in_memory.ipynb #0ea01c10
 def _checkpoint_name(model) -> str | None:
     "The checkpoint a transformers model (or a SentenceTransformer's first module) was loaded from."
@@ -123,8 +166,10 @@ def _released_sentence_transformer(model, name, version, profile) -> InMemoryEnc
 
 def in_memory_encoder(model, name: str | None = None, version: str | None = None, profile=None):
     """An encoder for a model held in memory: a `SentenceTransformer`, a `(model, tokenizer)` pair from
-    `transformers`, an object with `encode(sentences, **kwargs)`, or a function `texts -> array`."""
+    `transformers`, an MTEB 2 encoder, an object with `encode(sentences, **kwargs)` (MTEB 1), or a function
+    `texts -> array`."""
     from sentence_transformers import SentenceTransformer
+    if is_mteb_encoder(model): return _mteb_encoder(model, name, version, profile)
     if isinstance(model, tuple) and len(model) == 2:
         hf, tok = model
         limit = context_length(hf.config, tok) - tok.num_special_tokens_to_add()
