@@ -4,7 +4,8 @@
 
 # %% ../nbs/lib/00_core.ipynb #c003
 from __future__ import annotations
-import collections, contextlib, hashlib, importlib.util, json, logging, os, re, socket, sys, tempfile, time
+import collections, contextlib, contextvars, hashlib, importlib.util, json, logging, os, re, socket, sys
+import tempfile, time
 import warnings
 from pathlib import Path
 import numpy as np
@@ -13,8 +14,9 @@ import numpy as np
 __all__ = ['DEFAULT_SEED', 'NEAR_TIE_MARGIN', 'DEFAULT_BATCH_SIZE', 'PROTOCOLS', 'StebInputError', 'check_texts',
            'check_protocol', 'canonical_json', 'sha256_text', 'sha256_json', 'file_sha256', 'remove_stale_temporaries',
            'fsync_directory', 'inside', 'atomic_file', 'atomic_write_bytes', 'atomic_write_text', 'log_to_stdout',
-           'collect_log', 'l2_normalize', 'cosine_similarity_matrix', 'path_name', 'default_cache_dir', 'data_dir',
-           'set_aside', 'writable_directory', 'usable_cache_dir', 'LazyRegistry', 'lazy_module']
+           'collect_log', 'work_labelled', 'bar_label', 'l2_normalize', 'cosine_similarity_matrix', 'path_name',
+           'default_cache_dir', 'data_dir', 'set_aside', 'writable_directory', 'usable_cache_dir', 'LazyRegistry',
+           'lazy_module']
 
 # %% ../nbs/lib/00_core.ipynb #c006
 DEFAULT_SEED = 42
@@ -182,6 +184,20 @@ def collect_log(level: int = logging.INFO):
     logger.addHandler(handler); logger.setLevel(min(level, old_level or level))
     try: yield lines
     finally: logger.removeHandler(handler); logger.setLevel(old_level)
+
+# %% ../nbs/lib/00_core.ipynb #bar1
+_WORK_LABEL = contextvars.ContextVar("steb_work_label", default="")
+
+@contextlib.contextmanager
+def work_labelled(label: str):
+    "While the block runs, progress bars start with `label` (e.g. `model / dataset / task`)."
+    token = _WORK_LABEL.set(label)
+    try: yield
+    finally: _WORK_LABEL.reset(token)
+
+def bar_label(what: str) -> str:
+    "A progress bar's description: `what`, after the label of the work it belongs to, if any."
+    return f"{_WORK_LABEL.get()}: {what}" if _WORK_LABEL.get() else what
 
 # %% ../nbs/lib/00_core.ipynb #c030
 def l2_normalize(X, dtype=np.float64) -> np.ndarray:

@@ -11,6 +11,7 @@ from tqdm.auto import tqdm
 from steb_lib.core import (
     DEFAULT_BATCH_SIZE,
     atomic_write_bytes,
+    bar_label,
     check_texts,
     path_name,
     set_aside,
@@ -101,7 +102,8 @@ def embed_texts(encoder, texts, protocol: str, cache_root, model_name: str, shar
         {h: t for h, t in zip(hashes, texts) if h not in have}.items(), key=lambda ht: (len(ht[1]), ht[0])
     )
     for start in tqdm(
-        range(0, len(todo), shard_size), desc=f"embedding {len(todo)} texts", disable=not progress or not todo
+        range(0, len(todo), shard_size), desc=bar_label(f"embedding {len(todo)} texts"),
+        disable=not progress or not todo,
     ):
         part = todo[start:start + shard_size]
         vectors = encoder.encode([t for _, t in part], protocol=protocol, batch_size=batch_size)

@@ -10,6 +10,7 @@ import numpy as np
 from tqdm.auto import tqdm
 from steb_lib.core import (
     atomic_write_bytes,
+    bar_label,
     check_texts,
     set_aside,
     sha256_json,
@@ -115,7 +116,7 @@ def cached_token_vectors(
     )
     for start in tqdm(
         range(0, len(todo), shard_size),
-        desc=f"token vectors of {len(todo)} texts",
+        desc=bar_label(f"token vectors of {len(todo)} texts"),
         disable=not progress or not todo,
     ):
         part = todo[start:start + shard_size]

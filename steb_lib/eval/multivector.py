@@ -6,7 +6,7 @@
 from __future__ import annotations
 import numpy as np
 from tqdm.auto import tqdm
-from steb_lib.core import lazy_module, StebInputError, sha256_text
+from steb_lib.core import bar_label, lazy_module, StebInputError, sha256_text
 torch = lazy_module("torch")   # imported at first use: commands without a neural model never load it
 from steb_lib.models.encoders import default_device
 from steb_lib.embed.late_interaction import maxsim_scores, pad_vectors
@@ -84,7 +84,7 @@ def maxsim_rows(
     budget_vectors = budget_vectors or block_budget(device)
     q_blocks = length_blocks(item_lengths(queries), budget_vectors)
     d_blocks = length_blocks(item_lengths(docs), budget_vectors)
-    for qb in tqdm(q_blocks, desc="MaxSim", disable=not progress):
+    for qb in tqdm(q_blocks, desc=bar_label("MaxSim"), disable=not progress):
         Q, qm = (t.to(device) for t in pad_vectors([queries[i] for i in qb]))
         rows = np.empty((len(qb), len(docs)), np.float32)
         for db in d_blocks:

@@ -5,7 +5,7 @@
 # %% ../../nbs/lib/eval/65_runner.ipynb #c003
 from __future__ import annotations
 import dataclasses, logging
-from ..core import DEFAULT_BATCH_SIZE, DEFAULT_SEED, StebInputError, default_cache_dir
+from ..core import DEFAULT_BATCH_SIZE, DEFAULT_SEED, StebInputError, default_cache_dir, work_labelled
 from ..tasks.task_data import TaskData, score_task, task_name, task_spec
 from ..data.datasets import task_input
 from .results import Result, Results, base_result, compute_once, prepare_stores, result_path, system_name
@@ -164,10 +164,11 @@ def evaluate(model, task: str, data_file=None, dataset: str | None = None, name:
     embedded = []
     def compute():
         before = len(getattr(encoder, "oom_halvings", []))
-        scores, n_new = _scored(
-            encoder, data, model_name, seed, protocol, scoring, skip_punctuation, cache_dir, progress,
-            profile, batch_size,
-        )
+        with work_labelled(label):   # the progress bars name the model, dataset and task
+            scores, n_new = _scored(
+                encoder, data, model_name, seed, protocol, scoring, skip_punctuation, cache_dir, progress,
+                profile, batch_size,
+            )
         embedded.append(n_new)
         halved = getattr(encoder, "oom_halvings", [])[before:]   # batches split after running out of memory
         if halved: _logger.warning(f"{label}: out of GPU memory; batches of {halved} were split in two")
