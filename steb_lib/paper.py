@@ -7,15 +7,15 @@ from __future__ import annotations
 import logging, os, sys, time
 from contextlib import contextmanager
 from pathlib import Path
-import pandas as pd
-from .core import StebInputError, data_dir
+from .core import StebInputError, data_dir, lazy_module
+pd = lazy_module("pandas")   # imported at first use: `steb paper --help` need not pay for it
 from .models.registry import registry_lookup
 from .profiles import make_profile
 
 _logger = logging.getLogger("steb_lib.paper")
 
 # %% auto #0
-__all__ = ['PUBLISHED', 'CATEGORY_LABELS', 'PAPER_TOLERANCE', 'VERDICT_MARKS', 'SCORE_TABLES', 'PAPER_DATASETS',
+__all__ = ['pd', 'PUBLISHED', 'CATEGORY_LABELS', 'PAPER_TOLERANCE', 'VERDICT_MARKS', 'SCORE_TABLES', 'PAPER_DATASETS',
            'PAPER_NOTEBOOKS', 'DEFINITIONAL_NOTEBOOKS', 'paper_table', 'paper_dataset_counts',
            'published_without_consumer', 'select_models', 'category_colors', 'model_category', 'display_name',
            'side_by_side', 'output_dir', 'results_to_read', 'markdown_table', 'save_table', 'cell_verdict',

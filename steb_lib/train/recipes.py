@@ -11,7 +11,6 @@ from ..core import StebInputError
 from ..models.registry import registry_lookup, trained_entry, trained_model_dir
 from .lifecycle import Recipe, finished_training, train
 from .styledistance import StyleDistanceRecipe
-from .contrastive import ContrastiveRecipe
 from .reranker import RerankerRecipe
 
 _logger = logging.getLogger("steb_lib.train.recipes")
@@ -24,7 +23,9 @@ __all__ = ['RECIPES', 'recipe_class', 'recipe_from_options', 'describe_training'
 # method -> its recipe class (or "module.Class" of your own, imported when it is asked for)
 RECIPES: dict[str, Any] = {
     "styledistance": StyleDistanceRecipe,
-    "contrastive": ContrastiveRecipe,
+    # imported when asked for: its loss and sampler subclass sentence-transformers' (seconds of imports that
+    # `steb train --help` and every other command need not pay)
+    "contrastive": "steb_lib.train.contrastive.ContrastiveRecipe",
     "reranker": RerankerRecipe,
 }
 
