@@ -11,7 +11,7 @@ expected = cfg_keys + "lib_name user branch license status min_python audience l
 for o in expected: assert o in cfg, "missing expected setting: {}".format(o)
 setup_cfg = {o:cfg[o] for o in cfg_keys}
 
-licenses = {'apache2': ('Apache Software License 2.0','OSI Approved :: Apache Software License')}
+licenses = {'apache2': 'Apache-2.0'}   # an SPDX expression (licence classifiers are deprecated)
 statuses = ['1 - Planning', '2 - Pre-Alpha', '3 - Alpha', '4 - Beta', '5 - Production/Stable', '6 - Mature', '7 - Inactive']
 py_versions = '3.11 3.12'.split()
 
@@ -21,24 +21,25 @@ dev_requirements = shlex.split(cfg.get('dev_requirements', ''))
 mteb_requirements = shlex.split(cfg.get('mteb_requirements', ''))
 lic = licenses[cfg['license'].lower()]
 min_python = cfg['min_python']
-lic_cls = lic[1]
 
 from pathlib import Path
 shipped_data = sorted(str(p.relative_to('data')) for p in Path('data').rglob('*') if p.is_file()
                       and p.parts[1] not in ('fixtures', 'results') and not p.name.startswith('.'))
+# each folder of data/ that ships files is a package of its own (setuptools warns of folders it would otherwise guess)
+folders = {Path(f).parent.parts[:n] for f in shipped_data for n in range(len(Path(f).parent.parts) + 1)}
+data_packages = sorted('.'.join(('steb_lib_data',) + parts) for parts in folders)
 
 setuptools.setup(
     name = cfg['repo'],
-    license = lic[0],
+    license = lic,
     classifiers = [
         'Development Status :: ' + statuses[int(cfg['status'])],
         'Intended Audience :: ' + cfg['audience'].title(),
-        'License :: ' + lic_cls,
         'Natural Language :: ' + cfg['language'].title(),
     ] + ['Programming Language :: Python :: '+o for o in py_versions[py_versions.index(min_python):]],
     url = cfg['git_url'],
     # steb_lib.testing (tiny random models for the tests) is left out of the wheel; an editable install still has it
-    packages = setuptools.find_packages(exclude=['steb_lib.testing', 'steb_lib.testing.*']) + ['steb_lib_data'],
+    packages = setuptools.find_packages(exclude=['steb_lib.testing', 'steb_lib.testing.*']) + data_packages,
     # data/ travels in the wheel as the package steb_lib_data (registries, dataset entries, STEB-lite samples, the
     # paper's numbers, bundled resources); the test fixtures and the committed results stay in the repository
     package_dir = {'steb_lib_data': 'data'},

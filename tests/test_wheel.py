@@ -10,8 +10,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_the_wheel_installs_and_runs_outside_the_checkout(tmp_path):
     wheels = tmp_path / "wheels"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", wheels, ROOT],
-                   check=True, capture_output=True, timeout=600, cwd=tmp_path)
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-w", wheels, ROOT],
+                           check=True, capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    # issue 44, item 7: no warning of our own making (licence classifiers, data folders setuptools would guess)
+    assert "Warning" not in built.stdout + built.stderr, (built.stdout + built.stderr)[-3000:]
     wheel = next(wheels.glob("steb_lib-*.whl"))
     env_dir = tmp_path / "fresh"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", env_dir], check=True, timeout=120)
