@@ -21,20 +21,22 @@ def stored_without_timing(path: Path) -> dict:
 
 def test_local_sweep_with_4_jobs_at_once_equals_a_sequential_run(tmp_path):
     models = ("function-words", str(make_tiny_model("bert", tmp_path / "tiny-bert")))   # a non-neural and a neural one
+    datasets = ["mini_aaac_verification_en", "mini_authors_retrieval_nl", "mini_bible_kjv_web", "mini_probing"]
     for m in models:
-        assert not evaluate_suite(m, "mini", results_dir=tmp_path / "sequential", cache_dir=tmp_path / "c1", progress=False)["failed"]
-    jobs = sweep_jobs(models, "mini")
+        run = evaluate_suite(m, "mini", datasets=datasets, results_dir=tmp_path / "sequential", cache_dir=tmp_path / "c1", progress=False)
+        assert not run["failed"] and len(run["done"]) == 6
+    jobs = sweep_jobs(models, "mini", datasets)            # 4 datasets, 6 (dataset, task) pairs: 8 jobs, 4 at once
     out = submit_sweep(jobs, tmp_path / "sweep", "local", parallelism=4, fetch_models=False, cache_dir=tmp_path / "c2")
-    assert (len(out["submitted"]), out["finished"], out["failed"]) == (14, 0, [])
+    assert (len(out["submitted"]), out["finished"], out["failed"]) == (8, 0, [])
     computed = [p for job in out["jobs"] for p in job.result()["computed"]]
-    assert len(computed) == len(set(computed)) == 2 * 9             # every result computed once, by one job
+    assert len(computed) == len(set(computed)) == 2 * 6             # every result computed once, by one job
     sequential = sorted(p.relative_to(tmp_path / "sequential") for p in (tmp_path / "sequential").rglob("*.json"))
     swept = sorted(p.relative_to(tmp_path / "sweep") for p in (tmp_path / "sweep").glob("*/*/*.json"))
     assert swept == sequential
     for rel in sequential:
         assert stored_without_timing(tmp_path / "sweep" / rel) == stored_without_timing(tmp_path / "sequential" / rel), rel
     again = submit_sweep(jobs, tmp_path / "sweep", "local", parallelism=4, fetch_models=False, cache_dir=tmp_path / "c2")
-    assert (again["submitted"], again["finished"]) == ([], 14)       # nothing is redone
+    assert (again["submitted"], again["finished"]) == ([], 8)        # nothing is redone
 
 
 def test_a_killed_job_is_missing_and_its_rerun_completes(tmp_path):
