@@ -19,7 +19,7 @@ __all__ = ['FAMILIES', 'MODEL_REGISTRY', 'DEFAULT_MODELS', 'ENCODERS', 'VECTOR_S
            'unpack_zip_parts', 'migrate_training_record', 'unpacked_model_dir', 'below', 'package_model_files',
            'packaged_model_dir', 'trained_model_dir', 'weight_files', 'model_weights_sha256', 'check_training_record',
            'model_source', 'offline_availability', 'hub_cache_root', 'hub_cache_dir', 'trained_entry',
-           'model_files_to_fetch']
+           'model_files_to_fetch', 'model_path']
 
 # %% ../../nbs/lib/models/30_registry.ipynb #c006
 FAMILIES = (
@@ -473,3 +473,8 @@ def model_files_to_fetch(files) -> list[str]:
     if any(f.endswith(".safetensors") for f in keep):
         keep = [f for f in keep if not f.endswith((".bin", ".pt", ".pth"))]
     return sorted(keep)
+
+# %% ../../nbs/lib/models/30_registry.ipynb #76afc93a
+def model_path(name: str, revision: str | None = None) -> str:
+    "Where registered model `name` loads from here: a local directory if one holds it, else its hub id."
+    return model_source(resolve_model(name, revision))[0]
