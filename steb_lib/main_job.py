@@ -17,7 +17,7 @@ _logger = logging.getLogger("steb_lib.main_job")
 # %% auto #0
 __all__ = ['FAMILY_COST', 'PARITY_DONE', 'sweep_main_job', 'run_model_jobs', 'lost_items', 'item_outcomes', 'evaluate_model',
            'job_cost', 'costliest_first', 'evaluate_models', 'expected_results', 'new_results', 'result_line',
-           'progress_state', 'progress_step', 'failed_items_lines', 'progress_printed', 'main_job',
+           'progress_state', 'progress_step', 'failed_items_lines', 'start_line', 'progress_printed', 'main_job',
            'parity_results_dir', 'verify_main_job', 'main_job_parity', 'parity_variants', 'over_context',
            'sample_differs', 'touches', 'parity_model', 'run_parity', 'record_parity_run', 'parity_done']
 
@@ -211,10 +211,18 @@ def failed_items_lines(state: dict) -> list[str]:
     return lines
 
 # %% ../nbs/lib/85_main_job.ipynb #prog5
+def start_line(state: dict) -> str:
+    "What the evaluation is about to do, and what the lines that follow will say."
+    todo = max(0, state["expected"] - state["done"])
+    return (f"evaluating: {todo} results to compute, {state['done']} already there; a line as each lands "
+            "(results / of all, time left at this run's pace), and one at least every minute")
+
 @contextmanager
 def progress_printed(state: dict | None, poll_s: float = 2.0, heartbeat_s: float = 60.0):
-    "While the block runs, print `progress_step`'s lines every `poll_s` (from a thread), then the last ones."
+    """While the block runs, print `progress_step`'s lines every `poll_s` (from a thread), then the last ones;
+    `start_line` at once, so that the terminal says what is happening before the first result lands."""
     if state is None: yield; return   # quiet
+    print(start_line(state), flush=True)
     stop = threading.Event()
     def watch():
         while not stop.wait(poll_s):

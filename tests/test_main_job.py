@@ -27,6 +27,9 @@ def test_steb_paper_runs_steb_lite_from_the_shipped_samples(tmp_path):
     assert {r["data_found_in"] for r in results} == {"lite", "package"}    # shipped samples + the mini suite's packages
     assert len(list((dirs["results"] / "lite-truncate").glob("*/*/*.json"))) == 4      # the Dutch sets, truncated
     # a line per result as it lands (the workers write their own logs), with the count and the time left
+    out = done.stdout.splitlines()   # the first line of the evaluation says what it does, before any result lands
+    start = [i for i, line in enumerate(out) if line.startswith("evaluating: 36 results to compute, 0 already there")]
+    assert start and start[0] < min(i for i, line in enumerate(out) if line.startswith("[")), done.stdout[:1000]
     lines = [line for line in done.stdout.splitlines() if line.startswith("[")]
     assert len(lines) == 36 and re.match(r"\[1/36, ~\d+ (min|s) left\] \S+ / \S+ / \w+: \d\.\d{4} \(\d+\.\d s\)$", lines[0]), lines
     assert lines[-1].startswith("[36/36] ") and sum("(truncate)" in line for line in lines) == 4, lines

@@ -51,13 +51,17 @@ def test_the_site_builds_offline_and_every_page_loads_in_headless_chromium(tmp_p
     if runs:   # every paper notebook was executed (a missing one would be executed by the build, not silently absent)
         assert {p.name for p in runs.glob("*.ipynb")} == {Path(p).name for p in build_site.paper_notebooks()}, runs
     r = subprocess.run([sys.executable, str(ROOT / "scripts" / "build_site.py"), "--out", str(out), "--check",
-                        *(["--runs", str(runs)] if runs else [])], capture_output=True, text=True, env=env, timeout=1800)
+                        *(["--runs", str(runs)] if runs else ["--execute"])], capture_output=True, text=True, env=env, timeout=1800)
     assert r.returncode == 0, (r.stdout + r.stderr)[-4000:]
     report = json.loads((out / "check.json").read_text())
     pages = build_site.source_pages()
     assert report["passed"] and report["pages"] == len(pages) > 50, report
     assert report["internal_links"] > 1000 and not report["broken_links"] and not report["outside"], report
     assert report["fig1"][0] > 500, report                                  # Fig. 1 decoded in the browser
+    assert report["fig1"][2] / report["fig1"][0] >= 0.7, report             # ... and shown near its size: labels legible
+    assert report["wide_tables"] == [], report["wide_tables"]              # wide tables scroll inside their box
+    position, wide, shown = report["tab2_model_column"]
+    assert position == "sticky" and wide > shown, report                    # Tab. 2 scrolls, its model column stays
     png = (out / "screenshots" / "fig1.png").read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 20_000
     html = out / "html"
@@ -66,7 +70,9 @@ def test_the_site_builds_offline_and_every_page_loads_in_headless_chromium(tmp_p
     assert "exports" in order and "order_alignment_metrics(" in order      # the API summary of the module
     operational = (html / "nbs/02_operational.html").read_text()
     assert len(re.findall(r'<img[^>]+src="data:image/png', operational)) >= 2   # executed: the figures are in the page
-    assert "not run in the site build" in (html / "nbs/parity.html").read_text()   # slow cells skipped, and said so
+    parity = (html / "nbs/parity.html").read_text()
+    assert "not run in the site build" in parity and "what it wrote to stderr" in parity   # slow cells skipped, said so
+    assert "FutureWarning" not in parity and "TqdmWarning" not in operational              # no warning as a pink box
     outputs = runs / "outputs" if runs else out / "outputs"                   # in the build folder, or the executions'
     assert (outputs / "figures" / "fig1_steb_by_category.png").exists() and (outputs / "tables" / "late_interaction.csv").exists()
     assert (html / "mathjax" / "MathJax.js").exists() and "../../mathjax/MathJax.js" in order

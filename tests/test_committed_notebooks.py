@@ -1,0 +1,49 @@
+"""Issue 44, item 4: the paper notebooks (top of nbs/) are committed executed on the committed results, so GitHub and
+JupyterLab show their tables and figures; here each committed notebook is compared, output by output, with test.sh's
+execution of it (STEB_EXECUTED_NOTEBOOKS; run alone, the test executes them itself). Timings, memory addresses and the
+trainer's speed lines are masked; figures are compared byte for byte (matplotlib writes the same PNG for the same
+data). A difference fails with the cells that differ: run `.venv/bin/python scripts/build_site.py --store-executed`
+and commit the notebooks."""
+import importlib.util, json, os
+from pathlib import Path
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+spec = importlib.util.spec_from_file_location("build_site", ROOT / "scripts" / "build_site.py")
+build_site = importlib.util.module_from_spec(spec); spec.loader.exec_module(build_site)
+
+
+def executions(tmp_path):
+    "test.sh's executions of the paper notebooks, or new ones (as test.sh makes them)."
+    if os.environ.get("STEB_EXECUTED_NOTEBOOKS"): return Path(os.environ["STEB_EXECUTED_NOTEBOOKS"])
+    build_site.execute_into(tmp_path / "runs", 2)
+    return tmp_path / "runs"
+
+
+def test_each_paper_notebook_is_committed_with_the_outputs_its_code_produces(tmp_path):
+    if (ROOT / "results" / "lite").exists():   # never in CI's fresh clone
+        pytest.skip("results/lite exists (a main job's): the notebooks read it, not the committed results they show")
+    runs, problems = executions(tmp_path), {}
+    for name in build_site.paper_notebooks():
+        committed = build_site.read_notebook(ROOT / name)
+        shown = sum(len(c.get("outputs", [])) for c in committed["cells"] if c["cell_type"] == "code")
+        assert shown, f"{name} is committed without outputs"
+        diff = build_site.output_differences(committed, build_site.read_notebook(runs / Path(name).name), runs / "outputs")
+        if diff: problems[name] = diff
+    assert not problems, ("committed outputs differ from what the code produces; run `.venv/bin/python "
+                          "scripts/build_site.py --store-executed` and commit:\n" + json.dumps(problems, indent=1)[:6000])
+
+
+def test_an_edited_output_or_a_new_figure_is_a_difference():
+    "The comparison sees a changed number and a changed figure, and masks only timings and addresses."
+    out = lambda text, png="iVBOR": {"cells": [{"cell_type": "code", "source": "x", "metadata": {}, "outputs": [  # noqa: E731
+        {"output_type": "stream", "name": "stdout", "text": text},
+        {"output_type": "display_data", "data": {"image/png": png, "text/plain": "<Figure at 0x7f3a2b1c0d90>"}},
+        {"output_type": "stream", "name": "stderr", "text": "100%|██| 3/3 [00:05<00:00, 1.73s/it]"}]}]}
+    base = out("MRR 0.4583 in 3.2 s\n")
+    assert build_site.output_differences(base, out("MRR 0.4583 in 12 s\n"), "/nowhere") == []
+    assert build_site.output_differences(base, out("MRR 0.4584 in 3.2 s\n"), "/nowhere") != []
+    assert build_site.output_differences(base, out("MRR 0.4583 in 3.2 s\n", png="iVBOS"), "/nowhere") != []
+    stored = build_site.stored_notebook(base, out(f"read {ROOT}/data/results/lite and /tmp/run-abc123xy/x\n"), "/nowhere")
+    assert stored["cells"][0]["outputs"][0]["text"] == "read data/results/lite and /tmp/run-XXXXXXXX/x\n"
+    assert [o["output_type"] for o in stored["cells"][0]["outputs"]] == ["stream", "display_data"]   # no stderr
