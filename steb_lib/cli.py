@@ -166,13 +166,14 @@ def _add_evaluate_parser(sub) -> None:
     _add_run_options(ev); _add_executor_options(ev)
 
 def _add_rerank_parser(sub) -> None:
+    from steb_lib.embed.scoring import scoring_choices
     rr = _command(sub, "rerank", run_rerank)
     rr.add_argument("model", help="first stage: registry name, alias, hub id or local directory")
     rr.add_argument("--reranker", required=True,
                     help="CrossEncoder hub id or local directory; with --reranker-scoring, an encoder")
     rr.add_argument("--reranker-scoring",
-                    help="maxsim or patch-N|patch-word|patch-auto: rerank by MaxSim over the reranker "
-                    "encoder's vectors")
+                    help=f"a multi-vector mode of {scoring_choices()}: rerank by MaxSim over the "
+                    "reranker encoder's vectors")
     rr.add_argument("--reranker-revision", help="hub commit of the reranker")
     rr.add_argument("--k", type=int, default=100, help="candidates reranked per query (default 100)")
     src = rr.add_mutually_exclusive_group(required=True)

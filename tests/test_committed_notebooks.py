@@ -4,7 +4,7 @@ execution of it (STEB_EXECUTED_NOTEBOOKS; run alone, the test executes them itse
 trainer's speed lines are masked; figures are compared byte for byte (matplotlib writes the same PNG for the same
 data). A difference fails with the cells that differ: run `.venv/bin/python scripts/build_site.py --store-executed`
 and commit the notebooks."""
-import importlib.util, json, os
+import importlib.util, json, os, subprocess, sys
 from pathlib import Path
 import pytest
 
@@ -16,7 +16,8 @@ build_site = importlib.util.module_from_spec(spec); spec.loader.exec_module(buil
 def executions(tmp_path):
     "test.sh's executions of the paper notebooks, or new ones (as test.sh makes them)."
     if os.environ.get("STEB_EXECUTED_NOTEBOOKS"): return Path(os.environ["STEB_EXECUTED_NOTEBOOKS"])
-    build_site.execute_into(tmp_path / "runs", 2)
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "build_site.py"), "--execute-into", str(tmp_path / "runs")],
+                   check=True, timeout=1800)   # a process of its own: the notebooks run in spawned workers
     return tmp_path / "runs"
 
 

@@ -22,7 +22,7 @@ from ..models.registry import settings_fingerprint
 from ..profiles import Profile, legacy_profile, make_profile
 from ..run_settings import record_run_settings
 from steb_lib.records import (
-    TIMING_FIELDS, RecordKind, checksum_problem, record_lock, schema_of, upgrade, write_record
+    TIMING_FIELDS, RecordKind, checksum_problem, record_lock, upgrade, write_record
 )
 from ..tasks.task_data import TaskData, task_name
 
@@ -31,10 +31,10 @@ _logger = logging.getLogger("steb_lib.eval.results")
 # %% auto #0
 __all__ = ['IDENTITY_FIELDS', 'RESULT_FIELDS', 'SCHEMA_VERSION', 'RESULT_RECORD', 'RECORD_KINDS', 'result_lock',
            'STORE_PROFILE_FILE', 'MTEB_LANGUAGES', 'system_name', 'result_system', 'register_record_kind',
-           'result_path', 'without_timing', 'result_checksum', 'result_problem', 'result_schema', 'with_corrections',
-           'migrate_result', 'parse_result', 'read_result', 'write_result', 'finished_result', 'compute_once',
-           'prepare_stores', 'store_profile', 'claim_store_profile', 'base_result', 'load_results', 'results_table',
-           'results_to_frame', 'Result', 'Results', 'mteb_task_result', 'export_name', 'export_mteb']
+           'result_path', 'without_timing', 'result_problem', 'with_corrections', 'migrate_result', 'parse_result',
+           'read_result', 'write_result', 'finished_result', 'compute_once', 'prepare_stores', 'store_profile',
+           'claim_store_profile', 'base_result', 'load_results', 'results_table', 'results_to_frame', 'Result',
+           'Results', 'mteb_task_result', 'export_name', 'export_mteb']
 
 # %% ../../nbs/lib/eval/60_results.ipynb #c006
 IDENTITY_FIELDS = (
@@ -75,10 +75,6 @@ def without_timing(result: dict) -> dict:
     "A result without its timing fields: what two runs of the same work must agree on."
     return {k: v for k, v in result.items() if k not in TIMING_FIELDS}
 
-def result_checksum(result: dict) -> str:
-    "sha256 of a result's content: every field but the timing fields and the checksum itself."
-    return RESULT_RECORD.checksum(result)
-
 # %% ../../nbs/lib/eval/60_results.ipynb #c008
 def result_problem(result) -> str | None:
     "What makes `result` (parsed JSON) not a usable result, or None if it is one."
@@ -90,11 +86,6 @@ def result_problem(result) -> str | None:
         return f"main_score is {score!r}, not a number"
     if not isinstance(result["metrics"], dict): return "metrics is not an object"
     return checksum_problem(RESULT_RECORD, result)
-
-def result_schema(result: dict, path) -> int:
-    """The schema version of a stored result (0: written before versions existed); one from a newer steb-lib
-    is refused, not set aside."""
-    return schema_of(RESULT_RECORD, result, path)
 
 def with_corrections(result: dict, *names: str) -> dict:
     "`result` with corrections `names` added to its profile (whose name follows)."
