@@ -64,28 +64,6 @@ def _add_executor_options(p):
     p.add_argument("--no-wait", action="store_true", help="slurm: submit and return; follow with steb status")
 
 
-def _add_authorship_training_options(tr) -> None:
-    "Options of `steb train contrastive` and `steb train reranker`."
-    from steb_lib.embed.scoring import scoring_choices
-    from steb_lib.train.authorship_data import POSITIVE_CHOICES
-    from steb_lib.train.reranker import CURATIONS, NEGATIVE_KINDS
-    tr.add_argument("--data", help="contrastive/reranker: an authorship JSONL (default: the built-in corpus)")
-    tr.add_argument("--dataset", help="contrastive/reranker: a registered retrieval dataset as training data")
-    tr.add_argument("--scoring", default="mean", help=f"contrastive: what to train for, {scoring_choices()}")
-    tr.add_argument("--positives", choices=POSITIVE_CHOICES, help="contrastive: same author, which topic")
-    tr.add_argument("--retriever", default="sentence-transformers/all-MiniLM-L6-v2",
-                    help="reranker: the first-stage model that measures closeness for the curation")
-    tr.add_argument("--curation", choices=tuple(CURATIONS), default="sadiri",
-                    help="reranker: sadiri (other-topic positive; negatives close to query/positive/random) "
-                    "or ir (topic-matched positive; retriever's top-ranked negatives)")
-    tr.add_argument("--negatives", nargs="+", choices=NEGATIVE_KINDS, help="reranker: negative kinds to mix")
-    tr.add_argument("--n-negatives", type=int, help="reranker: negatives per query (default 6)")
-    tr.add_argument("--words", type=int, help="built-in corpus: words per passage (default 64)")
-    tr.add_argument("--per-author", type=int, help="built-in corpus: passages per author (default 160)")
-    tr.add_argument("--validation-share", type=float, help="share of authors held out (default 0.2)")
-    tr.add_argument("--learning-rate", type=float)
-    tr.add_argument("--save-every", type=int, help="steps between checkpoints (a rerun resumes the last)")
-
 COMMAND_HELP = {   # `steb --help` lists the commands from here, without importing the library
     "evaluate": "evaluate a model on a data file, a dataset or a suite",
     "rerank": (
@@ -259,20 +237,30 @@ def _add_results_parsers(sub) -> None:
     tb.add_argument("--score", nargs="+", choices=SCORE_CHOICES, default=["operational", "definitional"],
                     help="which tables ('main': every dataset × task main score)")
 
-def _add_train_parser(sub) -> None:
+def _add_train_parser(sub, method: str | None = None) -> None:
+    """`steb train METHOD`, a subcommand per training method; only `method`'s options are built (from its
+    recipe: `recipes.recipe_flags`), so `steb train --help` imports no recipe and each method's help is its
+    own."""
     from steb_lib.train.recipes import RECIPES
     tr = _command(sub, "train", run_train)
-    tr.add_argument("method", choices=tuple(RECIPES))
-    tr.add_argument("--base", default="sentence-transformers/all-MiniLM-L6-v2", help="model to fine-tune")
-    _add_authorship_training_options(tr)
-    tr.add_argument("--out", help="directory of the trained model (+ training.json)")
-    tr.add_argument("--registered", metavar="NAME",
-                    help="train the registry's model NAME (e.g. styledistance-mini) into its place")
-    _add_styledistance_options(tr)
-    tr.add_argument("--steps", type=int, help="training steps (default: the CPU recipe's)")
-    tr.add_argument("--batch-size", type=int, help="per step: triplets (styledistance), pairs of distinct "
-                    "authors (contrastive), queries (reranker); default: the CPU recipe's")
-    tr.add_argument("--seed", type=int, default=DEFAULT_SEED); _add_kernels_option(tr)
+    methods = tr.add_subparsers(dest="method", metavar="METHOD", required=True)
+    for name in RECIPES:
+        m = methods.add_parser(name, help=f"steb train {name} --help: its options")
+        if name == method: _add_recipe_options(m, name)
+
+def _add_recipe_options(m, method: str) -> None:
+    "A training method's options: its recipe's fields and run options, then where the model goes."
+    from steb_lib.train.recipes import recipe_class, recipe_flags
+    cls = recipe_class(method)
+    for names, kw in recipe_flags(cls): m.add_argument(*names, **kw)
+    for name, text in getattr(cls, "run_options", {}).items():
+        m.add_argument(f"--{name.replace('_', '-')}", help=text)
+    if hasattr(cls, "cost"):
+        m.add_argument("--dry-run", action="store_true", help="print what the training data costs")
+    m.add_argument("--out", help="directory of the trained model (+ training.json)")
+    m.add_argument("--registered", metavar="NAME", help="train the registry's model NAME into its place")
+    m.add_argument("--save-every", type=int, help="steps between checkpoints (a rerun resumes the last)")
+    _add_kernels_option(m)
 
 def _add_verify_parser(sub) -> None:
     vf = _command(sub, "verify", run_verify)
@@ -285,18 +273,6 @@ def _add_kernels_parser(sub) -> None:
     kn.add_argument("--shell", action="store_true", help="the pins as export lines, for job scripts of yours")
     _add_kernels_option(kn)
 
-def _add_styledistance_options(tr) -> None:
-    "Options of `steb train styledistance`: how its parallel pairs are made."
-    tr.add_argument("--generator", choices=("rules", "llm"), default="rules",
-                    help="how the parallel pairs are made: offline rules, or an LLM (OpenAI-compatible API)")
-    tr.add_argument("--features", nargs="+",
-                    help="style features (default: every rule feature; llm: also 'with X / without X')")
-    tr.add_argument("--per-feature", type=int, help="triplets per feature (llm: requests per feature)")
-    tr.add_argument("--easy-share", type=float, help="share of triplets with an easy negative (default 0)")
-    tr.add_argument("--llm-model", help="llm: the model that writes the pairs (default gpt-5.2)")
-    tr.add_argument("--llm-base-url", help="llm: an OpenAI-compatible endpoint (default: OpenAI's API)")
-    tr.add_argument("--dry-run", action="store_true", help="print the training data's cost; train nothing")
-
 # %% ../nbs/lib/98_cli.ipynb #c005c
 COMMAND_PARSERS = {   # each command's parser adder; one adder may add a few related commands
     "evaluate": _add_evaluate_parser, "rerank": _add_rerank_parser, "examples": _add_examples_parser,
@@ -306,17 +282,18 @@ COMMAND_PARSERS = {   # each command's parser adder; one adder may add a few rel
     "train": _add_train_parser, "verify": _add_verify_parser, "kernels": _add_kernels_parser,
 }
 
-def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+def build_parser(command: str | None = None, method: str | None = None) -> argparse.ArgumentParser:
     """The `steb` argument parser: each command's options, and the function that runs it (`func`). Given a
     `command`, only its options are built (the other commands are named, with their help): an option's choices
-    may import a heavy module (the trainers, torch), and a command pays only for its own."""
+    may import a heavy module (the trainers, torch), and a command pays only for its own; `steb train`'s
+    options are `method`'s alone."""
     ap, sub = _root_parser()
     wanted = {COMMAND_PARSERS[command]} if command in COMMAND_PARSERS else set(COMMAND_PARSERS.values())
     added = set()
     for name in COMMAND_HELP:
         add = COMMAND_PARSERS[name]
         if add not in wanted: sub.add_parser(name, help=COMMAND_HELP[name])
-        elif add not in added: add(sub); added.add(add)
+        elif add not in added: add(sub, method) if name == "train" else add(sub); added.add(add)
     return ap
 
 # %% ../nbs/lib/98_cli.ipynb #c007
@@ -566,21 +543,14 @@ def run_train(a) -> None:
     """`steb train METHOD`: train (or reuse, or resume) a model with the method's recipe, built from the
     options (`train/50_lifecycle`), and say where it is."""
     from steb_lib.train.lifecycle import train
-    from steb_lib.train.recipes import describe_training, recipe_from_options
+    from steb_lib.train.recipes import describe_training, recipe_from_options, training_options
     if a.registered: return _train_registered(a)
     if not a.out: raise StebInputError("--out DIR is required (or --registered NAME)")
     recipe = recipe_from_options(a.method, vars(a))
-    llm = {"llm": {"base_url": a.llm_base_url}} if a.llm_base_url and a.method == "styledistance" else {}
-    if a.dry_run: return _print_training_cost(recipe, llm.get("llm"))
-    info = train(recipe, a.out, **_given(a, ("save_every",)), **llm)
+    options = training_options(recipe, vars(a))   # what the recipe passes to `train` (an LLM's endpoint)
+    if getattr(a, "dry_run", False): return print(recipe.cost(**options))
+    info = train(recipe, a.out, **_given(a, ("save_every",)), **options)
     print(describe_training(info, a.out))
-
-def _print_training_cost(recipe, llm) -> None:
-    "`--dry-run`: what the training data costs (only StyleDistance's LLM generator calls a paid API)."
-    if recipe.method != "styledistance":
-        raise StebInputError("--dry-run: only styledistance has training data to pay for")
-    from steb_lib.train.styledistance import training_cost
-    print(training_cost(recipe, llm))
 
 def _warning_line(message, category, filename, lineno, line=None) -> str:
     return f"steb: warning: {message}\n"
@@ -589,7 +559,7 @@ def main(argv=None) -> int:
     "Entry point of the `steb` console script: errors are one line (exit 2), Ctrl-C exits 130 quietly."
     args = sys.argv[1:] if argv is None else list(argv)
     known = bool(args) and args[0] in COMMAND_PARSERS   # else --help, --version or an error: no library
-    a = (build_parser(args[0]) if known else commands_parser()).parse_args(args)
+    a = (build_parser(*args[:2]) if known else commands_parser()).parse_args(args)
     warnings.formatwarning = _warning_line
     log_to_stdout()   # progress lines (done, skip, wait, failed) on stdout
     try: return a.func(a) or 0   # each command's function (build_parser: set_defaults)

@@ -65,15 +65,15 @@ def scoring_mode(scoring) -> ScoringMode:
 def patch_vectors(vectors, n: int | None = None, word_ids=None) -> torch.Tensor:
     """Mean-pooled, L2-normalised patches of `vectors` (tokens × dim): `n` tokens each, or one per distinct
     `word_ids` run."""
-    V = torch.as_tensor(vectors).float()
+    V = torch.as_tensor(vectors).float()   # a tensor keeps its gradients (training pools with this too)
     if word_ids is None:
         if not n or n < 1: raise StebInputError("patch size n must be a positive integer (or give word_ids)")
-        group = torch.arange(len(V)) // n
+        group = torch.arange(len(V), device=V.device) // n
     else:
-        w = torch.as_tensor(np.asarray(word_ids, dtype=np.int64))
+        w = torch.as_tensor(np.asarray(word_ids, dtype=np.int64), device=V.device)
         # a new patch where the word changes
         group = torch.cat([torch.zeros(1, dtype=torch.long), (w[1:] != w[:-1]).long()]).cumsum(0)
-    sums = torch.zeros(int(group[-1]) + 1, V.shape[1]).index_add_(0, group, V)
+    sums = V.new_zeros(int(group[-1]) + 1, V.shape[1]).index_add(0, group, V)
     return torch.nn.functional.normalize(sums, dim=-1)   # normalising the sum = normalising the mean
 
 # %% ../../nbs/lib/embed/40_scoring.ipynb #s011
@@ -101,11 +101,14 @@ register_scoring_mode(
 
 # %% ../../nbs/lib/embed/40_scoring.ipynb #s014
 def text_vectors(vectors, words, scoring: Scoring) -> torch.Tensor:
-    "The L2-normalised vectors `scoring` matches for one text (token vectors, n-token or whole-word patches)."
+    """The L2-normalised vectors `scoring` matches for one text (token vectors, n-token or whole-word
+    patches): what evaluation scores, and what a contrastive training's loss scores (a tensor keeps its
+    gradients)."""
     mode = scoring_mode(scoring)
     if mode.vectors is None:
         raise StebInputError(f"{scoring.name}: one pooled vector per text, no token vectors")
-    return mode.vectors(torch.as_tensor(np.asarray(vectors, np.float32)), words, scoring)
+    V = vectors if isinstance(vectors, torch.Tensor) else torch.as_tensor(np.asarray(vectors, np.float32))
+    return mode.vectors(V, words, scoring)
 
 def vectors_per_text(n_tokens: int, n_words: int, scoring: Scoring) -> int:
     "How many vectors `scoring` keeps for a text of `n_tokens` kept tokens in `n_words` words."

@@ -5,20 +5,18 @@
 # %% ../../nbs/lib/train/54_contrastive.ipynb #c003
 from __future__ import annotations
 import logging
-from ..run_settings import training_settings
 from dataclasses import dataclass
 from typing import ClassVar
-import numpy as np
 import torch
 from ..core import DEFAULT_SEED, StebInputError
-from ..embed.scoring import Scoring, auto_patch_size, parse_scoring
-from .authorship_data import author_split, authorship_source, contrastive_pairs
-from .lifecycle import TrainingRun, check_training_numbers, recipe_key
+from ..embed.scoring import Scoring, parse_scoring, resolve_auto, text_vectors
+from .authorship_data import POSITIVE_CHOICES, author_split, authorship_source, contrastive_pairs
+from .lifecycle import TrainingRun, check_training_numbers, recipe_key, trainer_settings
 
 _logger = logging.getLogger("steb_lib.train.contrastive")
 
 # %% auto #0
-__all__ = ['scored_token_mask', 'word_start_mask', 'patch_pool', 'scored_vectors', 'mean_maxsim', 'LateInteractionRankingLoss',
+__all__ = ['scored_token_mask', 'word_start_mask', 'word_numbers', 'scored_vectors', 'mean_maxsim', 'LateInteractionRankingLoss',
            'contrastive_loss', 'DistinctAuthorBatchSampler', 'ContrastiveRecipe', 'recipe_training_data',
            'training_scoring', 'pair_trainer']
 
@@ -37,28 +35,21 @@ def word_start_mask(input_ids, tokenizer) -> torch.Tensor:
     return torch.tensor([[start(t) for t in r] for r in rows], device=input_ids.device)
 
 # %% ../../nbs/lib/train/54_contrastive.ipynb #c008
-def patch_pool(V, mask, n: int | None = None, starts=None) -> tuple[torch.Tensor, torch.Tensor]:
-    """(patches, patch mask): mean-pooled, L2-normalised patches of each row's scored vectors: `n` in a row,
-    or one per word (`starts`)."""
-    rank = mask.long().cumsum(1) - 1                       # position among the scored tokens
-    group = rank // n if n else ((starts & mask).long().cumsum(1) - 1).clamp(min=0)
-    width = int(group[mask].max()) + 1 if mask.any() else 1
-    index = (torch.arange(len(V), device=V.device)[:, None] * width + group)[mask]
-    sums = V.new_zeros(len(V) * width, V.shape[-1]).index_add(0, index, V[mask])
-    counts = V.new_zeros(len(V) * width).index_add(0, index, V.new_ones(len(index)))
-    P = torch.nn.functional.normalize(sums, dim=-1).view(len(V), width, -1)
-    return P, (counts > 0).view(len(V), width)
+def word_numbers(input_ids, tokenizer) -> torch.Tensor:
+    "(batch × tokens) the number of the word each token belongs to (word starts counted, `word_start_mask`)."
+    return word_start_mask(input_ids, tokenizer).long().cumsum(1)
 
 # %% ../../nbs/lib/train/54_contrastive.ipynb #c011
 def scored_vectors(model, features: dict, scoring: Scoring) -> torch.Tensor:
-    """(batch × vectors × dim) the vectors `scoring` matches, L2-normalised; padding rows are zero (that is
+    """(batch × vectors × dim) the vectors `scoring` matches for each text, from its registered mode
+    (`text_vectors`, as evaluation forms them), L2-normalised, with gradients; padding rows are zero (that is
     how the similarity function finds them)."""
     out = model(features)
     V, mask = out["token_embeddings"], scored_token_mask(features, model.tokenizer.all_special_ids)
-    if scoring.kind == "patch":
-        starts = word_start_mask(features["input_ids"], model.tokenizer) if scoring.patch == "word" else None
-        V, mask = patch_pool(V, mask, None if scoring.patch == "word" else int(scoring.patch), starts)
-    return torch.nn.functional.normalize(V, dim=-1) * mask[..., None]
+    words = word_numbers(features["input_ids"], model.tokenizer)
+    rows = [text_vectors(V[i][mask[i]], words[i][mask[i]].tolist(), scoring) for i in range(len(V))]
+    width = max(len(r) for r in rows)
+    return torch.stack([torch.nn.functional.pad(r, (0, 0, 0, width - len(r))) for r in rows])
 
 def mean_maxsim(a, b) -> torch.Tensor:
     "MeanMaxSim of every row of `a` against every row of `b` (zero rows are padding), with gradients."
@@ -124,21 +115,22 @@ class ContrastiveRecipe:
     method: ClassVar[str] = "contrastive"
     save_every: ClassVar[int] = 50
     usage: ClassVar[str] = "evaluate it with: steb evaluate {out} --dataset mini_authors_retrieval_en"
-    base: str = "sentence-transformers/all-MiniLM-L6-v2"
-    scoring: str = "mean"             # mean | maxsim | patch-N | patch-word | patch-auto
+    option_choices: ClassVar[dict] = {"positives": POSITIVE_CHOICES}   # steb train's choices (59_recipes)
+    base: str = "sentence-transformers/all-MiniLM-L6-v2"   # the model to fine-tune
+    scoring: str = "mean"             # the scoring mode to train for (any registered one: embed/40_scoring)
     data: str | None = None           # an authorship JSONL file (None: a dataset or the built-in corpus)
     dataset: str | None = None        # a registered retrieval dataset
     words: int = 64                   # built-in corpus: words per passage
     per_author: int = 160             # built-in corpus: passages per author
     positives: str = "other-topic"    # other-topic (HALvest, Sadiri) | same-topic (IR-style)
     validation_share: float = 0.2     # authors held out of training
-    steps: int = 100
-    batch_size: int = 8
-    learning_rate: float = 3e-5
-    weight_decay: float = 0.1
+    steps: int = 100                  # training steps
+    batch_size: int = 8               # pairs of distinct authors per step
+    learning_rate: float = 3e-5       # AdamW's learning rate (HALvest-Contrastive, App. C)
+    weight_decay: float = 0.1         # AdamW's weight decay (App. C)
     scale: float = 20.0               # InfoNCE: scores × scale (a temperature of 1/scale)
-    max_seq_length: int = 128
-    seed: int = DEFAULT_SEED
+    max_seq_length: int = 128         # tokens per passage
+    seed: int = DEFAULT_SEED          # seeds the split, the pairs, the batches and the initialisation
     def check(self, save_every: int) -> None:
         parse_scoring(self.scoring)                       # a typo fails before any work
         check_training_numbers(self.steps, self.batch_size, self.learning_rate, self.seed, save_every, 2)
@@ -177,7 +169,7 @@ def training_scoring(scoring: str, texts, tokenizer) -> Scoring:
     "The scoring mode to train: `patch-auto` resolved on the training texts' mean token count; others as is."
     s = parse_scoring(scoring)
     if s.patch != "auto": return s
-    n = auto_patch_size(float(np.mean([len(tokenizer.tokenize(t)) for t in texts])))
+    n = resolve_auto(s, [len(tokenizer.tokenize(t)) for t in texts]).patch   # as evaluation resolves it
     return Scoring(f"patch-{n}", "patch", n)
 
 # %% ../../nbs/lib/train/54_contrastive.ipynb #c030
@@ -187,12 +179,8 @@ def pair_trainer(model, pairs, recipe: ContrastiveRecipe, loss, run: TrainingRun
     from sentence_transformers import SentenceTransformerTrainer, SentenceTransformerTrainingArguments
     data = Dataset.from_dict({k: [p[k] for p in pairs] for k in ("anchor", "positive", "label")})
     args = SentenceTransformerTrainingArguments(
-        output_dir=str(run.checkpoints), max_steps=recipe.steps,
-        per_device_train_batch_size=recipe.batch_size,
-        learning_rate=recipe.learning_rate, weight_decay=recipe.weight_decay, warmup_steps=0.1,
-        seed=recipe.seed, data_seed=recipe.seed, save_steps=run.save_every, save_total_limit=1,
-        logging_steps=max(1, recipe.steps // 10), report_to=[], disable_tqdm=not run.progress,
-        dataloader_num_workers=0, dataloader_pin_memory=False, batch_sampler=DistinctAuthorBatchSampler,
-        **training_settings())   # pinned kernels: the fused AdamW (run_settings)
+        **trainer_settings(run, recipe.steps, recipe.seed), per_device_train_batch_size=recipe.batch_size,
+        learning_rate=recipe.learning_rate, weight_decay=recipe.weight_decay,
+        batch_sampler=DistinctAuthorBatchSampler)
     return SentenceTransformerTrainer(model=model, args=args, train_dataset=data, loss=loss,
                                       callbacks=list(run.callbacks))

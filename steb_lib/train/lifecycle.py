@@ -17,7 +17,7 @@ from ..records import record_lock, write_record
 _logger = logging.getLogger("steb_lib.train.lifecycle")
 
 # %% auto #0
-__all__ = ['PUBLISHING_FILE', 'DISK_FULL_ERRNOS', 'TrainingRun', 'Recipe', 'recipe_fields', 'recipe_key',
+__all__ = ['PUBLISHING_FILE', 'DISK_FULL_ERRNOS', 'TrainingRun', 'Recipe', 'trainer_settings', 'recipe_fields', 'recipe_key',
            'check_training_numbers', 'last_complete_checkpoint', 'finished_training', 'publishing_record', 'train_once',
            'no_room', 'other_stages', 'training_record', 'train', 'refuse_base_code', 'base_model']
 
@@ -45,6 +45,15 @@ class Recipe(Protocol):
     def build_model(self, base_dir: str): ...
     def build_trainer(self, model, examples, run: TrainingRun): ...
     def info(self, trainer, examples, seconds: float) -> dict: ...
+
+# %% ../../nbs/lib/train/50_lifecycle.ipynb #eda26a71
+def trainer_settings(run: TrainingRun, steps: int, seed: int) -> dict:
+    "The `TrainingArguments` every recipe's trainer shares (a recipe adds its batch size, learning rate...)."
+    from steb_lib.run_settings import training_settings
+    return dict(output_dir=str(run.checkpoints), max_steps=steps, warmup_steps=0.1, seed=seed, data_seed=seed,
+                save_steps=run.save_every, save_total_limit=1, logging_steps=max(1, steps // 10),
+                report_to=[], disable_tqdm=not run.progress, dataloader_num_workers=0,
+                dataloader_pin_memory=False, **training_settings())
 
 # %% ../../nbs/lib/train/50_lifecycle.ipynb #l008
 def recipe_fields(recipe) -> dict:

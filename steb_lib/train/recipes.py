@@ -16,8 +16,8 @@ from .reranker import RerankerRecipe
 _logger = logging.getLogger("steb_lib.train.recipes")
 
 # %% auto #0
-__all__ = ['RECIPES', 'recipe_class', 'recipe_from_options', 'describe_training', 'registered_recipe', 'ensure_trained',
-           'train_on_first_use']
+__all__ = ['RECIPES', 'recipe_class', 'recipe_from_options', 'describe_training', 'recipe_flags', 'training_options',
+           'registered_recipe', 'ensure_trained', 'train_on_first_use']
 
 # %% ../../nbs/lib/train/59_recipes.ipynb #r006
 # method -> its recipe class (or "module.Class" of your own, imported when it is asked for)
@@ -55,6 +55,31 @@ def describe_training(info: dict, out_dir) -> str:
     usage = getattr(cls, "usage", "").format(out=out_dir, **info.get("recipe", {}))
     return (f"model {Path(out_dir).resolve()} ({info['method']}, recipe {info['recipe_key']}, {counts}, "
             f"{info['seconds']} s{speed})" + (f"; {usage}" if usage else ""))
+
+# %% ../../nbs/lib/train/59_recipes.ipynb #8567ebd7
+def recipe_flags(cls) -> list[tuple[tuple, dict]]:
+    "(flag names, `add_argument` keywords) for each field of recipe class `cls` (see above)."
+    from fastcore.docments import docments
+    helps, choices = docments(cls), getattr(cls, "option_choices", {})
+    aliases = {field: option for option, field in getattr(cls, "option_aliases", {}).items()}
+    flags = []
+    for f in dataclasses.fields(cls):
+        names = tuple(f"--{n.replace('_', '-')}" for n in (f.name, aliases.get(f.name)) if n)
+        default = f.default_factory() if f.default is dataclasses.MISSING else f.default
+        shown = " ".join(map(str, default)) if isinstance(default, tuple) else default
+        text = f"{helps.get(f.name) or f.name} (default: {shown})".replace("%", "%%")   # argparse: % formats
+        kw = {"dest": f.name, "default": None, "help": text}
+        kind = f.type if isinstance(f.type, str) else getattr(f.type, "__name__", str(f.type))   # "int", int
+        if kind.startswith("tuple"): kw["nargs"] = "+"
+        elif kind in ("int", "float"): kw["type"] = int if kind == "int" else float
+        if f.name in choices: kw["choices"] = choices[f.name]
+        flags.append((names, kw))
+    return flags
+
+def training_options(recipe, options: dict) -> dict:
+    "`train`'s options from the recipe's `run_options` given in `options` (none: {})."
+    given = {k: options[k] for k in getattr(recipe, "run_options", {}) if options.get(k) is not None}
+    return recipe.training_options(**given) if given else {}
 
 # %% ../../nbs/lib/train/59_recipes.ipynb #r012
 def registered_recipe(spec) -> Recipe:

@@ -5,12 +5,11 @@
 # %% ../../nbs/lib/train/55_reranker.ipynb #c003
 from __future__ import annotations
 import logging, random
-from ..run_settings import training_settings
 from dataclasses import dataclass
 from typing import ClassVar
 from ..core import DEFAULT_SEED, StebInputError, l2_normalize
 from .authorship_data import author_split, authorship_source
-from .lifecycle import TrainingRun, check_training_numbers, recipe_key
+from .lifecycle import TrainingRun, check_training_numbers, recipe_key, trainer_settings
 
 _logger = logging.getLogger("steb_lib.train.reranker")
 
@@ -84,21 +83,22 @@ class RerankerRecipe:
     usage: ClassVar[str] = ("use it with: steb rerank {retriever} --reranker {out} "
                             "--dataset mini_authors_retrieval_en")
     option_aliases: ClassVar[dict] = {"batch_size": "queries_per_step"}   # steb train's --batch-size
+    option_choices: ClassVar[dict] = {"curation": tuple(CURATIONS), "negatives": NEGATIVE_KINDS}   # flags
     retriever: str = "sentence-transformers/all-MiniLM-L6-v2"   # measures closeness for the curation
     base: str = "sentence-transformers/all-MiniLM-L6-v2"        # the cross-encoder's backbone
     curation: str = "sadiri"          # sadiri | ir
     negatives: tuple | None = None    # negative kinds instead of the curation's (query, positive, random)
-    n_negatives: int = 6
-    data: str | None = None
-    dataset: str | None = None
-    words: int = 64
-    per_author: int = 160
-    validation_share: float = 0.2
-    steps: int = 50
+    n_negatives: int = 6              # negatives per query
+    data: str | None = None           # an authorship JSONL file (None: a dataset or the built-in corpus)
+    dataset: str | None = None        # a registered retrieval dataset
+    words: int = 64                   # built-in corpus: words per passage
+    per_author: int = 160             # built-in corpus: passages per author
+    validation_share: float = 0.2     # authors held out of training
+    steps: int = 50                   # training steps
     queries_per_step: int = 4         # gradient accumulation over this many queries (one per batch)
-    learning_rate: float = 2e-5
-    max_length: int = 256
-    seed: int = DEFAULT_SEED
+    learning_rate: float = 2e-5       # AdamW's learning rate
+    max_length: int = 256             # tokens per query–candidate pair
+    seed: int = DEFAULT_SEED          # seeds the split, the curation and the initialisation
     def check(self, save_every: int) -> None:
         counts = {"--n-negatives": self.n_negatives, "--per-author": self.per_author}
         check_training_numbers(self.steps, self.queries_per_step, self.learning_rate, self.seed, save_every,
@@ -149,12 +149,8 @@ def reranker_trainer(model, examples, recipe: RerankerRecipe, run: TrainingRun):
     from sentence_transformers.cross_encoder import CrossEncoderTrainer, CrossEncoderTrainingArguments
     from sentence_transformers.cross_encoder.losses import MultipleNegativesRankingLoss
     args = CrossEncoderTrainingArguments(
-        output_dir=str(run.checkpoints), max_steps=recipe.steps, per_device_train_batch_size=1,
-        gradient_accumulation_steps=recipe.queries_per_step, learning_rate=recipe.learning_rate,
-        warmup_steps=0.1, seed=recipe.seed, data_seed=recipe.seed, save_steps=run.save_every,
-        save_total_limit=1,
-        logging_steps=max(1, recipe.steps // 10), report_to=[], disable_tqdm=not run.progress,
-        dataloader_num_workers=0, dataloader_pin_memory=False, **training_settings())   # pinned: fused AdamW
+        **trainer_settings(run, recipe.steps, recipe.seed), per_device_train_batch_size=1,
+        gradient_accumulation_steps=recipe.queries_per_step, learning_rate=recipe.learning_rate)
     data = Dataset.from_dict(_columns(examples, recipe.n_negatives))
     loss = MultipleNegativesRankingLoss(model)   # one query per batch: its positive against its negatives
     return CrossEncoderTrainer(model=model, args=args, train_dataset=data, loss=loss,

@@ -5,12 +5,11 @@
 # %% ../../nbs/lib/train/52_styledistance.ipynb #c003
 from __future__ import annotations
 import logging, random
-from ..run_settings import training_settings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 from ..core import DEFAULT_SEED, StebInputError, default_cache_dir
-from .lifecycle import TrainingRun, check_training_numbers, recipe_key
+from .lifecycle import TrainingRun, check_training_numbers, recipe_key, trainer_settings
 from steb_lib.train.synthetic_data import (
     RULE_FEATURES, content_sentences, estimate_pair_requests, llm_pairs, pair_requests, synthetic_pairs
 )
@@ -52,18 +51,26 @@ class StyleDistanceRecipe:
     method: ClassVar[str] = "styledistance"
     save_every: ClassVar[int] = 100
     usage: ClassVar[str] = "evaluate it with: steb evaluate {out} --suite mini"
-    base: str = "sentence-transformers/all-MiniLM-L6-v2"
-    features: tuple = tuple(RULE_FEATURES)
-    generator: str = "rules"
-    steps: int = 200
-    batch_size: int = 8
-    learning_rate: float = 2e-5
-    margin: float = 0.5
-    per_feature: int = 800
+    option_choices: ClassVar[dict] = {"generator": ("rules", "llm")}   # steb train's choices (59_recipes)
+    run_options: ClassVar[dict] = {"llm_base_url": "llm: an OpenAI-compatible endpoint (default: OpenAI's)"}
+    base: str = "sentence-transformers/all-MiniLM-L6-v2"   # the model to fine-tune
+    features: tuple = tuple(RULE_FEATURES)   # style features (llm: also 'with X / without X')
+    generator: str = "rules"   # how the parallel pairs are made: offline rules, or an LLM
+    steps: int = 200   # training steps
+    batch_size: int = 8   # triplets per step
+    learning_rate: float = 2e-5   # AdamW's learning rate
+    margin: float = 0.5   # TripletLoss's margin (Euclidean distance)
+    per_feature: int = 800   # triplets per feature (llm: requests per feature)
     max_words: int = 20   # content sentences of 6 to `max_words` words (short: fast steps on a CPU)
     easy_share: float = 0.0   # the share of triplets with an easy negative
     llm_model: str = "gpt-5.2"   # the generator 'llm' only: the model that writes the pairs
-    seed: int = DEFAULT_SEED
+    seed: int = DEFAULT_SEED   # seeds the pairs, the order and the initialisation
+    def training_options(self, llm_base_url: str | None = None) -> dict:
+        "What `train` passes on beside the recipe: the LLM's endpoint (no part of the model's identity)."
+        return {"llm": {"base_url": llm_base_url}} if llm_base_url else {}
+    def cost(self, llm: dict | None = None) -> str:
+        "`steb train styledistance --dry-run`: what the training data costs (`training_cost`)."
+        return training_cost(self, llm)
     def check(self, save_every: int) -> None:
         check_training_numbers(self.steps, self.batch_size, self.learning_rate, self.seed, save_every,
                                at_least_one={"--per-feature": self.per_feature})
@@ -119,12 +126,8 @@ def triplet_trainer(model, triplets, recipe: StyleDistanceRecipe, run: TrainingR
     from sentence_transformers.sentence_transformer import losses
     data = Dataset.from_dict({k: [t[k] for t in triplets] for k in ("anchor", "positive", "negative")})
     args = SentenceTransformerTrainingArguments(
-        output_dir=str(run.checkpoints), max_steps=recipe.steps,
-        per_device_train_batch_size=recipe.batch_size,
-        learning_rate=recipe.learning_rate, warmup_steps=0.1, seed=recipe.seed, data_seed=recipe.seed,
-        save_steps=run.save_every, save_total_limit=1, logging_steps=max(1, recipe.steps // 10), report_to=[],
-        disable_tqdm=not run.progress, dataloader_num_workers=0, dataloader_pin_memory=False,
-        **training_settings())   # pinned kernels: the fused AdamW (run_settings)
+        **trainer_settings(run, recipe.steps, recipe.seed), per_device_train_batch_size=recipe.batch_size,
+        learning_rate=recipe.learning_rate)
     loss = losses.TripletLoss(
         model, distance_metric=losses.TripletDistanceMetric.EUCLIDEAN, triplet_margin=recipe.margin
     )
