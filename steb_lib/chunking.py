@@ -15,6 +15,7 @@ __all__ = ['PYSBD_MAX_CHARS', 'LONG_TEXT_CHARS', 'rule_sentence_spans', 'pysbd_s
 
 # %% ../nbs/lib/05_chunking.ipynb #c006
 _SENTENCE_END = re.compile(r"(?<=[.!?…。！？])[\"'”’)\]]*\s+|\n\s*")
+
 PYSBD_MAX_CHARS = 1_000_000
 
 def rule_sentence_spans(text: str) -> list[tuple[int, int]]:
@@ -38,6 +39,7 @@ def _overlaps_itself(s: str) -> bool:
         fail[i] = k
     return bool(s) and fail[-1] > 0
 
+# %% ../nbs/lib/05_chunking.ipynb #112f644e
 def _find_with_space(text: str, sent: str, start: int) -> tuple[int, int] | None:
     "Span of the first `sent` at or after `start` and the whitespace after it (what `re` `sent\\s*` finds)."
     i = text.find(sent, start)
@@ -63,6 +65,7 @@ def pysbd_spans(text: str, language: str = "en") -> list[tuple[int, int]]:
         if m is not None: spans.append(m); prior = m[1]
     return spans
 
+# %% ../nbs/lib/05_chunking.ipynb #ac33efcc
 def sentence_spans(text: str, language: str = "en") -> list[tuple[int, int]]:
     "Character spans (start, end) of the sentences of `text`, surrounding whitespace excluded."
     from pysbd.languages import LANGUAGE_CODES
@@ -103,6 +106,7 @@ def _window_end(text: str, start: int, size: int) -> int:
     cut = max(text.rfind(c, start + size // 2, end) for c in " \n\t\r")
     return cut if cut > start else end
 
+# %% ../nbs/lib/05_chunking.ipynb #83f0e3e9
 def token_offsets(text: str, tokenizer, first_window: int = 2048):
     """Character offsets (start, end) of the tokens of `text`, yielded window by window (bounded memory, any
     length)."""
@@ -157,6 +161,7 @@ def _chunk_end(text, pieces, counts, i, tokenizer, max_tokens) -> int:
     while j < len(pieces) and fits(j): j += 1
     return j
 
+# %% ../nbs/lib/05_chunking.ipynb #5fc59221
 def chunk_text(text: str, tokenizer, max_tokens: int, language: str = "en") -> list[str]:
     """Sentence-boundary-aware chunks of `text`, each of at most `max_tokens` tokens (the text itself if it
     fits)."""
@@ -205,6 +210,7 @@ def protocol_pieces(
     per_text = [[t] if ok else chunk_text(t, tokenizer, max_tokens, language) for t, ok in zip(texts, fits)]
     return [c for cs in per_text for c in cs], [len(cs) for cs in per_text]
 
+# %% ../nbs/lib/05_chunking.ipynb #34d78cda
 def mean_pool_pieces(vectors, counts) -> np.ndarray:
     "One row per text: the mean of its `counts[i]` consecutive piece vectors (float32)."
     vectors, counts = np.asarray(vectors, np.float64), np.asarray(counts)

@@ -46,6 +46,7 @@ def _add_run_options(p):
         "--cache-dir", default=None, help="embedding cache (default: $STEB_CACHE or ~/.cache/steb-lib)"
     )
 
+# %% ../nbs/lib/98_cli.ipynb #9a32fd56
 def _add_executor_options(p):
     from steb_lib.sweep import EXECUTORS
     p.add_argument("--executor", choices=("inline",) + EXECUTORS, default="inline",
@@ -63,7 +64,7 @@ def _add_executor_options(p):
     p.add_argument("--jobs-dir", help="submitit's scripts, pickles, logs (default RESULTS_DIR/.sweep/jobs)")
     p.add_argument("--no-wait", action="store_true", help="slurm: submit and return; follow with steb status")
 
-
+# %% ../nbs/lib/98_cli.ipynb #0b67b36d
 COMMAND_HELP = {   # `steb --help` lists the commands from here, without importing the library
     "evaluate": "evaluate a model on a data file, a dataset or a suite",
     "rerank": (
@@ -93,6 +94,7 @@ COMMAND_HELP = {   # `steb --help` lists the commands from here, without importi
     ),
 }
 
+# %% ../nbs/lib/98_cli.ipynb #7c159896
 def _root_parser() -> tuple:
     "(the `steb` parser with `--version`, its commands' subparsers)."
     ap = argparse.ArgumentParser(prog="steb", description="STEB: evaluate style embeddings")
@@ -110,6 +112,7 @@ def commands_parser() -> argparse.ArgumentParser:
     for name, text in COMMAND_HELP.items(): sub.add_parser(name, help=text)
     return ap
 
+# %% ../nbs/lib/98_cli.ipynb #740b7604
 def _add_evaluate_parser(sub) -> None:
     from steb_lib.data.datasets import SUITES
     from steb_lib.embed.scoring import scoring_choices
@@ -143,6 +146,7 @@ def _add_evaluate_parser(sub) -> None:
                     "another batch size changes vectors in their last bits)")
     _add_run_options(ev); _add_executor_options(ev)
 
+# %% ../nbs/lib/98_cli.ipynb #77c61770
 def _add_rerank_parser(sub) -> None:
     from steb_lib.embed.scoring import scoring_choices
     rr = _command(sub, "rerank", run_rerank)
@@ -166,6 +170,7 @@ def _add_examples_parser(sub) -> None:
     ex.add_argument("--models", nargs="+", default=list(EXAMPLE_MODELS))
     _add_run_options(ex)
 
+# %% ../nbs/lib/98_cli.ipynb #dd4e27a7
 def _add_paper_parser(sub) -> None:
     from steb_lib.data.datasets import SUITES
     from steb_lib.paper import PAPER_NOTEBOOKS
@@ -195,6 +200,7 @@ def _add_listing_parsers(sub) -> None:
     ld = _command(sub, "list-datasets", lambda a: list_datasets(a.task, a.suite))
     ld.add_argument("--task"); ld.add_argument("--suite", choices=SUITES)
 
+# %% ../nbs/lib/98_cli.ipynb #6d5be107
 def _add_fetch_parser(sub) -> None:
     from steb_lib.data.datasets import SUITES
     fe = _command(sub, "fetch", run_fetch)
@@ -225,6 +231,7 @@ def _add_status_parser(sub) -> None:
     st.add_argument("--task"); st.add_argument("--protocol", choices=PROTOCOLS, default="chunk")
     st.add_argument("--seed", type=int, default=DEFAULT_SEED); _add_profile_options(st)
 
+# %% ../nbs/lib/98_cli.ipynb #bda5c2be
 def _add_results_parsers(sub) -> None:
     "`steb export` and `steb table`: a results directory in another format, or as STEB's scores."
     ex = _command(sub, "export", run_export)
@@ -237,6 +244,7 @@ def _add_results_parsers(sub) -> None:
     tb.add_argument("--score", nargs="+", choices=SCORE_CHOICES, default=["operational", "definitional"],
                     help="which tables ('main': every dataset × task main score)")
 
+# %% ../nbs/lib/98_cli.ipynb #8a3e6e36
 def _add_train_parser(sub, method: str | None = None) -> None:
     """`steb train METHOD`, a subcommand per training method; only `method`'s options are built (from its
     recipe: `recipes.recipe_flags`), so `steb train --help` imports no recipe and each method's help is its
@@ -268,6 +276,7 @@ def _add_verify_parser(sub) -> None:
     vf.add_argument("--against", help="the reference results directory (default: the committed store of the "
                     "same name, data/results/...)")
 
+# %% ../nbs/lib/98_cli.ipynb #af43db52
 def _add_kernels_parser(sub) -> None:
     kn = _command(sub, "kernels", print_kernels)
     kn.add_argument("--shell", action="store_true", help="the pins as export lines, for job scripts of yours")
@@ -332,6 +341,7 @@ def list_corrections() -> None:
     for c in CORRECTIONS.values(): print(f"{c.name:28s} {c.kind:9s} {c.reason}")
 
 EXAMPLE_MODELS = ("random", "sentence-transformers/all-MiniLM-L6-v2")
+
 SCORE_CHOICES = ("operational", "definitional", "application", "multilingual", "main")
 
 def run_examples(a) -> None:
@@ -348,6 +358,7 @@ def run_examples(a) -> None:
     print(results_table(a.results_dir).round(4).to_string())
     print(f"\n{time.perf_counter() - start:.1f} s; results in {Path(a.results_dir).resolve()}")
 
+# %% ../nbs/lib/98_cli.ipynb #43222af9
 def list_models() -> None:
     "Print the registry: name, family, category, hub id, pinned revision and what loads offline here."
     print(f"{'name':40s} {'family':22s} {'category':11s} {'hub id':42s} {'revision':10s} offline here")
@@ -369,6 +380,7 @@ def list_datasets(task=None, suite=None) -> None:
             f"{dataset_availability(e, suite)}"
         )
 
+# %% ../nbs/lib/98_cli.ipynb #19b2a013
 def prepare(a) -> None:
     "Write the prepared sample(s) of dataset `a.name` and print path and sha256 of each."
     from steb_lib.data.datasets import dataset_entry, dataset_tasks, prepare_dataset, write_prepared
@@ -388,6 +400,7 @@ def sweep_options(a) -> dict:
                              a.slurm_cpus, a.slurm_mem, a.slurm_account)
     return dict(folder=a.jobs_dir, parallelism=a.parallelism, slurm=slurm)
 
+# %% ../nbs/lib/98_cli.ipynb #b0948b80
 def run_sweep(a, jobs) -> int:
     "Run or submit `jobs` with --executor; print what happened; 1 if a job failed."
     from steb_lib.sweep import submit_sweep
@@ -401,6 +414,7 @@ def run_sweep(a, jobs) -> int:
     print(f"status: steb status --results-dir {a.results_dir}")
     return 1 if out["failed"] else 0
 
+# %% ../nbs/lib/98_cli.ipynb #0f7d3004
 def run_evaluate(a) -> int:
     "`steb evaluate`: one data file, one dataset (all its tasks unless --task) or a whole suite."
     if a.executor != "inline": return _evaluate_as_sweep(a)
@@ -428,6 +442,7 @@ def _evaluate_as_sweep(a) -> int:
     profile = make_profile(a.profile, a.correct)
     return run_sweep(a, sweep_jobs(a.model, a.suite, datasets, a.task, a.protocol, profile, a.seed))
 
+# %% ../nbs/lib/98_cli.ipynb #e51030bf
 def _evaluate_dataset(a, kw) -> int:
     "`steb evaluate --dataset`: every task of the dataset the scoring applies to (or --task)."
     from steb_lib.eval.runner import evaluate_dataset
@@ -448,6 +463,7 @@ def _evaluate_suite(a, kw) -> int:
     for d, t, why in out["failed"]: print(f"  failed {d} / {t}: {why}", file=sys.stderr)
     return 1 if out["failed"] else 0
 
+# %% ../nbs/lib/98_cli.ipynb #161eb9de
 def run_rerank(a) -> int:
     "`steb rerank`: two-stage retrieval of one data file or dataset into the results store."
     from steb_lib.eval.rerank import evaluate_rerank, make_reranker
@@ -470,6 +486,7 @@ def run_rerank(a) -> int:
     )
     return 0
 
+# %% ../nbs/lib/98_cli.ipynb #ae0e4c14
 def print_tables(results_dir, scores=("operational", "definitional"), as_csv=False) -> None:
     "Print each score's table (×100) for a results directory, as markdown or CSV, with what was left out."
     from steb_lib.eval.results import results_table
@@ -495,6 +512,7 @@ def print_tables(results_dir, scores=("operational", "definitional"), as_csv=Fal
         if not as_csv and score in SCORE_TABLES: _print_against_paper(score, table, info, results)
         print()
 
+# %% ../nbs/lib/98_cli.ipynb #8d44cb8d
 def _print_against_paper(score, table, info, results) -> None:
     "This run's table beside the paper's, with a verdict mark after every published number, and the legend."
     from steb_lib.paper import SCORE_TABLES, paper_comparison
@@ -503,6 +521,7 @@ def _print_against_paper(score, table, info, results) -> None:
     print(f"\nagainst the paper (data/paper/{SCORE_TABLES[score]}):\n")
     print(marked.to_markdown(disable_numparse=True)); print(f"\n{legend}")
 
+# %% ../nbs/lib/98_cli.ipynb #af679d18
 def run_paper(a) -> None:
     "`steb paper`: STEB-lite for the default models (unless --notebooks-only), then the paper notebooks."
     from steb_lib.main_job import main_job
@@ -528,6 +547,7 @@ def run_paper(a) -> None:
     ):
         print(f"{what:19s} {Path(d).resolve()}")
 
+# %% ../nbs/lib/98_cli.ipynb #ce0a2e59
 def _given(a, names) -> dict:
     "The options among `names` given on the command line (None: the recipe's default)."
     return {n: getattr(a, n) for n in names if getattr(a, n, None) is not None}
@@ -555,6 +575,7 @@ def run_train(a) -> None:
 def _warning_line(message, category, filename, lineno, line=None) -> str:
     return f"steb: warning: {message}\n"
 
+# %% ../nbs/lib/98_cli.ipynb #f6eaa163
 def main(argv=None) -> int:
     "Entry point of the `steb` console script: errors are one line (exit 2), Ctrl-C exits 130 quietly."
     args = sys.argv[1:] if argv is None else list(argv)
@@ -606,6 +627,7 @@ def run_export(a) -> None:
     if not written: raise StebInputError(f"no results under {a.results_dir}")
     print(f"{len(written)} results written as MTEB task results under {Path(a.out).resolve()}")
 
+# %% ../nbs/lib/98_cli.ipynb #be1a75ab
 def run_status(a) -> int:
     "`steb status`: every job of a sweep (or of a suite × models) by state; 0 only when all are finished."
     from steb_lib.sweep import manifest_jobs, status_counts, sweep_jobs, sweep_status

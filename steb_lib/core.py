@@ -117,6 +117,7 @@ def inside(root, path) -> Path:
         )
     return path
 
+# %% ../nbs/lib/00_core.ipynb #cf2956b8
 @contextlib.contextmanager
 def atomic_file(path, within=None):
     """A binary file open for writing `path`: a temporary file in the same directory (its `name`), renamed
@@ -143,6 +144,7 @@ def atomic_file(path, within=None):
         Path(tmp).unlink(missing_ok=True); raise
     fsync_directory(path.parent)
 
+# %% ../nbs/lib/00_core.ipynb #097f5f70
 def atomic_write_bytes(path, data: bytes, within=None) -> Path:
     """Write `data` to `path` atomically (temp file in the same directory, fsync, rename, fsync of the
     directory); with `within`, only if `path` stays inside that directory (see `inside`)."""

@@ -42,6 +42,7 @@ def _head_length(url: str) -> int | None:
             n = r.headers.get("Content-Length"); return int(n) if n and n.isdigit() else None
     except OSError: return None
 
+# %% ../nbs/lib/71_fetch.ipynb #66bd403e
 def source_size(source: dict) -> int | None:
     """Bytes a download of `source` would fetch, where the server says; None when unknown (GitHub archives,
     errors)."""
@@ -74,6 +75,7 @@ def _row(
 ) -> dict:
     return {"what": what, "name": name, "status": status, "detail": detail, "sha256": sha256, "size": size}
 
+# %% ../nbs/lib/71_fetch.ipynb #e7c1d57a
 def fetch_source(source: dict, datasets: list[str], dry_run: bool = False, suite: str | None = None) -> dict:
     """Locate (and unless `dry_run`, download) one dataset source; a row: ready / downloaded / would download
     / manual / failed."""
@@ -129,6 +131,7 @@ def fetch_model(name: str, revision: str | None = None, dry_run: bool = False) -
         files["files_sha256"] or files["revision"],
     )
 
+# %% ../nbs/lib/71_fetch.ipynb #24d0c148
 def _model_dry_run(spec) -> dict:
     "What fetching `spec` from the hub would download (its loading files at the revision) and their size."
     from huggingface_hub import HfApi
@@ -177,6 +180,7 @@ def _size(n: int | None) -> str:
         if n >= 1024**k or k == 0
     )
 
+# %% ../nbs/lib/71_fetch.ipynb #e57f0f2c
 def fetch_table(rows) -> str:
     "A plain-text table of fetch rows, with the total size a dry run would download."
     from tabulate import tabulate

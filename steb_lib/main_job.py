@@ -68,6 +68,7 @@ def lost_items(items, done: dict, taken: int, died: list) -> list[str]:
     return [f"{items[i][0]}: its worker process died ({how})" if i < taken else f"{items[i][0]}: not run"
             for i in range(len(items)) if i not in done]
 
+# %% ../nbs/lib/85_main_job.ipynb #880b06e3
 def item_outcomes(jobs_dir, n: int) -> dict:
     "{item index: (succeeded, result or why)} of the items whose worker wrote their outcome (`item-<i>.pkl`)."
     files = {i: Path(jobs_dir)/f"item-{i}.pkl" for i in range(n)}
@@ -123,6 +124,7 @@ def job_cost(model: str) -> int:
     spec = resolve_model(model)
     return FAMILY_COST.get(spec.family, 3) + bool(spec.trained)
 
+# %% ../nbs/lib/85_main_job.ipynb #1d9395c5
 def costliest_first(models) -> list:
     "`models` by `job_cost`, highest first: the last one to end then ends soonest."
     return sorted(models, key=job_cost, reverse=True)
@@ -196,6 +198,7 @@ def progress_step(state: dict, now: float, heartbeat_s: float = 60.0) -> list[st
                      f"({quiet_s:.0f} s since the last result)"); state["last"] = now
     return lines
 
+# %% ../nbs/lib/85_main_job.ipynb #7cb1b5bd
 def failed_items_lines(state: dict) -> list[str]:
     "A line for each item of the worker pool that failed since the last look (its outcome file says so)."
     lines = []
@@ -280,6 +283,7 @@ def main_job(
     )
     return {"notebooks": notebooks_run, "reproduced": reproduced}
 
+# %% ../nbs/lib/85_main_job.ipynb #6cded3be
 def parity_results_dir(results_dir) -> Path:
     "Where the parity notebook's variants of `results_dir` live (its default store): `<results_dir>-parity`."
     return Path(f"{results_dir}-parity")
@@ -307,7 +311,6 @@ def main_job_parity(suite: str, results_dir, notebooks, kw: dict) -> tuple | Non
     if "parity" not in notebooks or not plain: return None
     pairs = [(e["name"], t) for e in suite_datasets(suite) for t in suite_tasks(e, suite)]
     return sorted(pairs, key=lambda p: (p[1], p[0])), parity_results_dir(results_dir)
-
 
 # %% ../nbs/lib/85_main_job.ipynb #2385f91e
 def parity_variants() -> dict:
@@ -402,6 +405,7 @@ def _parity_run(models, pairs, parity_dir, n: int) -> dict:
     return {"models": sorted(models), "pairs": sorted(map(list, pairs)), "n": n,
             "steb_lib": steb_lib.__version__, "results_sha256": sha256_json(results)}
 
+# %% ../nbs/lib/85_main_job.ipynb #53496035
 def parity_done(models, pairs, parity_dir) -> int | None:
     """The number of parity results when a finished run of these models and pairs left `parity_dir` as it
     is (the same result files), so that nothing needs loading; else None."""

@@ -130,6 +130,7 @@ def markdown_table(table: pd.DataFrame) -> str:
     "`table` as markdown, two decimals, '–' for a missing number (tabulate shows NaN as 'nan', None as '–')."
     return table.astype(object).where(table.notna(), None).to_markdown(floatfmt=".2f", missingval="–")
 
+# %% ../nbs/lib/80_paper.ipynb #4ed773c4
 def save_table(table: pd.DataFrame, tables_dir, name: str) -> list[Path]:
     "Write `table` as `name.csv` and `name.md` (two decimals, '–' for no number) in `output_dir(tables_dir)`."
     from steb_lib.core import atomic_write_text
@@ -246,6 +247,7 @@ def paper_datasets(datasets) -> list[str]:
     return [d for d in datasets if DATASET_REGISTRY.get(d, {}).get("suite") in ("full", "multilingual")]
 
 def _names(models) -> str: return ", ".join(display_name(m) for m in models) or "none"
+
 def _count(n: int, noun: str) -> str: return f"{n} {noun}{'' if n == 1 else 's'}"
 
 def describe_run(results: pd.DataFrame, suite: str) -> str:
@@ -263,6 +265,7 @@ def describe_run(results: pd.DataFrame, suite: str) -> str:
             "Groups, averages and ranks here come from this run's results alone: compare the order of "
             "models, not the values." + describe_profile(results))
 
+# %% ../nbs/lib/80_paper.ipynb #76a9f948
 def describe_profile(results: pd.DataFrame) -> str:
     "Markdown: the profile that made `results` (`01_profiles`), and the grouping threshold the tables use."
     names = sorted(set(results["profile"].dropna())) if "profile" in results else []
@@ -367,9 +370,11 @@ PAPER_NOTEBOOKS = (
     "train_styledistance",
     "parity",
 )
+
 # they compute the definitional score: results without its datasets cannot feed them (parity: both profiles)
 DEFINITIONAL_NOTEBOOKS = {"03_definitional": None, "parity": "paper"}
 
+# %% ../nbs/lib/80_paper.ipynb #fff1d6dc
 def notebooks_for_suite(suite: str, notebooks=None, profile=None) -> list[str]:
     """The paper notebooks to run on `suite`'s results made under `profile`: `notebooks`, or by default each
     one that can. A notebook asked for that cannot run on them is refused before anything runs."""
@@ -415,6 +420,7 @@ def execute_paper_notebook(name: str, params: dict, runs_dir) -> tuple[Path, flo
     os.replace(running, dst)
     return dst, time.perf_counter() - start
 
+# %% ../nbs/lib/80_paper.ipynb #30bbb79f
 def check_notebook_inputs(results_dir, notebooks) -> None:
     "Refuse, before any notebook runs, a results directory without results or a notebook that does not exist."
     unknown = [n for n in notebooks if not (repo_root()/"nbs"/f"{n}.ipynb").is_file()]
@@ -432,6 +438,7 @@ def results_dir_profile(results_dir):
 
 def _notebook_job(args: tuple) -> tuple[Path, float]: return execute_paper_notebook(*args)
 
+# %% ../nbs/lib/80_paper.ipynb #492db302
 def run_paper_notebooks(
     results_dir, tables_dir, figures_dir, runs_dir, notebooks=None, suite="lite", parallelism=1
 ) -> list[Path]:
@@ -456,6 +463,7 @@ def run_paper_notebooks(
         _logger.info(f"notebook {name}: {seconds:.1f} s -> {dst}"); out.append(dst)
     return out
 
+# %% ../nbs/lib/80_paper.ipynb #386c8dbc
 @contextmanager
 def kernel_stderr_to(path):
     "Send this process's stderr (inherited by the kernels it starts) to `path` while the block runs."

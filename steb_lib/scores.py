@@ -117,6 +117,7 @@ def complete_models(results: pd.DataFrame, task: str) -> tuple[pd.DataFrame, lis
     incomplete = sorted(table.index[table.isna().any(axis=1)])
     return table.drop(index=incomplete), incomplete
 
+# %% ../nbs/lib/70_scores.ipynb #fba263db
 def ranking_table(results: pd.DataFrame, task: str, profile=None) -> pd.DataFrame:
     """The models × datasets table whose rankings group `task`'s datasets under `profile`: every complete
     model (released), or without the reference models (`operational-own-rules`). The dendrograms draw it."""
@@ -130,6 +131,7 @@ def task_groups(ranked: pd.DataFrame, threshold: float, released: bool) -> pd.Se
     if len(ranked) < (3 if released else 2): return pd.Series(1, index=ranked.columns, name="group")
     return dataset_groups(ranked, threshold)
 
+# %% ../nbs/lib/70_scores.ipynb #6ecbc987
 def operational_scores(
     results: pd.DataFrame, threshold: float = 0.5, profile=None
 ) -> tuple[pd.DataFrame, dict]:
@@ -231,6 +233,7 @@ def registry_definitional_columns(results: pd.DataFrame) -> tuple[dict, dict]:
     )
     return cols, info
 
+# %% ../nbs/lib/70_scores.ipynb #fccae4ff
 def definitional_scores(results: pd.DataFrame, profile=None) -> tuple[pd.DataFrame, dict]:
     """(models × Tab. 9 columns, {column: info}) over the English results: the released clusters and averaging
     (paper profile) or the registry's (`definitional-registry`)."""
@@ -267,6 +270,7 @@ def member_scores(results: pd.DataFrame, member: dict) -> pd.DataFrame:
     return rows.assign(score=np.where(oa, rows[metric], rows["main_score"]),
                        column=np.where(oa, "order_alignment/" + metric, rows["task"]))
 
+# %% ../nbs/lib/70_scores.ipynb #a3827881
 def released_cluster_score(results: pd.DataFrame, members: list[dict]) -> tuple[pd.Series, dict]:
     """(each model's mean over the cluster's (task, metric) columns of their mean over datasets, {'datasets',
     'left_out'}), as the released `manual_cluster.py` averages."""

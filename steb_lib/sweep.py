@@ -99,6 +99,7 @@ def _job_log() -> str | None:
         return str(submitit.JobEnvironment().paths.stderr)
     except Exception: return None
 
+# %% ../nbs/lib/75_sweep.ipynb #7de33331
 def _record_failures(job: SweepJob, results_dir, failed: list) -> None:
     path = failure_record(job, results_dir)
     if not failed: path.unlink(missing_ok=True); return
@@ -133,6 +134,7 @@ def result_matches(path: Path, job: SweepJob) -> bool:
 
 _DATA_SHA256: dict = {}   # (dataset, task, seed, profile, raw files' sizes and times) -> sha256, this process
 
+# %% ../nbs/lib/75_sweep.ipynb #3d18ba53
 def raw_files_stamp(dataset: str) -> str | None:
     """The sizes and modification times of `dataset`'s raw files where they lie here (None: not here, a
     shipped sample serves): what tells, without reading them, that they are the files hashed before."""
@@ -164,6 +166,7 @@ def pinned_revision(model: str) -> str | None:
     try: return resolve_model(model).revision
     except StebInputError: return None
 
+# %% ../nbs/lib/75_sweep.ipynb #57c9dd2a
 def current_revision(model: str) -> str | None:
     """The revision a result of `model` records when computed now, as the runner computes it: the registry's
     pin, else the fingerprint of the model's directory (a local directory, a model steb-lib trained); None
@@ -223,6 +226,7 @@ def submitted_ids(results_dir) -> dict:
     "{`job_key`: scheduler job id} of the jobs submitted to SLURM into `results_dir`."
     return _job_mapping(results_dir, "submitted.json")
 
+# %% ../nbs/lib/75_sweep.ipynb #e43d2b09
 def record_submitted(pairs, results_dir, logs=()) -> None:
     """Remember the scheduler id of each (job, id) submitted, and the log of each (job, log path) in `logs`,
     under the sweep lock."""
@@ -237,7 +241,9 @@ def submitted_logs(results_dir) -> dict:
     return _job_mapping(results_dir, "logs.json")
 
 SCHEDULER_WAITING = ("PENDING", "CONFIGURING", "REQUEUED", "REQUEUE_HOLD", "RESIZING", "SUSPENDED")
+
 SCHEDULER_RUNNING = ("RUNNING", "COMPLETING")
+
 SCHEDULER_ENDED = ("CANCELLED", "FAILED", "TIMEOUT", "OUT_OF_MEMORY", "NODE_FAIL", "PREEMPTED", "BOOT_FAIL",
                    "DEADLINE")   # the job is over and gave no result
 
@@ -252,6 +258,7 @@ def scheduler_queue(ids) -> dict:
     queued = dict(line.split()[:2] for line in done.stdout.splitlines() if len(line.split()) >= 2)
     return scheduler_ended(bases) | queued
 
+# %% ../nbs/lib/75_sweep.ipynb #ffff7499
 def scheduler_ended(bases) -> dict:
     """{job id: final state} of the jobs of `bases` (array ids) that SLURM's accounting (`sacct`) says ended
     without success (`CANCELLED by 0`, `OUT_OF_MEMORY`...); {} without `sacct` or accounting."""
@@ -379,6 +386,7 @@ def manifest_jobs(results_dir) -> list[SweepJob]:
         warnings.warn(f"{manifest_path(results_dir)}: {n} entries are not jobs; left out")
     return list(dict.fromkeys(jobs))
 
+# %% ../nbs/lib/75_sweep.ipynb #af56a1d2
 def add_to_manifest(jobs, results_dir) -> None:
     "Add `jobs` to the store's manifest (each job once; unreadable entries kept as they are), under the lock."
     with sweep_lock(results_dir):
@@ -424,6 +432,7 @@ def submit_sweep(jobs, results_dir, executor: str = "local", folder=None, parall
     out["failed"] = [f for f in failures if f[1]]
     return out | {"jobs": [job for _, job in submitted]}
 
+# %% ../nbs/lib/75_sweep.ipynb #9d22b572
 def _job_failure(job) -> str | None:
     "Why a finished submitit `job` failed (its exception's last line, or its failed tasks), else None."
     try: result = job.result()

@@ -65,12 +65,14 @@ STYLOMETRIC_FAMILIES = (
     "partofspeech",
     "avgpartofspeech",
 )
+
 PROBING_FAMILIES = ("wordsent", "partofspeech")
 
 def lftk_docs(texts) -> list:
     "The spaCy docs LFTK measures: parsed (sentences), lemmatised (LFTK's unique-word counts count lemmas)."
     return spacy_docs(spacy_pipeline(parser=True, lemmas=True), texts)
 
+# %% ../nbs/lib/06_text_features.ipynb #dd1cf05d
 def lftk_doc_features(docs, keys) -> np.ndarray:
     """The LFTK features `keys` of each spaCy doc (rows: docs), each with LFTK's default options (see below:
     options are reset per doc)."""

@@ -33,6 +33,7 @@ def _near_ties(result: dict) -> int:
 
 AUROC = Tolerance(lambda r: 1e-6, "an AUROC over all pairs: similarities move in the 7th digit; pairs "
                   "that close reorder (measured across CPU kinds: ~1e-8)")
+
 TOLERANCES = {
     "all_to_all": AUROC, "predefined": AUROC,
     "order_alignment": Tolerance(lambda r: (_near_ties(r) + 1) / _n(r, "n_instances"),
@@ -43,8 +44,10 @@ TOLERANCES = {
                            "two near-tied candidates of one query swap: its reciprocal rank moves by <= 1/2"),
     "probing": Tolerance(lambda r: 1 / _n(r, "n_texts"), "one probe decision among the texts"),
 }
+
 EXACT = Tolerance(lambda r: 0.0, "no tolerance declared for this kind of result")
 
+# %% ../nbs/lib/72_verify.ipynb #f0227cb4
 def tolerance_of(result: dict) -> tuple[float, str]:
     "(bound, reason) of a result's main score."
     t = TOLERANCES.get(result.get("task"), EXACT)

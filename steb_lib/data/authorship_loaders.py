@@ -53,6 +53,7 @@ def pan_problem_trial(problem, same: bool, ctx: LoadContext, known: str = "all")
     )
     return {"text_a": text_a, "text_b": read_text(unknown[0], ctx, errors="replace").strip(), "same": same}
 
+# %% ../../nbs/lib/data/23_authorship_loaders.ipynb #176ce406
 @loader("pan_av_problems")
 def load_pan_av_problems(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
     """PAN13–15 (and Enron) problems under `root` (or the zip `args['archive']`) whose ID starts with
@@ -68,7 +69,6 @@ def load_pan_av_problems(root: Path, args: dict, ctx: LoadContext) -> list[dict]
     if not out:
         raise ctx.error(f"no usable problem with prefix {args.get('prefix')!r} in any truth.txt", root)
     return out
-
 
 # %% ../../nbs/lib/data/23_authorship_loaders.ipynb #c009
 def _pan_jsonl_files(folder: Path, ctx: LoadContext) -> tuple[Path, Path]:
@@ -126,6 +126,7 @@ def balanced_at_global_rate(documents: list[list[dict]], rng) -> list[dict]:
         out += [t for i, t in enumerate(trials) if i in keep]
     return out
 
+# %% ../../nbs/lib/data/23_authorship_loaders.ipynb #e4a2bd13
 def style_change_trials(problem, ctx: LoadContext) -> list[dict]:
     """Consecutive-unit trials of one PAN19–26 problem (`changes` from its truth file); a malformed document
     is skipped and counted."""
@@ -136,7 +137,6 @@ def style_change_trials(problem, ctx: LoadContext) -> list[dict]:
         ctx.skip("style-change documents whose 'changes' do not match their paragraphs", which=problem.name)
         return []
     return [{"text_a": a, "text_b": b, "same": int(c) == 0} for a, b, c in zip(units, units[1:], changes)]
-
 
 # %% ../../nbs/lib/data/23_authorship_loaders.ipynb #c013
 def middle_split(text: str) -> tuple[str, str]:
@@ -160,6 +160,7 @@ def pan18_document_trial(problem, ctx: LoadContext) -> list[dict]:
     if not a or not b: ctx.skip("PAN18 documents with a blank side"); return []
     return [{"text_a": a, "text_b": b, "same": same}]
 
+# %% ../../nbs/lib/data/23_authorship_loaders.ipynb #9bdc96d8
 @loader("pan_style_change")
 def load_pan_style_change(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
     """Trials of every problem in `args['subdir']` (folders named in `args['splits']`); PAN18 with
@@ -182,7 +183,6 @@ def load_pan_style_change(root: Path, args: dict, ctx: LoadContext) -> list[dict
     ctx.skip(f"same-author trials left out by the balancing ({balance})",
              sum(map(len, documents)) - len(kept))
     return kept
-
 
 # %% ../../nbs/lib/data/23_authorship_loaders.ipynb #c016
 @loader("pan18_cdaa")

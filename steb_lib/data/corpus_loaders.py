@@ -59,6 +59,7 @@ def row_label(value, args: dict):
     if "label_map" in args: return args["label_map"].get(str(value))
     return None if value is None or str(value).strip() == "" else str(value)
 
+# %% ../../nbs/lib/data/24_corpus_loaders.ipynb #d301f17f
 @loader("labelled_table")
 def load_labelled_table(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
     """Clustering/all-to-all records from tables: `args['text']` column, label from `args['label']`; dropped
@@ -71,7 +72,6 @@ def load_labelled_table(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
             ctx.skip("rows without text or with a label outside the classes"); continue
         out.append({"text": text.strip(), "label": label})
     return out
-
 
 # %% ../../nbs/lib/data/24_corpus_loaders.ipynb #c009
 @loader("parallel_table")
@@ -104,6 +104,7 @@ def load_parallel_table(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
         if isinstance(r[c], str) and r[c].strip()
     ]
 
+# %% ../../nbs/lib/data/24_corpus_loaders.ipynb #942615b6
 @loader("aligned_line_files")
 def load_aligned_line_files(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
     """Order-alignment pairs from line-aligned files (`args['files']`, in style order, read from
@@ -121,7 +122,6 @@ def load_aligned_line_files(root: Path, args: dict, ctx: LoadContext) -> list[di
     ctx.skip("line pairs identical after normalising (no style order) or repeated", len(full) - len(out))
     return out
 
-
 # %% ../../nbs/lib/data/24_corpus_loaders.ipynb #c012
 def _endive_rows(path, ctx: LoadContext) -> dict[str, str]:
     "{source text: dialect rendering} of one EnDive split file (columns `<source>` and `Dialect (<source>)`)."
@@ -138,6 +138,7 @@ def _endive_rows(path, ctx: LoadContext) -> dict[str, str]:
         and r[cols[0]].strip()
     }
 
+# %% ../../nbs/lib/data/24_corpus_loaders.ipynb #1eefdcf8
 @loader("endive_splits")
 def load_endive(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
     """EnDive: per task repository, one split per dialect (`data/<Dialect>-*.parquet`); sources present in
@@ -162,7 +163,6 @@ def load_endive(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
     chosen = sorted(ctx.rng("sources").sample(keys, min(len(keys), ctx.target.get("per_class", len(keys)))))
     ctx.skip("EnDive sources beyond Tab. 15's count (not drawn)", len(keys) - len(chosen))
     return [{"text": text, "label": label} for k in chosen for label, text in aligned[k].items()]
-
 
 # %% ../../nbs/lib/data/24_corpus_loaders.ipynb #c015
 @loader("m4_jsonl")
@@ -193,6 +193,7 @@ def load_mage(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
         out.append({"text": r["text"].strip(), "label": "human" if rest == "human" else m.group(2)})
     return out
 
+# %% ../../nbs/lib/data/24_corpus_loaders.ipynb #9a538a00
 @loader("pan24_generative")
 def load_pan24_generative(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
     "PAN24 generative authorship: `human.jsonl` + `machines/<model>.jsonl`, labelled by file."
@@ -206,9 +207,9 @@ def load_pan24_generative(root: Path, args: dict, ctx: LoadContext) -> list[dict
         ]
     return out
 
-
 # %% ../../nbs/lib/data/24_corpus_loaders.ipynb #c018
 CORE_MAIN_LABELS = ("IN", "NA", "HI", "LY", "SP", "IP", "ID", "OP")
+
 CORE_SUB_REGISTERS = (
     "AD AV CM DF DP DS DT ED EN FH FI FS HA HT IB IT LE LT MA NE OB OE OF OH OI OL ON OO OS PA PB PO PR QA "
     "RA RE RR RS "
@@ -236,6 +237,7 @@ def equal_chunks(text: str, n: int) -> list[str]:
     bounds = [round(i * len(text) / n) for i in range(n + 1)]
     return [text[a:b].strip() for a, b in zip(bounds, bounds[1:])]
 
+# %% ../../nbs/lib/data/24_corpus_loaders.ipynb #ef4a0da1
 def masc_genre(rel: str) -> str | None:
     """The genre of a MASC file: the folder right under `data/written` or `data/spoken` (subfolders such as
     email/spam stay in it)."""
@@ -264,7 +266,6 @@ def load_masc(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
         ctx.skip("empty MASC chunks", sum(not c for c in chunks))
         out += [{"text": c, "label": genre} for c in chunks if c]
     return out
-
 
 # %% ../../nbs/lib/data/24_corpus_loaders.ipynb #c021
 def learner_text(elem) -> str:
@@ -319,6 +320,7 @@ def tei_letters(xml: str) -> list[tuple[str, list[str]]]:
         out.append((lid, [p for p in paras if p]))
     return out
 
+# %% ../../nbs/lib/data/24_corpus_loaders.ipynb #2e465684
 @loader("ceeces_tei")
 def load_ceeces(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
     """CEECES letter paragraphs from the TEI files of both records' zips, labelled by the metadata `Period`
@@ -344,6 +346,7 @@ def story_sentences(doc: dict) -> list | None:
     if "output.sentences" in doc: return doc["output.sentences"]
     return doc["output"].get("sentences") if isinstance(doc.get("output"), dict) else None
 
+# %% ../../nbs/lib/data/24_corpus_loaders.ipynb #fabd40cf
 @loader("pastel_json")
 def load_pastel(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
     """PASTEL stories (story level, every split) from `data/data_v2.zip`, labelled by persona attribute
@@ -361,4 +364,3 @@ def load_pastel(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
             ctx.skip("PASTEL stories without text or with an empty attribute"); continue
         out.append({"text": text, "label": label})
     return out
-

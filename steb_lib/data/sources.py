@@ -97,6 +97,7 @@ def unpack_bound(archive_bytes: int) -> tuple[int, str]:
     if by_ratio < cap: return by_ratio, f"{ratio} times its {archive_bytes:,} bytes: STEB_UNPACK_MAX_RATIO"
     return cap, "STEB_UNPACK_MAX_BYTES"
 
+# %% ../../nbs/lib/data/20_sources.ipynb #1b1f70ff
 def _cut_short(url: str, got: int, expected) -> str:
     return (f"download of {url} was cut short ({got:,} bytes received, {expected} expected); nothing was "
             "written")
@@ -122,6 +123,7 @@ def _stream_body(response, out, url: str, dataset: str) -> str:
         raise dataset_error(dataset, _cut_short(url, n, length))
     return digest.hexdigest()
 
+# %% ../../nbs/lib/data/20_sources.ipynb #a6731f26
 def _unpacked_size(path: Path, name: str) -> int:
     "Bytes the archive `path` unpacks to (a `.gz` is read through, at most one byte past `unpack_bound`)."
     cap, _ = unpack_bound(path.stat().st_size)
@@ -150,6 +152,7 @@ def _check_archive_complete(path: Path, name: str, url: str, dataset: str) -> No
         raise dataset_error(dataset, f"{url} unpacks to more than {cap:,} bytes ({why}): refused, nothing "
                             "was written")
 
+# %% ../../nbs/lib/data/20_sources.ipynb #3361def0
 def fetch_url(url: str, dest: Path, sha256: str | None = None, dataset: str = "?") -> str:
     """Download `url` to `dest` atomically, streamed to disk within `DOWNLOAD_LIMITS`; check it is complete
     and matches `sha256` if given; return its sha256."""
@@ -174,7 +177,6 @@ def fetch_url(url: str, dest: Path, sha256: str | None = None, dataset: str = "?
         out.flush(); _check_archive_complete(Path(out.name), Path(dest).name, url, dataset)
     return got
 
-
 # %% ../../nbs/lib/data/20_sources.ipynb #c016
 def archive_member_path(dest: Path, name: str) -> Path | None:
     """Where archive member `name` goes under `dest`; None for absolute names, drive letters and `..` (tar/zip
@@ -195,6 +197,7 @@ def _archive_members(path: Path):
         with tarfile.open(path) as tar:
             yield [(m.name, m.isfile(), m.size, lambda m=m: tar.extractfile(m)) for m in tar.getmembers()]
 
+# %% ../../nbs/lib/data/20_sources.ipynb #cd24166c
 def _members_to_extract(members, dest: Path, keep, strip: int, archive: Path, dataset: str) -> list:
     """[(target, open)] of the regular members `keep` wants; refused whole when one would land outside `dest`
     or all of them unpack to more than `unpack_bound` allows."""
@@ -211,6 +214,7 @@ def _members_to_extract(members, dest: Path, keep, strip: int, archive: Path, da
         todo.append((target, open_member))
     return todo
 
+# %% ../../nbs/lib/data/20_sources.ipynb #5c6966f9
 def extract_members(
     archive: Path, dest: Path, keep=lambda name: True, strip: int = 0, dataset: str = "?"
 ) -> int:
@@ -227,7 +231,6 @@ def extract_members(
             dataset, f"not a readable archive ({e}); truncated or corrupt?", archive
         ) from None
     return len(todo)
-
 
 # %% ../../nbs/lib/data/20_sources.ipynb #c018
 GDRIVE_URL = "https://drive.usercontent.google.com/download?id={id}&export=download&confirm=t"
@@ -253,6 +256,7 @@ def hf_repo_files(source: dict) -> dict[str, tuple[str, list[str]]]:
         for r in source["repos"]
     }
 
+# %% ../../nbs/lib/data/20_sources.ipynb #0071873c
 def file_urls(source: dict) -> list[tuple[str, str]]:
     "(path under the source root, URL) of each file a Zenodo, URL or Google Drive source downloads."
     kind = source["kind"]
@@ -281,6 +285,7 @@ def _download_hf(source: dict, dest: Path, dataset: str) -> None:
                 dataset, f"cannot download {repo} from the Hugging Face hub ({type(e).__name__}: {e})"
             ) from None
 
+# %% ../../nbs/lib/data/20_sources.ipynb #f8db2ab5
 def _download_files(source: dict, dest: Path, dataset: str) -> None:
     """Zenodo records (`record`, or `records` with files named `<record>/<file>`), plain URLs and Google Drive
     files."""
@@ -289,7 +294,6 @@ def _download_files(source: dict, dest: Path, dataset: str) -> None:
         fetch_url(url, inside(dest, dest/f), source.get("sha256", {}).get(f), dataset)
     for a in source.get("unpack", []):
         extract_members(inside(dest, dest/a), dest, dataset=dataset); (dest/a).unlink()
-
 
 # %% ../../nbs/lib/data/20_sources.ipynb #c020
 def pinned_files_problem(source: dict, got: dict) -> str | None:
@@ -301,6 +305,7 @@ def pinned_files_problem(source: dict, got: dict) -> str | None:
     return (f"the downloaded files ({len(got)}) are not the ones pinned (files_sha256 {pin[:12]}…, got "
             f"{sha256_json(got)[:12]}…): changed or tampered upstream; removed, nothing was kept")
 
+# %% ../../nbs/lib/data/20_sources.ipynb #96cd1201
 def download_source(source: dict, dest: Path, dataset: str = "?") -> dict:
     """Download `source`'s files into `dest` (its cache directory); return {path: sha256} of what was fetched,
     checked against the source's pin (`pinned_files_problem`)."""
@@ -334,7 +339,6 @@ def download_source(source: dict, dest: Path, dataset: str = "?") -> dict:
         raise dataset_error(dataset, problem, dest)
     return got
 
-
 # %% ../../nbs/lib/data/20_sources.ipynb #c024
 def offline() -> bool:
     """True when downloads are switched off: `HF_HUB_OFFLINE` or `STEB_OFFLINE` set to 1/true/yes/on, as
@@ -361,6 +365,7 @@ def package_dir(package: str) -> Path | None:
     if spec is None: return None
     return Path(spec.origin).parent if spec.origin else Path(next(iter(spec.submodule_search_locations)))
 
+# %% ../../nbs/lib/data/20_sources.ipynb #21e11221
 def packages_root(packages) -> Path | None:
     "The site-packages directory holding all of `packages` (None if one is missing)."
     dirs = [package_dir(p) for p in packages]
@@ -404,6 +409,7 @@ def locate_source(source: dict, dataset: str = "?", download: bool | None = None
     atomic_write_bytes(record, json.dumps(got, indent=1, sort_keys=True).encode(), within=default_cache_dir())
     return roots["cache"], "downloaded"
 
+# %% ../../nbs/lib/data/20_sources.ipynb #3a65be68
 def source_availability(source: dict) -> str:
     """'mirror', 'cached', 'fixture only', 'package', 'package missing' or 'needs download', without
     downloading."""

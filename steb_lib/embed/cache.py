@@ -42,6 +42,7 @@ def _shard_arrays(shard: Path, width: int | None, wanted=None) -> tuple[list, np
         raise ValueError(f"vectors of width {vectors.shape[1]}, not {width}")
     return hashes, vectors
 
+# %% ../../nbs/lib/embed/41_cache.ipynb #d2e7785b
 class EmbeddingCache:
     "Text-hash -> vector store for one model revision and protocol, as atomic `.npz` shards."
     def __init__(self, root, model_name: str, revision: str | None, protocol: str):
@@ -85,6 +86,7 @@ def vectors_key(encoder, protocol: str, batch_size: int = DEFAULT_BATCH_SIZE) ->
     batch = [] if batch_size == DEFAULT_BATCH_SIZE else [f"batch-{batch_size}"]
     return "+".join([protocol] + ([tag] if tag else []) + batch + [settings_fingerprint(encoder)])
 
+# %% ../../nbs/lib/embed/41_cache.ipynb #ac32ae37
 def embed_texts(encoder, texts, protocol: str, cache_root, model_name: str, shard_size: int = 256,
                 batch_size: int = DEFAULT_BATCH_SIZE, progress: bool = True) -> tuple[np.ndarray, int]:
     "(matrix with one vector per text, number of texts newly embedded), using and filling the on-disk cache."

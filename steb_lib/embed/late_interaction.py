@@ -22,6 +22,7 @@ def _with_padding_bias(D, d_mask, q_dim: bool = False):
     D = D * d_mask[..., None]
     return torch.cat([D, torch.where(d_mask, 0.0, -3.0)[..., None].to(D.dtype)], -1)
 
+# %% ../../nbs/lib/embed/42_late_interaction.ipynb #0b9f35df
 def maxsim_scores(
     Q, q_mask, D, d_mask, reduce: str = "sum", block_elements: int | None = None
 ) -> torch.Tensor:
@@ -129,6 +130,7 @@ def _encode_pieces(encoder, pieces: list[str], skip_punctuation: bool, keep_spec
         out.append((hidden[i, keep], [words[k] for k in keep]))
     return out
 
+# %% ../../nbs/lib/embed/42_late_interaction.ipynb #68a385d3
 def _word_runs(word_lists) -> list[int]:
     """One number per token, counting runs of equal word ids through consecutive pieces (a new piece starts a
     new run)."""

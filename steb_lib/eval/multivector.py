@@ -92,6 +92,7 @@ def maxsim_rows(
             rows[:, db] = maxsim_scores(Q, qm, D, dm, reduce, block_elements).cpu().numpy()
         yield qb, rows
 
+# %% ../../nbs/lib/eval/61_multivector.ipynb #7186df5a
 def maxsim_matrix(queries, docs, reduce: str = "sum", **kw) -> np.ndarray:
     "The full (queries × documents) MaxSim matrix (for sets small enough to hold it)."
     out = np.empty((len(queries), len(docs)), np.float32)
@@ -164,6 +165,7 @@ class MaxSimMetrics:
 
 MAXSIM_METRICS = MaxSimMetrics()
 
+# %% ../../nbs/lib/eval/61_multivector.ipynb #17f22af6
 def score_task_multivector(data, store, scoring, progress: bool = False, profile=None, **kw) -> dict:
     """{'main_score', 'metrics', scoring fields, storage} for a retrieval or pair task scored from `store`;
     the retrieval targets as `profile` says (target-only authors dropped unless

@@ -90,6 +90,7 @@ def _training_record(directory) -> dict | None:
     if not isinstance(info, dict) or info.get("method") != "reranker": return None
     return {k: info.get(k) for k in ("method", "curation", "recipe_key")}
 
+# %% ../../nbs/lib/eval/67_rerank.ipynb #bc27f3bb
 class CrossEncoderReranker:
     """A sentence-transformers `CrossEncoder` (local directory or hub id at a recorded commit) scoring (query,
     candidate) pairs."""
@@ -243,6 +244,7 @@ def reranker_label(reranker) -> str:
 RERANK_KIND = register_record_kind(
     "retrieve_rerank", "two-stage retrieval: a retriever's top K reordered by a reranker (eval/67_rerank)")
 
+# %% ../../nbs/lib/eval/67_rerank.ipynb #da101f76
 def evaluate_rerank(
     retriever,
     reranker,

@@ -41,11 +41,14 @@ IDENTITY_FIELDS = (
     "model_revision", "model_files_sha256", "model_settings", "data_sha256", "seed", "protocol",
     "token_filter", "profile", "corrections",
 )
+
 RESULT_FIELDS = ("model", "dataset", "task", "main_score", "metrics")
+
 # results written before the field existed are version 0: the same fields, read as they are; before version
 # 2 results had no profile: the runner's (they record a protocol) are read as steb-lib's corrections of then;
 # before version 3 every probe was the exact one (`probe-exact`)
 SCHEMA_VERSION = 3
+
 # a result as a kind of record (02_records): its checksum field, schema version, migration (`migrate_result`)
 RESULT_RECORD = RecordKind("result", SCHEMA_VERSION, "result_sha256", lambda r, v: migrate_result(r, v))
 
@@ -61,6 +64,7 @@ def result_system(result: dict) -> str:
 
 RECORD_KINDS: dict[str, str] = {}   # kinds of result that are no STEB task's -> what they hold
 
+# %% ../../nbs/lib/eval/60_results.ipynb #8bc04a4b
 def register_record_kind(name: str, what: str) -> str:
     "Let results of kind `name` (not a task's: e.g. `retrieve_rerank`) live in the store beside the tasks'."
     RECORD_KINDS[name] = what
@@ -102,6 +106,7 @@ def migrate_result(result: dict, version: int) -> dict:
     if result["task"] != "probing": return result
     return with_corrections(result, "probe-exact", "probing-own-features")
 
+# %% ../../nbs/lib/eval/60_results.ipynb #0ffd32a5
 def parse_result(path) -> tuple[dict | None, str | None]:
     "(result in today's schema, None) for a usable result file, (None, what is wrong) otherwise."
     try: result = json.loads(Path(path).read_text(encoding="utf-8"))
@@ -147,6 +152,7 @@ def finished_result(out, new: dict, force: bool, label: str, fields=IDENTITY_FIE
 
 result_lock = record_lock   # the lock of one result: a file beside it (records)
 
+# %% ../../nbs/lib/eval/60_results.ipynb #f162b680
 def compute_once(
     out, new: dict, compute, force: bool, label: str, fields=IDENTITY_FIELDS
 ) -> tuple[dict, bool]:
@@ -171,6 +177,7 @@ def compute_once(
 
 _READY_STORES: set = set()
 
+# %% ../../nbs/lib/eval/60_results.ipynb #cfe07d2c
 def prepare_stores(results_dir, cache_dir=None, profile=None) -> None:
     """Before any work: the results directory must be writable and, given a `profile`, hold no other profile's
     results; leftovers of dead writers go (once per process and store)."""
@@ -189,6 +196,7 @@ def _profile_record(have) -> bool:
     if not isinstance(have, dict) or not isinstance(have.get("profile"), str): return False
     return isinstance(have.get("corrections"), list) and all(isinstance(c, str) for c in have["corrections"])
 
+# %% ../../nbs/lib/eval/60_results.ipynb #ee389f14
 def store_profile(results_dir) -> dict | None:
     """{profile, corrections} of the results under `results_dir`: its marker file, else (a store from before
     markers) that of its first result that records one; None for a store without either."""
@@ -219,6 +227,7 @@ def claim_store_profile(results_dir, profile) -> None:
     if not (Path(results_dir)/STORE_PROFILE_FILE).is_file():
         atomic_write_text(Path(results_dir)/STORE_PROFILE_FILE, json.dumps(want, sort_keys=True) + "\n")
 
+# %% ../../nbs/lib/eval/60_results.ipynb #2b749806
 def base_result(
     encoder, model: str, dataset: str, data: TaskData, seed: int, protocol: str, profile=None
 ) -> dict:
@@ -246,7 +255,6 @@ def base_result(
         **({"n_duplicate_records_dropped": data.n_duplicates} if data.n_duplicates else {}),
     }
 
-
 # %% ../../nbs/lib/eval/60_results.ipynb #c016
 def load_results(results_dir) -> list[dict]:
     """Every usable result under `results_dir`, sorted by system, dataset and task; damaged ones are named and
@@ -264,6 +272,7 @@ def load_results(results_dir) -> list[dict]:
         )
     return sorted(found, key=lambda r: (result_system(r), r["dataset"], r["task"]))
 
+# %% ../../nbs/lib/eval/60_results.ipynb #381f088a
 def results_table(results_dir):
     """Main scores as a DataFrame: one row per (dataset, task), one column per system (model, or
     model@scoring)."""

@@ -55,6 +55,7 @@ def _author_pooling(encoder, task: str) -> dict:
         else "mean of text vectors"
     }
 
+# %% ../../nbs/lib/eval/65_runner.ipynb #77032799
 def _scored(
     encoder, data, model_name, seed, protocol, scoring, skip_punctuation, cache_dir, progress, profile,
     batch_size=DEFAULT_BATCH_SIZE,
@@ -83,6 +84,7 @@ def score_line(result: dict) -> str:
     if main != "accuracy" and isinstance(m.get("accuracy"), float): shown.append(("accuracy", m["accuracy"]))
     return ", ".join(f"{k} {v:.4f}" for k, v in shown)
 
+# %% ../../nbs/lib/eval/65_runner.ipynb #81151fab
 def named_local_model(spec, model_name: str):
     """A local model directory's `spec` under `model_name`, the name its results are stored and tabulated
     under (default: the directory's absolute path); a registered or hub model keeps its own name."""
@@ -93,6 +95,7 @@ def named_local_model(spec, model_name: str):
                              "(steb list-models)")
     return dataclasses.replace(spec, name=str(model_name).strip(), notes=f"{spec.notes}; at {spec.local_dir}")
 
+# %% ../../nbs/lib/eval/65_runner.ipynb #80149b9e
 def encoder_and_scoring(
     model, revision, scoring, profile, trust_remote_code: bool = False, model_name=None, model_version=None
 ):
@@ -124,6 +127,7 @@ def _check_scoring(encoder, task: str, scoring) -> None:
     check_scoring_applies(task, scoring)
     token_backbone(encoder)
 
+# %% ../../nbs/lib/eval/65_runner.ipynb #4a90f607
 def evaluate(model, task: str, data_file=None, dataset: str | None = None, name: str | None = None,
              results_dir="results", seed: int = DEFAULT_SEED, protocol: str = "chunk", force: bool = False,
              cache_dir=None, progress: bool = True, revision: str | None = None, scoring: str | None = None,
@@ -192,6 +196,7 @@ def _one_encoder(model, kw: dict) -> tuple:
     )
     return encoder, kw
 
+# %% ../../nbs/lib/eval/65_runner.ipynb #19f5d201
 def evaluate_suite(model, suite: str = "mini", task: str | None = None, datasets=None, **kw) -> dict:
     """Evaluate `model` on every (dataset, task) of `suite` (or its `datasets`); {'done', 'failed': [(dataset,
     task, reason)], 'skipped'}."""

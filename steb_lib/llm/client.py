@@ -105,6 +105,7 @@ def model_price(model: str, prices: dict) -> dict:
         )
     return prices[match] | {"model": match}
 
+# %% ../../nbs/lib/llm/45_client.ipynb #8d462691
 def usd_cost(prompt_tokens: int, completion_tokens: int, price: dict, cached_tokens: int = 0) -> float:
     "USD of a request: uncached input + cached input + output (reasoning included) tokens at `price`."
     return ((prompt_tokens - cached_tokens) * price["input"] + cached_tokens * price["cached_input"]
@@ -122,6 +123,7 @@ def api_endpoint(base_url: str | None = None) -> str:
     "The endpoint requests go to: `base_url`, else `$OPENAI_BASE_URL`, else OpenAI's API (no trailing `/`)."
     return str(base_url or os.environ.get("OPENAI_BASE_URL") or OPENAI_API_URL).rstrip("/")
 
+# %% ../../nbs/lib/llm/45_client.ipynb #f0071b47
 class ResponseCache:
     """Chat responses on disk, one atomic JSON file per request and endpoint, keyed by the sha256 of both:
     an answer from one server is never replayed for another."""
@@ -182,6 +184,7 @@ def max_retry_after() -> float:
     except ValueError:
         raise StebInputError(f"STEB_MAX_RETRY_AFTER_S={value!r} is not a number of seconds") from None
 
+# %% ../../nbs/lib/llm/45_client.ipynb #5caeb9ad
 def backoff_delay(
     attempt: int, base: float, cap: float, rng: random.Random, retry_after: float | None = None
 ) -> float:
@@ -201,6 +204,7 @@ def retry_reason(error) -> str | None:
         return "5xx" if s >= 500 else (str(s) if s in (408, 409, 429) else None)
     return None
 
+# %% ../../nbs/lib/llm/45_client.ipynb #98fed9cf
 def call_with_retries(
     send,
     key: str = "",
@@ -374,6 +378,7 @@ def _fetch(client, request, cache, retry_kw) -> tuple[dict, Counter]:
     cache.put(request, response, attempts=1 + sum(retries.values()))
     return response, retries
 
+# %% ../../nbs/lib/llm/45_client.ipynb #e9e5a037
 def run_chat_requests(requests: list[dict], client, cache: ResponseCache, concurrency: int = 4,
                       replay_only: bool = False, **retry_kw) -> ChatRun:
     """Answers to `requests` from `cache`, sending the missing ones through `client` (retried, cached as they
@@ -438,6 +443,7 @@ def estimate_llm_run(
         "tflops": transformer_flops(active_parameters, prompt + completion) / 1e12,
     }
 
+# %% ../../nbs/lib/llm/45_client.ipynb #bdccf043
 def describe_estimate(est: dict) -> str:
     "One line a person reads before paying."
     return (
@@ -451,4 +457,3 @@ def reply_content(response: dict) -> str | None:
     "The text of the first choice of a Chat Completions response (None when there is none)."
     choices = response.get("choices") or [{}]
     return (choices[0].get("message") or {}).get("content")
-

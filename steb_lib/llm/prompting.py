@@ -108,6 +108,7 @@ USER_INSTRUCTIONS = (
     "modal verbs, punctuation, rare words, affixes, quantities, humor, sarcasm, typographical errors, and "
     "misspellings."
 )
+
 PROMPT_TEMPLATE_SHA256 = sha256_text(SYSTEM_TEMPLATE + USER_INSTRUCTIONS)   # what a stored answer depends on
 
 def user_prompt(query_texts: list[str], candidates: list[list[str]]) -> str:
@@ -118,6 +119,7 @@ def user_prompt(query_texts: list[str], candidates: list[list[str]]) -> str:
     for i, texts in enumerate(candidates): parts += [f"Candidate {i}:", "\n\n".join(texts)]
     return "\n\n".join(parts)
 
+# %% ../../nbs/lib/llm/46_prompting.ipynb #d1ee13b7
 def retrieval_requests(
     rset: PromptingRetrievalSet, model: str, reasoning_effort: str | None = None, json_mode: bool = True
 ) -> list[dict]:
@@ -211,7 +213,9 @@ def ranking_metrics(higher, tied, ks=(1, 8)) -> dict:
 
 # %% ../../nbs/lib/llm/46_prompting.ipynb #c025
 STAND_IN_MODEL = "steb-stand-in"
+
 STAND_IN_ENDPOINT = "loopback://steb-stand-in"   # its answers' cache name: the port changes every run
+
 _CANDIDATE_HEAD = re.compile(r"\n\nCandidate (\d+):\n\n")
 
 def prompt_collections(prompt: str) -> tuple[str, list[str]]:
@@ -221,6 +225,7 @@ def prompt_collections(prompt: str) -> tuple[str, list[str]]:
     pieces = _CANDIDATE_HEAD.split(rest[rest.index("\n\nCandidate 0:"):])
     return query, pieces[2::2]
 
+# %% ../../nbs/lib/llm/46_prompting.ipynb #757331c0
 def stand_in_responder(request: dict, n: int = 0) -> Reply:
     "Answer a Fig. 3 prompt with a character 3-gram cosine ranking (a `LocalChatServer` responder)."
     from sklearn.feature_extraction.text import CountVectorizer
@@ -334,6 +339,7 @@ def collection_vectors(encoder, collections: list[list[str]], protocol: str) -> 
     starts = np.cumsum([0] + [len(c) for c in collections])
     return np.stack([E[a:b].mean(0) for a, b in zip(starts[:-1], starts[1:])])
 
+# %% ../../nbs/lib/llm/46_prompting.ipynb #84b1509b
 def embedding_retrieval(encoder, rset: PromptingRetrievalSet, protocol: str = "chunk", ks=(1, 8)) -> dict:
     "R@k, MRR, tokens and TFLOPs of `encoder` on `rset` (USD 0: it runs locally)."
     Q, C = (

@@ -99,6 +99,7 @@ def released_chunks(text: str, tokenizer, max_length: int) -> list[str]:
 
 # %% ../../nbs/lib/models/32_encoders.ipynb #c009
 # files that describe how a directory was made, not the model (steb-lib's training.json holds timings)
+
 NOT_MODEL_FILES = (".complete", "training.json")
 
 _FINGERPRINTS: dict = {}   # (directory, its files' names, sizes and times) -> fingerprint, for this process
@@ -126,6 +127,7 @@ def remote_code_repos(path) -> set[str]:
     names = [v for x in refs.values() for v in (x if isinstance(x, list) else [x]) if isinstance(v, str)]
     return {v.split("--", 1)[0] for v in names if "--" in v}
 
+# %% ../../nbs/lib/models/32_encoders.ipynb #0dbc8213
 def remote_code_pin(spec: ModelSpec, path) -> dict:
     """{model_code_repo, model_code_revision} when `spec` runs code from another repository; without a pinned
     `code_revision`, refused."""
@@ -149,6 +151,7 @@ def fetch_hub_model(spec: ModelSpec) -> str:
     )
     return snapshot_download(spec.hub_id, revision=spec.revision, allow_patterns=patterns)
 
+# %% ../../nbs/lib/models/32_encoders.ipynb #d31a2da9
 def materialize(spec: ModelSpec) -> dict:
     """Local files of `spec`: {path, revision, files_sha256, source_note} (+ the pinned remote-code
     repository, if any)."""
@@ -170,7 +173,6 @@ def materialize(spec: ModelSpec) -> dict:
             ) from e
         files = {"path": path, "revision": Path(path).name, "files_sha256": None, "source_note": note}
     return files | remote_code_pin(spec, files["path"])
-
 
 # %% ../../nbs/lib/models/32_encoders.ipynb #69181745
 def code_the_files_ask_for(path) -> list[str]:
@@ -205,6 +207,7 @@ def length_sorted_batches(lengths, batch_size: int) -> list[np.ndarray]:
     order = np.argsort(-np.asarray(lengths), kind="stable")
     return [order[i:i + batch_size] for i in range(0, len(order), batch_size)]
 
+# %% ../../nbs/lib/models/32_encoders.ipynb #f7506914
 class PieceEncoder:
     "Base class: split texts into protocol pieces, embed pieces in length-sorted batches, mean-pool per text."
     family, pooling, language = "", "", "en"
@@ -359,6 +362,7 @@ def context_length(config, tokenizer, cap: int | None = None) -> int:
 
 RELEASED_CAUSAL_CAP = 10_240   # the released code's context cap for causal LMs
 
+# %% ../../nbs/lib/models/32_encoders.ipynb #ea72c95f
 @encoder_family("masked-lm", "causal-lm", takes_route=True)
 class TransformerEncoder(PieceEncoder):
     """A masked LM (mean pooling, `AutoModel`) or causal LM (last non-padding token): the base model of
@@ -573,6 +577,7 @@ ROUTE_CORRECTIONS = {
     "own_pipeline": "st-pipeline", "true_last_token": "true-last-token", "exact_chunks": "exact-chunks"
 }
 
+# %% ../../nbs/lib/models/32_encoders.ipynb #a3c86c38
 def check_route(encoder, profile) -> None:
     """Refuse an encoder object that embeds otherwise than `profile` asks: its results would be recorded under
     a profile they were not made by."""
@@ -600,6 +605,7 @@ def weights_problem(error: BaseException) -> str | None:
         return f"its weight files are damaged or cut short ({first}); fetch them again"
     return None
 
+# %% ../../nbs/lib/models/32_encoders.ipynb #6581d603
 def load_encoder(
     name, device: str | None = None, revision: str | None = None, profile=None,
     trust_remote_code: bool = False,

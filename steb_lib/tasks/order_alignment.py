@@ -48,6 +48,7 @@ def alignment_scores(sim, targets, tol: float = 1e-9) -> tuple[np.ndarray, np.nd
     optimal = totals >= totals.max(1, keepdims=True) - tol
     return (optimal @ correct) / optimal.sum(1), assignment_margins(totals)
 
+# %% ../../nbs/lib/tasks/13_order_alignment.ipynb #5ae8c178
 def expected_alignment_accuracy(sim, targets, tol: float = 1e-9) -> np.ndarray:
     "Per instance: the fraction of rows sent to `targets` (`alignment_scores` without the margins)."
     return alignment_scores(sim, targets, tol)[0]
@@ -182,6 +183,7 @@ def order_alignment_task_metrics(records, vectors_of, seed, progress, profile=No
         clip=not profile.corrects("oa-no-clip"), ordered=profile.corrects("oa-both-directions"),
     )
 
+# %% ../../nbs/lib/tasks/13_order_alignment.ipynb #f9f114d5
 def sample_tuples(records, target: dict, ctx) -> list[dict]:
     "Up to `target['per_class']` texts of each category, as whole tuples (`ctx`: a `SampleContext`)."
     return sample_labelled(records, target, ctx, key="category", size=len(records[0]["texts"]))

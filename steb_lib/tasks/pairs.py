@@ -52,6 +52,7 @@ def all_to_all_trials(embeddings, labels) -> tuple[np.ndarray, np.ndarray]:
     return (X @ X.T)[upper], (codes[:, None] == codes[None, :])[upper]
 
 ALL_TO_ALL_EXACT_MAX_TEXTS = 4096   # every score kept up to here (≈ 0.3 GB at the limit); beyond: histograms
+
 AUROC_BINS = 2**22                  # histogram bins over cosine [-1, 1]: 4.8e-7 wide
 
 def pair_bin_counts(scores, differ, bins: int) -> np.ndarray:
@@ -59,6 +60,7 @@ def pair_bin_counts(scores, differ, bins: int) -> np.ndarray:
     at = np.clip(((scores + 1.0) * (bins / 2)).astype(np.int64), 0, bins - 1)
     return np.bincount((at + bins * differ).ravel(), minlength=2 * bins)
 
+# %% ../../nbs/lib/tasks/11_pairs.ipynb #ab2b0f41
 def streamed_pair_histograms(X, codes, bins: int = AUROC_BINS, block_cells: int = 2**22) -> tuple:
     """Histograms (same-label, different-label) of the cosine of every pair i<j of the unit rows `X`, computed
     a block of rows at a time (memory: n × block, about `block_cells` scores): the block's pairs among
@@ -87,6 +89,7 @@ def histogram_auroc(pos, neg) -> tuple[float, float]:
     value = (pos * (below + 0.5 * neg)).sum() / n_pos / n_neg
     return float(value), float(0.5 * (pos * neg).sum() / n_pos / n_neg)
 
+# %% ../../nbs/lib/tasks/11_pairs.ipynb #3a8b55cb
 def all_to_all_metrics(embeddings, labels, exact_max_texts: int = ALL_TO_ALL_EXACT_MAX_TEXTS) -> dict:
     """AUROC of cosine similarity for 'same label' over all pairs i<j (STEB all-to-all pair classification):
     exact up to `exact_max_texts` texts; beyond, from `streamed_pair_histograms` with its error bound."""
@@ -160,6 +163,7 @@ def check_trials(records) -> None:
 
 def trial_texts(records) -> list[str]: return [t for r in records for t in (r["text_a"], r["text_b"])]
 
+# %% ../../nbs/lib/tasks/11_pairs.ipynb #e683a591
 def predefined_task_metrics(records, vectors_of, seed, progress) -> dict:
     A, B = vectors_of([r["text_a"] for r in records]), vectors_of([r["text_b"] for r in records])
     return {"auroc": predefined_pair_auroc(A, B, [r["same"] for r in records])}

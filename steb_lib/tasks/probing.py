@@ -217,6 +217,7 @@ def why_not_probed(values) -> str:
     if np.unique(quantile_bins(known)).size < 2: return "one value in most texts (a single quantile bin)"
     return f"too few texts per bin for a training, validation and test part ({len(known)} texts)"
 
+# %% ../../nbs/lib/tasks/15_probing.ipynb #58b42754
 def skipped_summary(reasons: Mapping) -> str:
     "{feature: why} as one line, grouped by reason: `constant: a, b; too few texts ...: c`."
     by_reason = {}
@@ -266,6 +267,7 @@ def given_bins_and_splits(rec: dict, at: str, names) -> dict:
         raise StebInputError(f"{at}: a split must be one of {', '.join(SPLIT_NAMES)} or null")
     return {"bins": dict(bins), "splits": dict(splits)}
 
+# %% ../../nbs/lib/tasks/15_probing.ipynb #fc9f25e5
 def probed_record(rec: dict, at: str) -> dict:
     """A probed text `{text, features[, bins, splits]}` in normal form (`features` None when the record has
     only a text)."""
@@ -304,6 +306,7 @@ def check_feature_names(records) -> None:
     if len({"splits" in r for r in records}) > 1:
         raise StebInputError("probing records must give 'bins' and 'splits' for all texts or for none")
 
+# %% ../../nbs/lib/tasks/15_probing.ipynb #4ae7bc27
 def probing_task_metrics(records, vectors_of, seed, progress, profile=None) -> dict:
     "The task's metrics under `profile`: the released probe (a released file's splits) unless `probe-exact`."
     names = sorted(records[0]["features"])

@@ -57,6 +57,7 @@ def expected_reciprocal_rank(higher, tied) -> np.ndarray:
     spread = (harmonic(higher + tied + 1) - harmonic(higher)) / (tied + 1)
     return np.where(tied == 0, 1 / (higher + 1), spread)
 
+# %% ../../nbs/lib/tasks/14_retrieval.ipynb #1cf5aed6
 def expected_success_at(k: int, higher, tied) -> np.ndarray:
     "P(rank <= k) when the rank is uniform on higher+1 .. higher+tied+1."
     higher, tied = np.asarray(higher, np.float64), np.asarray(tied, np.float64)
@@ -158,6 +159,7 @@ def retrieval_task_metrics(records, vectors_of, seed, progress, profile=None) ->
         [r["author"] for r in t],
     )
 
+# %% ../../nbs/lib/tasks/14_retrieval.ipynb #3885e65c
 def author_episode_metrics(records, encode_groups, profile=None) -> dict:
     """Retrieval metrics with one vector per author and side: `encode_groups(list of an author's texts, ...)`
     embeds them jointly."""
@@ -185,6 +187,7 @@ def sample_authors(records, target: dict, ctx) -> list[dict]:
     ctx.skip("authors beyond Tab. 15's count, with their texts (not drawn)", len(authors) - len(keep))
     return [r for r in records if r["author"] in keep]
 
+# %% ../../nbs/lib/tasks/14_retrieval.ipynb #09e56610
 RETRIEVAL = register_task(TaskSpec(
     "retrieval", "mrr", column=5, record=authored_record, check=check_retrieval_sample, texts=record_texts,
     metrics=retrieval_task_metrics, draw=sample_authors, name_field="author", maxsim=retrieval_maxsim,

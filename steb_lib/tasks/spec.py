@@ -48,6 +48,7 @@ def parse_jsonl(text: str, where) -> list[tuple[int, object]]:
             raise StebInputError(f"{where}:{n}: not valid JSON ({e.msg})") from None
     return out
 
+# %% ../../nbs/lib/tasks/10_spec.ipynb #1bd3aec8
 def read_jsonl_lines(path) -> list[tuple[int, dict]]:
     "(line number, JSON object) of each non-blank line of a JSONL file, with errors that name file and line."
     path = Path(path)
@@ -173,6 +174,7 @@ def group_records(records: list, key, sort: bool = True) -> dict:
 # AUTO_MIN_EPISODES, AUTO_MAX_EPISODES of the released steb/dataset_loader.py
 RELEASED_AUTO_RANGE = (25, 200)
 
+# %% ../../nbs/lib/tasks/10_spec.ipynb #e2161fd7
 def released_per_label(groups: dict) -> int:
     """The released loader's "auto" N (records per label): the smallest label's count clamped to [25, 200]. On
     the full data it is Tab. 15's count; on a smaller file it can drop every label that is short of 25."""
@@ -183,6 +185,7 @@ def _leave_out(ctx: SampleContext, key: str, group, recs: list, least: int, why:
     ctx.skip(f"texts of {key}s with fewer than {why} (left out)", len(recs))
     ctx.notes.append(f"{key} {group!r} left out: {len(recs)} of at least {least}")
 
+# %% ../../nbs/lib/tasks/10_spec.ipynb #22f5e6a2
 def sample_labelled(records, target: dict, ctx: SampleContext, key="label", min_size=2, size=1) -> list[dict]:
     """Records per group. The released rule: the first N (`released_per_label`) of each group in file order,
     groups in order of first appearance, a group with fewer than N left out. Under `seeded-selection`: up to
@@ -216,9 +219,12 @@ def sample_texts(records, target: dict, ctx: SampleContext) -> list[dict]:
 
 # %% ../../nbs/lib/tasks/10_spec.ipynb #c022
 def _one_per_record(records) -> int: return len(records)
+
 def _unchanged(records, corrections=()): return records
+
 def _any_sample(records) -> None: return None
 
+# %% ../../nbs/lib/tasks/10_spec.ipynb #f8f9c68c
 @dataclass(frozen=True)
 class TaskSpec:
     "Everything the library knows about one task; each task notebook registers its spec with `register_task`."
@@ -251,6 +257,7 @@ class TaskSpec:
         "Can token vectors + MaxSim score it?"
         return self.maxsim is not None
 
+# %% ../../nbs/lib/tasks/10_spec.ipynb #d6492fdb
 TASK_REGISTRY: dict[str, TaskSpec] = {}
 
 def register_task(spec: TaskSpec) -> TaskSpec:

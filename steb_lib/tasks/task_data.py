@@ -87,6 +87,7 @@ def _without_duplicates(recs: list[dict]) -> tuple[list[dict], int]:
     for r in recs: first.setdefault(canonical_json(r), r)
     return list(first.values()), len(recs) - len(first)
 
+# %% ../../nbs/lib/tasks/19_task_data.ipynb #b9206d08
 def prepare_records(
     task: str, records, where: list[str] | None = None, keep_duplicates: bool = False, corrections=()
 ) -> TaskData:
@@ -117,6 +118,7 @@ def load_task_records(task: str, records, corrections=()) -> TaskData:
         warnings.warn(f"{data.n_duplicates} exact duplicate records dropped (the first copy of each kept)")
     return data
 
+# %% ../../nbs/lib/tasks/19_task_data.ipynb #12216f0a
 def load_task_file(task: str, path, corrections=()) -> TaskData:
     """Read and validate a custom data file for `task` — JSONL, or a CSV/TSV/Parquet table with the same
     fields as columns (`read_data_file_lines`) — errors name the file and line; derived fields as the

@@ -68,6 +68,7 @@ def _hf_tokenizer(kind, max_len):
         tokenizer_object=tok, model_max_length=max_len, eos_token="</s>", pad_token="<pad>"
     )
 
+# %% ../../nbs/lib/testing/39_tiny_models.ipynb #90dc1e0e
 def _hf_model(kind, vocab, max_len):
     import transformers as tf
     small = dict(
@@ -148,8 +149,10 @@ def _hf_model(kind, vocab, max_len):
         )
     raise ValueError(f"unknown tiny model kind {kind!r}")
 
+# %% ../../nbs/lib/testing/39_tiny_models.ipynb #9e5b0e0d
 TINY_KINDS = ("bert", "roberta", "deberta", "gpt2", "opt", "qwen2", "qwen3_5", "luar")
 
+# %% ../../nbs/lib/testing/39_tiny_models.ipynb #d4fdf9b3
 def write_spm_tokenizer(dest, max_len: int, vocab_size: int = 600) -> int:
     """A DeBERTa-v3-style tokenizer as the hub serves it: a SentencePiece `spm.model` and a
     `tokenizer_config.json` (no `tokenizer.json`: loading it needs `sentencepiece` and `protobuf`); trained
@@ -186,6 +189,7 @@ def write_spm_tokenizer(dest, max_len: int, vocab_size: int = 600) -> int:
     )
     return vocab_size
 
+# %% ../../nbs/lib/testing/39_tiny_models.ipynb #af468fdc
 def make_tiny_model(kind: str, dest, seed: int = 0, max_len: int = 64) -> Path:
     """Write a tiny randomly initialised model of `kind` (see `TINY_KINDS`) with its tokenizer to `dest`;
     return `dest`."""

@@ -121,6 +121,7 @@ def _publish(stage: Path, out: Path, info: dict) -> dict:
     os.replace(stage, out)
     return info
 
+# %% ../../nbs/lib/train/50_lifecycle.ipynb #b53557a2
 def publishing_record(stage: Path) -> dict | None:
     "The record a training killed while publishing left in `stage` (None: none, or a damaged one)."
     try: info = json.loads((stage/PUBLISHING_FILE).read_text(encoding="utf-8"))
@@ -154,6 +155,7 @@ def train_once(out_dir, key: str, train_in) -> dict:
 
 DISK_FULL_ERRNOS = (errno.ENOSPC, errno.EFBIG, errno.EDQUOT)   # no room, a file-size limit, a quota
 
+# %% ../../nbs/lib/train/50_lifecycle.ipynb #6681f8cf
 def no_room(error: BaseException) -> str | None:
     """What a write that found no room says (a full disk, a file-size limit, a quota), in an `OSError` or in
     the message of a library's own error (safetensors': "... (os error 28)"), its causes included; None for
@@ -215,6 +217,7 @@ def base_model(recipe, path):
         if (why := weights_problem(e)) is None: raise
         raise StebInputError(f"base model {recipe.base}: {why}") from None
 
+# %% ../../nbs/lib/train/50_lifecycle.ipynb #a50a8287
 def _train_in(recipe, key: str, records, source: dict, run: TrainingRun, options: dict) -> dict:
     from steb_lib.models.encoders import materialize
     from steb_lib.models.registry import resolve_model
