@@ -16,6 +16,9 @@ COMMANDS = [
     ["export", "{results}", "{out}", "--format", "mteb"],
     *[[name, "--help"] for name in ("evaluate", "rerank", "examples", "paper", "train", "fetch", "prepare", "status",
                                     "table", "verify", "export", "kernels", "corrections")],
+    # a training method's options come from its recipe, which is imported for them (contrastive's loss subclasses
+    # sentence-transformers', so its help pays for that import)
+    *[["train", method, "--help"] for method in ("styledistance", "contrastive", "reranker")],
 ]
 
 
