@@ -219,13 +219,14 @@ def execute_into(runs, jobs):
 TEMP_NAME = re.compile(r"(/tmp/[\w.]+?[-_])[a-z0-9_]{8}\b")
 TIMING = re.compile(r"\b\d+(?:[.,]\d+)? ?(?:s|ms|min|seconds|[a-z]+/s)\b")   # 3.2 s, 12 min, 4.9 pairs/s
 ADDRESS = re.compile(r"\b0x[0-9a-f]{6,}\b")
+CACHE_COUNTS = re.compile(r"\(\d+ texts embedded, \d+ cached\)")   # how much another run had cached already
 TRAINER_SPEED = re.compile(r"('train_(?:runtime|samples_per_second|steps_per_second)': )'[\d.e+-]+'")   # the HF trainer's
 
 
 def relative_text(text, outputs):
     "`text` with the repository's path and the outputs folder's written relative, temporary folders' names masked."
     for root in (f"{Path(outputs).resolve()}/", f"{REPO}/"): text = text.replace(root, "")
-    return TEMP_NAME.sub(r"\1XXXXXXXX", text)
+    return ADDRESS.sub("0x…", TEMP_NAME.sub(r"\1XXXXXXXX", text))   # an object's address: another each run
 
 
 def kept_outputs(cell, outputs):
@@ -274,7 +275,9 @@ def stored_notebook(source, executed, outputs):
 def comparable(nb):
     "Per code cell, its outputs with timings and memory addresses masked: what must equal between two executions."
     def mask(value):
-        return ADDRESS.sub("0x…", TIMING.sub("…", TRAINER_SPEED.sub(r"\1…", value))) if isinstance(value, str) else value
+        if not isinstance(value, str): return value
+        value = CACHE_COUNTS.sub("(… texts embedded, … cached)", TRAINER_SPEED.sub(r"\1…", value))
+        return ADDRESS.sub("0x…", TIMING.sub("…", value))
     return [[{k: (mask(v) if k == "text" else {kind: mask(x) for kind, x in v.items()} if k == "data" else v)
               for k, v in o.items() if k in ("output_type", "name", "text", "data")}
              for o in c.get("outputs", []) if o.get("name") != "stderr"]
