@@ -6,7 +6,7 @@ queue (a job held by the array's cap is queued) and accounting, a cancelled job 
 only what is not finished; through the Python API: what a job's environment holds (never a secret).
 
 Skipped, with the reason, only where the machine cannot run a cluster (neither root nor sudo)."""
-import json, os, subprocess, sys, tempfile, time
+import shutil, json, os, subprocess, sys, tempfile, time
 from pathlib import Path
 
 import pytest
@@ -39,6 +39,7 @@ def cluster():
         assert stop.returncode == 0, stop.stdout + stop.stderr
         again = subprocess.run(["bash", SCRIPT, "status"], env=env, capture_output=True, text=True, timeout=60)
         assert again.returncode != 0 and "running" not in again.stdout.replace("not running", ""), again.stdout
+        shutil.rmtree(where, ignore_errors=True)   # the cluster's state, logs and job folders (~180 MB)
 
 
 def steb(*args, env, timeout=600):
