@@ -223,6 +223,11 @@ CACHE_COUNTS = re.compile(r"\(\d+ texts embedded, \d+ cached\)")   # how much an
 TRAINER_SPEED = re.compile(r"('train_(?:runtime|samples_per_second|steps_per_second)': )'[\d.e+-]+'")   # the HF trainer's
 
 
+def is_stderr(output) -> bool:
+    "An output a notebook wrote to stderr (progress bars, libraries' warnings): neither committed, compared nor shown."
+    return output.get("output_type") == "stream" and output.get("name") == "stderr"
+
+
 def relative_text(text, outputs):
     "`text` with the repository's path and the outputs folder's written relative, temporary folders' names masked."
     for root in (f"{Path(outputs).resolve()}/", f"{REPO}/"): text = text.replace(root, "")
@@ -234,7 +239,7 @@ def kept_outputs(cell, outputs):
     depends on when it was flushed), the text of the others made relative (see `relative_text`)."""
     kept = []
     for o in cell.get("outputs", []):
-        if o.get("output_type") == "stream" and o.get("name") == "stderr": continue
+        if is_stderr(o): continue
         o = json.loads(json.dumps(o))
         if "text" in o: o["text"] = relative_text("".join(o["text"]), outputs)
         if o.get("output_type") == "stream" and kept and kept[-1].get("output_type") == "stream":
@@ -280,7 +285,7 @@ def comparable(nb):
         return ADDRESS.sub("0x…", TIMING.sub("…", value))
     return [[{k: (mask(v) if k == "text" else {kind: mask(x) for kind, x in v.items()} if k == "data" else v)
               for k, v in o.items() if k in ("output_type", "name", "text", "data")}
-             for o in c.get("outputs", []) if o.get("name") != "stderr"]
+             for o in c.get("outputs", []) if not is_stderr(o)]
             for c in nb["cells"] if c["cell_type"] == "code"]
 
 
@@ -312,7 +317,7 @@ def without_stderr(nb):
     "The notebook without stderr outputs: progress bars and library warnings would show as pink boxes."
     for cell in nb["cells"]:
         if cell["cell_type"] == "code":
-            cell["outputs"] = [o for o in cell.get("outputs", []) if not (o.get("output_type") == "stream" and o.get("name") == "stderr")]
+            cell["outputs"] = [o for o in cell.get("outputs", []) if not is_stderr(o)]
     return nb
 
 
