@@ -183,7 +183,7 @@ def progress_state(stores, expected: int, jobs_dir=None, names=()) -> dict:
             "start": now, "last": now, "jobs_dir": jobs_dir, "names": list(names), "failures": set(),
             "since": time.time()}   # a worker's outcome file older than this is an earlier run's
 
-def progress_step(state: dict, now: float, heartbeat_s: float = 60.0) -> list[str]:
+def progress_step(state: dict, now: float, heartbeat_s: float = 55.0) -> list[str]:
     "The lines since the last step: new results, newly failed items, a line after `heartbeat_s` of quiet."
     lines = []
     for result in new_results(state["stores"], state["seen"]):
@@ -221,9 +221,10 @@ def start_line(state: dict) -> str:
             "(results / of all, time left at this run's pace), and one at least every minute")
 
 @contextmanager
-def progress_printed(state: dict | None, poll_s: float = 2.0, heartbeat_s: float = 60.0):
+def progress_printed(state: dict | None, poll_s: float = 2.0, heartbeat_s: float = 55.0):
     """While the block runs, print `progress_step`'s lines every `poll_s` (from a thread), then the last ones;
-    `start_line` at once, so that the terminal says what is happening before the first result lands."""
+    `start_line` at once, so that the terminal says what is happening before the first result lands; the quiet
+    line after 55 s, so that with the polling a line comes at least once a minute."""
     if state is None: yield; return   # quiet
     print(start_line(state), flush=True)
     stop = threading.Event()
