@@ -11,44 +11,7 @@ from steb_lib.chunking import protocol_pieces
 from steb_lib.models.encoders import length_sorted_batches, position_ids_from_mask
 
 # %% auto #0
-__all__ = ['TOKEN_VECTOR_FAMILIES', 'maxsim_scores', 'pad_vectors', 'is_punctuation', 'token_backbone', 'kept_positions',
-           'encoder_token_vectors']
-
-# %% ../../nbs/lib/embed/42_late_interaction.ipynb #c006
-def _with_padding_bias(D, d_mask, q_dim: bool = False):
-    """Vectors with one more coordinate: 1 for queries; for documents 0 on real positions and −3 on padding
-    (zeroed)."""
-    if q_dim: return torch.cat([D, torch.ones_like(D[..., :1])], -1)
-    D = D * d_mask[..., None]
-    return torch.cat([D, torch.where(d_mask, 0.0, -3.0)[..., None].to(D.dtype)], -1)
-
-# %% ../../nbs/lib/embed/42_late_interaction.ipynb #0b9f35df
-def maxsim_scores(
-    Q, q_mask, D, d_mask, reduce: str = "sum", block_elements: int | None = None
-) -> torch.Tensor:
-    """MaxSim of every query against every document: (queries, documents); padding masked, vectors
-    L2-normalised."""
-    if reduce not in ("sum", "mean"): raise StebInputError(f"reduce must be 'sum' or 'mean', not {reduce!r}")
-    Q, D = (
-        torch.nn.functional.normalize(torch.as_tensor(Q).float(), dim=-1),
-        torch.nn.functional.normalize(torch.as_tensor(D).float(), dim=-1),
-    )
-    q_mask, d_mask = (
-        torch.as_tensor(q_mask, dtype=torch.bool, device=Q.device),
-        torch.as_tensor(d_mask, dtype=torch.bool, device=D.device),
-    )
-    if not q_mask.any(1).all() or not d_mask.any(1).all():
-        raise StebInputError("a query or document has no vectors to match (empty after skipping tokens)")
-    # padding scores −3 < any cosine: never a max
-    Q, D = _with_padding_bias(Q, q_mask, q_dim=True), _with_padding_bias(D, d_mask)
-    out = torch.empty(len(Q), len(D), device=Q.device)
-    # CPU: blocks that stay in cache are fastest
-    block_elements = block_elements or (2**26 if Q.is_cuda else 2**20)
-    step = max(1, block_elements // max(1, Q.shape[0] * Q.shape[1] * D.shape[1]))
-    for s in range(0, len(D), step):
-        best = torch.einsum("qid,njd->qnij", Q, D[s:s + step]).amax(-1)
-        out[:, s:s + step] = best.masked_fill(~q_mask[:, None, :], 0.0).sum(-1)
-    return out / q_mask.sum(1, keepdim=True) if reduce == "mean" else out
+__all__ = ['TOKEN_VECTOR_FAMILIES', 'pad_vectors', 'is_punctuation', 'token_backbone', 'kept_positions', 'encoder_token_vectors']
 
 # %% ../../nbs/lib/embed/42_late_interaction.ipynb #c012
 def pad_vectors(sequences) -> tuple[torch.Tensor, torch.Tensor]:

@@ -14,8 +14,9 @@ from steb_lib.tasks.task_data import task_names, task_spec
 
 # %% auto #0
 __all__ = ['SCORING_MODES', 'Scoring', 'ScoringMode', 'register_scoring_mode', 'scoring_choices', 'parse_scoring', 'scoring_mode',
-           'patch_vectors', 'text_vectors', 'vectors_per_text', 'auto_patch_size', 'resolve_auto', 'multi_vector_tasks',
-           'scoring_applies', 'not_applicable', 'check_scoring_applies', 'model_scoring']
+           'patch_vectors', 'text_vectors', 'vectors_per_text', 'maxsim', 'maxsim_pairwise', 'score_matrix',
+           'score_pairs', 'auto_patch_size', 'resolve_auto', 'multi_vector_tasks', 'scoring_applies', 'not_applicable',
+           'check_scoring_applies', 'model_scoring']
 
 # %% ../../nbs/lib/embed/40_scoring.ipynb #s006
 @dataclass(frozen=True)
@@ -29,12 +30,16 @@ class Scoring:
 
 @dataclass(frozen=True)
 class ScoringMode:
-    "A kind of scoring mode: its names (`choices`, `parse`), the vectors it matches per text, their count."
+    """A kind of scoring mode: its names (`choices`, `parse`), the vectors it matches per text, their count,
+    how two texts' vectors score (matrix and pairwise forms)."""
     kind: str
     choices: str                            # its names for help and errors, e.g. "patch-N|patch-word"
     parse: Callable[[str], Scoring | None]  # a lower-cased name -> its Scoring, or None: not this kind
     vectors: Callable | None = None         # (token vectors, word numbers, Scoring) -> vectors; None: pooled
     count: Callable = lambda n_tokens, n_words, scoring: 1   # vectors kept for a text
+    # (Q, q_mask, D, d_mask, reduce, chunk_elements) -> queries × documents; None: MaxSim
+    matrix: Callable | None = None
+    pairwise: Callable | None = None        # the same arguments -> Q[k] against D[k] for each k; None: MaxSim
 
 SCORING_MODES: dict[str, ScoringMode] = {}
 
@@ -113,6 +118,46 @@ def text_vectors(vectors, words, scoring: Scoring) -> torch.Tensor:
 def vectors_per_text(n_tokens: int, n_words: int, scoring: Scoring) -> int:
     "How many vectors `scoring` keeps for a text of `n_tokens` kept tokens in `n_words` words."
     return scoring_mode(scoring).count(n_tokens, n_words, scoring)
+
+# %% ../../nbs/lib/embed/40_scoring.ipynb #4ed857ef
+def _mean_reduce(reduce: str) -> bool:
+    if reduce not in ("sum", "mean"): raise StebInputError(f"reduce must be 'sum' or 'mean', not {reduce!r}")
+    return reduce == "mean"
+
+def maxsim(Q, q_mask, D, d_mask, reduce: str = "sum", chunk_elements: int | None = None) -> torch.Tensor:
+    """MaxSim of every query against every document (queries × documents), summed or averaged (`reduce`) over
+    each query's real vectors; padding masked (sentence-transformers' `util.maxsim`)."""
+    from sentence_transformers import util
+    return util.maxsim(Q, D, a_mask=q_mask, b_mask=d_mask, chunk_elements=chunk_elements,
+                       length_normalize=_mean_reduce(reduce))
+
+def maxsim_pairwise(Q, q_mask, D, d_mask, reduce: str = "mean", chunk_elements: int | None = None):
+    "MaxSim of Q[k] against D[k] for every k, reduced as `maxsim` (`util.maxsim_pairwise`)."
+    from sentence_transformers import util
+    return util.maxsim_pairwise(Q, D, a_mask=q_mask, b_mask=d_mask, chunk_elements=chunk_elements,
+                                length_normalize=_mean_reduce(reduce))
+
+# %% ../../nbs/lib/embed/40_scoring.ipynb #87b15387
+def _form(scoring, which: str) -> Callable:
+    mode = scoring_mode(scoring)
+    if mode.vectors is None:
+        raise StebInputError(f"{mode.kind}: one pooled vector per text, scored by cosine (no token vectors)")
+    return getattr(mode, which) or {"matrix": maxsim, "pairwise": maxsim_pairwise}[which]
+
+def _check_masks(q_mask, d_mask) -> None:
+    if not q_mask.any(1).all() or not d_mask.any(1).all():
+        raise StebInputError("a query or document has no vectors to match (empty after skipping tokens)")
+
+def score_matrix(scoring, Q, q_mask, D, d_mask, reduce: str = "sum", chunk_elements: int | None = None):
+    """Every query against every document under `scoring` (queries × documents): padded vectors as
+    `text_vectors` forms them, boolean masks of the real ones; `chunk_elements` bounds the form's memory."""
+    _check_masks(q_mask, d_mask)
+    return _form(scoring, "matrix")(Q, q_mask, D, d_mask, reduce, chunk_elements)
+
+def score_pairs(scoring, Q, q_mask, D, d_mask, reduce: str = "mean", chunk_elements: int | None = None):
+    "Q[k] against D[k] for every k under `scoring`, as `score_matrix`."
+    _check_masks(q_mask, d_mask)
+    return _form(scoring, "pairwise")(Q, q_mask, D, d_mask, reduce, chunk_elements)
 
 # %% ../../nbs/lib/embed/40_scoring.ipynb #s017
 def auto_patch_size(n_tokens: int) -> int:

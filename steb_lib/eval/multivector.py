@@ -9,9 +9,10 @@ from tqdm.auto import tqdm
 from steb_lib.core import bar_label, lazy_module, StebInputError, sha256_text
 torch = lazy_module("torch")   # imported at first use: commands without a neural model never load it
 from steb_lib.models.encoders import default_device
-from steb_lib.embed.late_interaction import maxsim_scores, pad_vectors
+from steb_lib.embed.late_interaction import pad_vectors
 from steb_lib.embed.scoring import (
-    Scoring, check_scoring_applies, parse_scoring, resolve_auto, text_vectors, vectors_per_text
+    Scoring, check_scoring_applies, parse_scoring, resolve_auto, score_matrix, score_pairs, text_vectors,
+    vectors_per_text
 )
 from steb_lib.tasks.pairs import auroc
 from steb_lib.tasks.retrieval import (
@@ -25,7 +26,7 @@ from steb_lib.tasks.retrieval import retrieval_records
 
 # %% auto #0
 __all__ = ['MAXSIM_METRICS', 'MultiVectorSet', 'item_lengths', 'length_blocks', 'block_budget', 'maxsim_rows', 'maxsim_matrix',
-           'multivector_retrieval_metrics', 'paired_maxsim', 'symmetric_pair_scores', 'multivector_all_to_all_auroc',
+           'multivector_retrieval_metrics', 'symmetric_pair_scores', 'multivector_all_to_all_auroc',
            'multivector_predefined_auroc', 'storage_summary', 'MaxSimMetrics', 'score_task_multivector']
 
 # %% ../../nbs/lib/eval/61_multivector.ipynb #c006
@@ -75,12 +76,14 @@ def maxsim_rows(
     docs,
     reduce: str = "sum",
     budget_vectors: int | None = None,
-    block_elements: int | None = None,
+    chunk_elements: int | None = None,
     device: str | None = None,
     progress: bool = False,
 ):
-    "Yield (query indices, their MaxSim rows against every document), one block of queries at a time."
-    device = device or default_device()
+    """Yield (query indices, their score rows against every document), one block of queries at a time: the
+    queries' scoring mode's matrix form (`score_matrix`: MaxSim unless the mode has its own; a plain list:
+    MaxSim)."""
+    scoring, device = getattr(queries, "scoring", "maxsim"), device or default_device()
     budget_vectors = budget_vectors or block_budget(device)
     q_blocks = length_blocks(item_lengths(queries), budget_vectors)
     d_blocks = length_blocks(item_lengths(docs), budget_vectors)
@@ -89,7 +92,7 @@ def maxsim_rows(
         rows = np.empty((len(qb), len(docs)), np.float32)
         for db in d_blocks:
             D, dm = (t.to(device) for t in pad_vectors([docs[i] for i in db]))
-            rows[:, db] = maxsim_scores(Q, qm, D, dm, reduce, block_elements).cpu().numpy()
+            rows[:, db] = score_matrix(scoring, Q, qm, D, dm, reduce, chunk_elements).cpu().numpy()
         yield qb, rows
 
 # %% ../../nbs/lib/eval/61_multivector.ipynb #7186df5a
@@ -112,22 +115,17 @@ def multivector_retrieval_metrics(
     return rank_metrics(higher, tied, ks) | {"n_queries": len(queries), "n_targets": len(targets)}
 
 # %% ../../nbs/lib/eval/61_multivector.ipynb #c019
-def paired_maxsim(Q, q_mask, D, d_mask, reduce: str = "mean") -> torch.Tensor:
-    "MaxSim of Q[k] against D[k] for every k (padding masked, vectors L2-normalised)."
-    Q, D = torch.nn.functional.normalize(Q.float(), dim=-1), torch.nn.functional.normalize(D.float(), dim=-1)
-    sim = torch.einsum("kid,kjd->kij", Q, D).masked_fill(~d_mask[:, None, :], float("-inf"))
-    best = sim.max(-1).values.masked_fill(~q_mask, 0.0).sum(-1)
-    return best / q_mask.sum(1) if reduce == "mean" else best
-
 def symmetric_pair_scores(A, B, budget_vectors: int | None = None, device: str | None = None) -> np.ndarray:
     "½(mean MaxSim(a→b) + mean MaxSim(b→a)) for each pair (A[k], B[k]), in blocks."
     if len(A) != len(B): raise StebInputError(f"{len(A)} first texts but {len(B)} second texts")
     lengths = np.maximum(item_lengths(A), item_lengths(B))
     out, device = np.empty(len(A), np.float32), device or default_device()
+    scoring = getattr(A, "scoring", "maxsim")   # a plain list: MaxSim
     budget_vectors = budget_vectors or block_budget(device)
     for blk in length_blocks(lengths, budget_vectors):
         (Pa, ma), (Pb, mb) = (tuple(t.to(device) for t in pad_vectors([X[i] for i in blk])) for X in (A, B))
-        out[blk] = (0.5 * (paired_maxsim(Pa, ma, Pb, mb) + paired_maxsim(Pb, mb, Pa, ma))).cpu().numpy()
+        both = score_pairs(scoring, Pa, ma, Pb, mb) + score_pairs(scoring, Pb, mb, Pa, ma)
+        out[blk] = (0.5 * both).cpu().numpy()
     return out
 
 # %% ../../nbs/lib/eval/61_multivector.ipynb #c021

@@ -9,14 +9,14 @@ from dataclasses import dataclass
 from typing import ClassVar
 import torch
 from ..core import DEFAULT_SEED, StebInputError
-from ..embed.scoring import Scoring, parse_scoring, resolve_auto, text_vectors
+from ..embed.scoring import Scoring, parse_scoring, resolve_auto, score_matrix, text_vectors
 from .authorship_data import POSITIVE_CHOICES, author_split, authorship_source, contrastive_pairs
 from .lifecycle import TrainingRun, check_training_numbers, recipe_key, trainer_settings
 
 _logger = logging.getLogger("steb_lib.train.contrastive")
 
 # %% auto #0
-__all__ = ['scored_token_mask', 'word_start_mask', 'word_numbers', 'scored_vectors', 'mean_maxsim', 'LateInteractionRankingLoss',
+__all__ = ['scored_token_mask', 'word_start_mask', 'word_numbers', 'scored_vectors', 'LateInteractionRankingLoss',
            'contrastive_loss', 'DistinctAuthorBatchSampler', 'ContrastiveRecipe', 'recipe_training_data',
            'training_scoring', 'pair_trainer']
 
@@ -51,21 +51,20 @@ def scored_vectors(model, features: dict, scoring: Scoring) -> torch.Tensor:
     width = max(len(r) for r in rows)
     return torch.stack([torch.nn.functional.pad(r, (0, 0, 0, width - len(r))) for r in rows])
 
-def mean_maxsim(a, b) -> torch.Tensor:
-    "MeanMaxSim of every row of `a` against every row of `b` (zero rows are padding), with gradients."
-    from sentence_transformers import util
-    return util.maxsim(a, b, a_mask=a.abs().sum(-1) > 0, b_mask=b.abs().sum(-1) > 0, length_normalize=True)
-
 # %% ../../nbs/lib/train/54_contrastive.ipynb #c015
 from sentence_transformers.sentence_transformer.losses import MultipleNegativesRankingLoss
 
 class LateInteractionRankingLoss(MultipleNegativesRankingLoss):
-    "sentence-transformers' in-batch InfoNCE with MeanMaxSim over the token or patch vectors of `scoring`."
+    """sentence-transformers' in-batch InfoNCE over the token or patch vectors of `scoring`, scored by the
+    mode's matrix form (MeanMaxSim for the built-in modes)."""
     def __init__(self, model, scoring, scale: float = 20.0):
-        super().__init__(model, scale=scale, similarity_fct=mean_maxsim)
+        super().__init__(model, scale=scale, similarity_fct=self.similarity)
         self.scoring = parse_scoring(scoring)
         if not self.scoring.multi_vector:
             raise StebInputError("mean scoring: use MultipleNegativesRankingLoss")
+    def similarity(self, a, b) -> torch.Tensor:
+        "Every row of `a` against every row of `b` (zero vectors are padding), mean-reduced, with gradients."
+        return score_matrix(self.scoring, a, a.abs().sum(-1) > 0, b, b.abs().sum(-1) > 0, "mean")
     def forward(self, sentence_features, labels):
         columns = [scored_vectors(self.model, f, self.scoring) for f in sentence_features]
         width = max(c.shape[1] for c in columns)          # the loss stacks columns: pad to one width
