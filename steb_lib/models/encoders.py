@@ -12,6 +12,7 @@ from steb_lib.models.registry import (
     ENCODERS,
     ModelSpec,
     encoder_family,
+    check_family,
     detect_family,
     family_from_config,
     model_files_to_fetch,
@@ -622,6 +623,7 @@ def load_encoder(
 
 def _build_encoder(name, device, revision, profile, trust_remote_code):
     spec = name if isinstance(name, ModelSpec) else resolve_model(name, revision, trust_remote_code)
+    check_family(spec)
     route = embedding_route(profile)
     if spec.family == "auto":   # an unregistered hub id: the family its files say
         path = materialize(spec)["path"]

@@ -11,31 +11,15 @@ from ..core import LazyRegistry, StebInputError, data_dir, default_cache_dir, in
 from ..records import RecordKind, checksum_problem, upgrade
 
 # %% auto #0
-__all__ = ['FAMILIES', 'MODEL_REGISTRY', 'DEFAULT_MODELS', 'ENCODERS', 'VECTOR_SPEC_FIELDS', 'CAUSAL_MODEL_TYPES',
+__all__ = ['MODEL_REGISTRY', 'DEFAULT_MODELS', 'ENCODERS', 'RESOLVED_AT_LOAD', 'VECTOR_SPEC_FIELDS', 'CAUSAL_MODEL_TYPES',
            'TRAINING_SCHEMA_VERSION', 'TRAINING_RECORD', 'WEIGHT_SUFFIXES', 'OTHER_FRAMEWORK_SUFFIXES',
            'OTHER_FRAMEWORK_FOLDERS', 'ModelSpec', 'spec_from_record', 'record_with_local_dir', 'load_model_registry',
-           'registry_lookup', 'split_revision', 'resolve_model', 'encoder_family', 'vector_settings',
+           'registry_lookup', 'split_revision', 'resolve_model', 'encoder_family', 'check_family', 'vector_settings',
            'settings_fingerprint', 'family_from_config', 'detect_family', 'models_dir', 'zip_part_files',
            'unpack_zip_parts', 'migrate_training_record', 'unpacked_model_dir', 'below', 'package_model_files',
            'packaged_model_dir', 'trained_model_dir', 'weight_files', 'model_weights_sha256', 'check_training_record',
            'model_source', 'offline_availability', 'hub_cache_root', 'hub_cache_dir', 'trained_entry',
            'model_files_to_fetch', 'model_path']
-
-# %% ../../nbs/lib/models/30_registry.ipynb #c006
-FAMILIES = (
-    "luar",
-    "sentence-transformers",
-    "masked-lm",
-    "causal-lm",
-    "function-words",
-    "tfidf",
-    "stylometric",
-    "biber",
-    # auto: a hub id steb-lib does not know; the family comes from its downloaded files
-    "random",
-    "unavailable",
-    "auto",
-)
 
 # %% ../../nbs/lib/models/30_registry.ipynb #39dff253
 @dataclass(frozen=True)
@@ -74,8 +58,6 @@ def spec_from_record(record: dict) -> ModelSpec:
     known = {f.name for f in fields(ModelSpec)}
     if unknown := set(record) - known:
         raise StebInputError(f"model {record.get('name')!r}: unknown registry keys {sorted(unknown)}")
-    if record.get("family") not in FAMILIES:
-        raise StebInputError(f"model {record.get('name')!r}: unknown family {record.get('family')!r}")
     return ModelSpec(
         **{
             **record,
@@ -172,7 +154,8 @@ def resolve_model(name: str, revision: str | None = None, trust_remote_code: boo
     return ModelSpec(**{**spec.__dict__, "revision": revision, "packaged": None})
 
 # %% ../../nbs/lib/models/30_registry.ipynb #fam01
-ENCODERS: dict = {}   # model family -> how to build its encoder: cls(spec, device=...)
+ENCODERS: dict = {}   # family -> how to build its encoder: the one list of families, filled by registrations
+RESOLVED_AT_LOAD = ("auto", "unavailable")   # no encoder of their own: `load_encoder` resolves (or refuses) them
 
 def encoder_family(*families: str, takes_device: bool = True, takes_route: bool = False):
     """Register the decorated encoder class for model `families`; `load_encoder` builds it as `cls(spec,
@@ -184,6 +167,12 @@ def encoder_family(*families: str, takes_device: bool = True, takes_route: bool 
         for f in families: ENCODERS[f] = build
         return cls
     return deco
+
+def check_family(spec) -> None:
+    "Refuse a model whose family no encoder has registered (and that `load_encoder` does not resolve)."
+    if spec.family in ENCODERS or spec.family in RESOLVED_AT_LOAD: return
+    raise StebInputError(f"model {spec.name!r}: unknown family {spec.family!r}; registered: "
+                         f"{', '.join(sorted(ENCODERS))} (a new family registers with @encoder_family)")
 
 # %% ../../nbs/lib/models/30_registry.ipynb #vs002
 VECTOR_SPEC_FIELDS = ("family", "pooling", "prompt", "encode_kwargs", "max_length", "dim", "ngram",
