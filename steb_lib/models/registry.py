@@ -155,7 +155,7 @@ def resolve_model(name: str, revision: str | None = None, trust_remote_code: boo
 
 # %% ../../nbs/lib/models/30_registry.ipynb #fam01
 ENCODERS: dict = {}   # family -> how to build its encoder: the one list of families, filled by registrations
-RESOLVED_AT_LOAD = ("auto", "unavailable")   # no encoder of their own: `load_encoder` resolves (or refuses) them
+RESOLVED_AT_LOAD = ("auto", "unavailable")   # no encoder: `load_encoder` resolves (or refuses) them
 
 def encoder_family(*families: str, takes_device: bool = True, takes_route: bool = False):
     """Register the decorated encoder class for model `families`; `load_encoder` builds it as `cls(spec,
