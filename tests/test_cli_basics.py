@@ -148,7 +148,8 @@ def test_the_environment_holds_the_exact_versions_of_constraints_txt():
 
 def test_the_packaged_mpnet_is_stored_once():
     "scripts/install.sh unpacks all-mpnet-base-v2 and removes its zip parts: one copy on disk, and it still resolves."
-    from steb_lib.models.registry import model_source, resolve_model, unpacked_model_dir, zip_part_files
+    from steb_lib.data.sources import zip_part_files
+    from steb_lib.models.registry import model_source, resolve_model, unpacked_model_dir
     spec = resolve_model("all-mpnet-base-v2")
     assert unpacked_model_dir(spec) is not None and not zip_part_files(spec.packaged["zip_parts"])
     assert model_source(spec)[0] == str(unpacked_model_dir(spec))

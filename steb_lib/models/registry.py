@@ -4,22 +4,21 @@
 
 # %% ../../nbs/lib/models/30_registry.ipynb #c003
 from __future__ import annotations
-import hashlib, importlib.util, importlib.metadata, json, os, re, shutil, tempfile, zipfile
+import hashlib, importlib.util, json, os, re
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from ..core import LazyRegistry, StebInputError, data_dir, default_cache_dir, inside
-from ..records import RecordKind, checksum_problem, upgrade
+from ..data.sources import unpack_zip_parts, zip_part_files   # packaged archives: with the fetchers
+from ..training_record import check_training_record           # a trained model's record (04)
 
 # %% auto #0
 __all__ = ['MODEL_REGISTRY', 'DEFAULT_MODELS', 'ENCODERS', 'RESOLVED_AT_LOAD', 'VECTOR_SPEC_FIELDS', 'CAUSAL_MODEL_TYPES',
-           'TRAINING_SCHEMA_VERSION', 'TRAINING_RECORD', 'WEIGHT_SUFFIXES', 'OTHER_FRAMEWORK_SUFFIXES',
-           'OTHER_FRAMEWORK_FOLDERS', 'ModelSpec', 'spec_from_record', 'record_with_local_dir', 'load_model_registry',
-           'registry_lookup', 'split_revision', 'resolve_model', 'encoder_family', 'check_family', 'vector_settings',
-           'settings_fingerprint', 'family_from_config', 'detect_family', 'models_dir', 'zip_part_files',
-           'unpack_zip_parts', 'migrate_training_record', 'unpacked_model_dir', 'below', 'package_model_files',
-           'packaged_model_dir', 'trained_model_dir', 'weight_files', 'model_weights_sha256', 'check_training_record',
-           'model_source', 'offline_availability', 'hub_cache_root', 'hub_cache_dir', 'trained_entry',
-           'model_files_to_fetch', 'model_path']
+           'OTHER_FRAMEWORK_SUFFIXES', 'OTHER_FRAMEWORK_FOLDERS', 'ModelSpec', 'spec_from_record',
+           'record_with_local_dir', 'load_model_registry', 'registry_lookup', 'split_revision', 'resolve_model',
+           'encoder_family', 'check_family', 'vector_settings', 'settings_fingerprint', 'family_from_config',
+           'detect_family', 'models_dir', 'unpacked_model_dir', 'below', 'package_model_files', 'packaged_model_dir',
+           'trained_model_dir', 'model_source', 'offline_availability', 'hub_cache_root', 'hub_cache_dir',
+           'trained_entry', 'model_files_to_fetch', 'model_path']
 
 # %% ../../nbs/lib/models/30_registry.ipynb #39dff253
 @dataclass(frozen=True)
@@ -245,53 +244,6 @@ def models_dir() -> Path:
     in_env = Path(sys.prefix)/"steb-models"
     return in_env if in_env.is_dir() else default_cache_dir()/"models"
 
-def zip_part_files(distributions) -> list[Path] | None:
-    "Paths of the zip parts shipped by the installed `distributions` (in order), or None if any is missing."
-    parts = []
-    for name in distributions:
-        try: dist = importlib.metadata.distribution(name)
-        except importlib.metadata.PackageNotFoundError: return None
-        found = [dist.locate_file(f) for f in dist.files or [] if re.search(r"\.zip\.\d+$", str(f))]
-        if len(found) != 1: return None
-        parts.append(Path(found[0]))
-    return parts
-
-# %% ../../nbs/lib/models/30_registry.ipynb #6ff4e9b7
-def unpack_zip_parts(parts, member: str, dest_root) -> Path:
-    """Join the split zip `parts`, extract directory `member` to `dest_root/member` (atomically, once), return
-    it."""
-    dest = Path(dest_root)/member
-    if (dest/".complete").exists(): return dest
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(dir=dest.parent, prefix=f".{member}."))
-    try:
-        with open(work/"joined.zip", "wb") as out:
-            for p in parts: shutil.copyfileobj(open(p, "rb"), out, 1 << 24)
-        with zipfile.ZipFile(work/"joined.zip") as z:
-            z.extractall(
-                work / "x",
-                [n for n in z.namelist() if n.startswith(member + "/") and not n.endswith("desktop.ini")],
-            )
-        (work/"x"/member/".complete").write_text("unpacked from " + ", ".join(Path(p).name for p in parts))
-        if dest.exists(): shutil.rmtree(dest)
-        os.replace(work/"x"/member, dest)
-    finally: shutil.rmtree(work, ignore_errors=True)
-    return dest
-
-# %% ../../nbs/lib/models/30_registry.ipynb #3cbfe0b4
-TRAINING_SCHEMA_VERSION = 1   # training.json: 0 before versions existed, 1 the shared lifecycle's record
-
-def _training_migration(info: dict, version: int) -> dict:
-    "Schema 0 (before versions) gets `schema_version` and, where it lacks them, empty `losses`."
-    return {"losses": []} | info | {"schema_version": TRAINING_SCHEMA_VERSION}
-
-# training.json as a kind of record (02_records): its checksum field, schema version and migration
-TRAINING_RECORD = RecordKind("training", TRAINING_SCHEMA_VERSION, "record_sha256", _training_migration)
-
-def migrate_training_record(info: dict, path) -> dict:
-    "A `training.json` record in today's form: an older schema migrated, a newer one refused (a clear error)."
-    return upgrade(TRAINING_RECORD, info, path)
-
 # %% ../../nbs/lib/models/30_registry.ipynb #c019
 def unpacked_model_dir(spec: ModelSpec) -> Path | None:
     """The directory a split-zip packaged model (`spec.packaged['zip_parts']`) was unpacked to, once complete:
@@ -327,60 +279,6 @@ def packaged_model_dir(spec: ModelSpec) -> Path | None:
 def trained_model_dir(spec: ModelSpec) -> Path:
     "Where a model that steb-lib trains (`spec.trained`) is kept: `<models_dir>/trained/<name>`."
     return below(models_dir()/"trained", spec.name, spec.name)
-
-WEIGHT_SUFFIXES = (".safetensors", ".bin", ".pt", ".pth")
-
-def weight_files(model_dir) -> list[tuple[Path, os.stat_result]]:
-    "The weight files under `model_dir`, in path order, with their `stat`."
-    root = Path(model_dir)
-    found = sorted(q for q in root.rglob("*") if q.is_file() and q.suffix in WEIGHT_SUFFIXES)
-    return [(p, p.stat()) for p in found]
-
-_WEIGHTS_HASHED: dict = {}   # resolved directory -> (the files' paths, sizes, mtimes, inodes; their sha256)
-
-def model_weights_sha256(model_dir) -> str:
-    """sha256 over the weight files under `model_dir` (their relative paths and bytes, in path order); hashed
-    once per process while no file's size, modification time or inode changes."""
-    import hashlib
-    root = Path(model_dir).resolve(); files = weight_files(root)
-    seen = tuple((p.relative_to(root).as_posix(), s.st_size, s.st_mtime_ns, s.st_ino) for p, s in files)
-    if (hit := _WEIGHTS_HASHED.get(root)) and hit[0] == seen: return hit[1]
-    digest = hashlib.sha256()
-    for p, _ in files:
-        digest.update(p.relative_to(root).as_posix().encode() + b"\0")
-        with open(p, "rb") as f:
-            for block in iter(lambda: f.read(1 << 20), b""): digest.update(block)
-    _WEIGHTS_HASHED[root] = (seen, digest.hexdigest())
-    return digest.hexdigest()
-
-# %% ../../nbs/lib/models/30_registry.ipynb #72b363eb
-def _steb_lib_record(info) -> bool:
-    "Was this `training.json` steb-lib's? Not another tool's object: a damaged one (not an object) counts."
-    marks = ("recipe_key", TRAINING_RECORD.checksum_field, "weights_sha256", "steb_lib_version",
-             "schema_version")
-    return not isinstance(info, dict) or any(k in info for k in marks)
-
-def check_training_record(model_dir) -> dict | None:
-    """The `training.json` of a model steb-lib trained in `model_dir` (None: there is none), once its weights
-    are checked against the checksum it records; damaged or changed: one clear error. Another tool's
-    `training.json` (no object with a `recipe_key`) is not steb-lib's: None."""
-    f = Path(model_dir)/"training.json"
-    if not f.is_file(): return None
-    try: info = json.loads(f.read_text(encoding="utf-8"))
-    except (ValueError, UnicodeDecodeError) as e:
-        why = f"not JSON ({str(e)[:80]})"
-        raise StebInputError(f"{f} is damaged: {why}; delete {model_dir} to train it again") from None
-    if not isinstance(info, dict) or "recipe_key" not in info:
-        if not _steb_lib_record(info): return None   # another tool's training.json
-        raise StebInputError(f"{f} is damaged: not a record of steb-lib's with its recipe; delete "
-                             f"{model_dir} to train it again")
-    if problem := checksum_problem(TRAINING_RECORD, info):
-        raise StebInputError(f"{f} {problem}; delete {model_dir} to train it again")
-    info = migrate_training_record(info, f)
-    if (want := info.get("weights_sha256")) and model_weights_sha256(model_dir) != want:
-        raise StebInputError(f"the weights in {model_dir} do not match the checksum in its training.json "
-                             f"(damaged or replaced); delete {model_dir} to train it again")
-    return info
 
 # %% ../../nbs/lib/models/30_registry.ipynb #5610a829
 def model_source(spec: ModelSpec) -> tuple[str, str]:

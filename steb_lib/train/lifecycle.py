@@ -11,7 +11,9 @@ from pathlib import Path
 from typing import Any, ClassVar, Protocol, runtime_checkable
 import steb_lib
 from ..core import StebInputError, atomic_write_text, sha256_json
-from ..models.registry import TRAINING_RECORD, TRAINING_SCHEMA_VERSION
+from steb_lib.training_record import (
+    TRAINING_RECORD, TRAINING_SCHEMA_VERSION, check_training_record, model_weights_sha256
+)
 from ..records import record_lock, write_record
 
 _logger = logging.getLogger("steb_lib.train.lifecycle")
@@ -98,7 +100,6 @@ def last_complete_checkpoint(checkpoints) -> Path | None:
 def finished_training(out_dir) -> dict | None:
     """The `training.json` of a finished model in `out_dir` (its weights checked against it), or None;
     damaged: one clear error (`check_training_record`)."""
-    from steb_lib.models.registry import check_training_record
     return check_training_record(out_dir)
 
 PUBLISHING_FILE = "publishing.json"   # in a stage: the training is over, its record waits to be published
@@ -107,7 +108,6 @@ def _publish(stage: Path, out: Path, info: dict) -> dict:
     """Record `info` (+ the weights' sha256, the schema version) in the stage and rename it to `out`. Killed
     half-way, the rerun finishes it (`train_once`): the record waits in the stage before the checkpoints go,
     and they are renamed before they are removed, so that none is ever resumed half-deleted."""
-    from steb_lib.models.registry import model_weights_sha256
     atomic_write_text(stage/PUBLISHING_FILE, json.dumps(info, sort_keys=True), within=stage)
     trash = stage/".checkpoints-removed"
     if (stage/"checkpoints").exists():   # before the checksum: they hold weights too
