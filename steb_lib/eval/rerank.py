@@ -17,7 +17,7 @@ from ..models.registry import ModelSpec
 from ..embed.scoring import parse_scoring, resolve_auto
 from ..embed.token_store import cached_token_vectors
 from .multivector import MultiVectorSet, maxsim_rows
-from .results import register_record_kind, result_path
+from .results import register_record_kind
 
 _logger = logging.getLogger("steb_lib.eval.rerank")
 
@@ -262,50 +262,31 @@ def evaluate_rerank(
     profile=None,
 ) -> dict:
     """Two-stage evaluation of `retriever` (an encoder or its name, embedding by `profile`'s route) and
-    `reranker` on a retrieval sample; write and return the result."""
-    from steb_lib.eval.results import IDENTITY_FIELDS, base_result, compute_once, prepare_stores
-    from steb_lib.data.datasets import task_input
-    from steb_lib.eval.runner import encoder_and_scoring
+    `reranker` on a retrieval sample; write and return the result. The same door and steps as `evaluate`
+    (`eval/65_runner`): options normalised once, the model prepared once, the result stored once."""
+    from steb_lib.eval.results import IDENTITY_FIELDS
+    from steb_lib.eval.runner import WhereResultsGo, how_to_evaluate, prepared_model, stored_evaluation
     from steb_lib.embed.cache import embed_texts
-    encoder, _ = encoder_and_scoring(retriever, revision, "mean", profile)
-    data, dataset, provenance = task_input("retrieval", data_file, dataset, name, seed, profile)
-    prepare_stores(results_dir, cache_dir, profile)
+    encoder, how = prepared_model(retriever, how_to_evaluate(profile, protocol, "mean", seed), revision)
+    where = WhereResultsGo(results_dir, cache_dir, force, progress)
     system = f"{encoder.spec.name}+rerank={reranker_label(reranker)}"
-    out = result_path(results_dir, system, dataset, RERANK_KIND)
-    new = (
-        base_result(encoder, encoder.spec.name, dataset, data, seed, protocol, profile)
-        | provenance
-        | reranker.describe()
-        | {"task": RERANK_KIND, "system": system, "level": "document", "rerank_depth": k}
-    )
-    def compute():
-        sets = document_retrieval_set(data.records)
-        E, _ = embed_texts(
-            encoder,
-            data.texts,
-            protocol,
-            cache_dir or default_cache_dir(),
-            encoder.spec.name,
-            progress=progress,
-        )
-        row = {t: i for i, t in enumerate(data.texts)}
-        metrics = two_stage_metrics(
-            sets,
-            E[[row[t] for t in sets["queries"]]],
-            E[[row[t] for t in sets["candidates"]]],
-            reranker,
-            k,
-            progress,
-        )
+    fields = reranker.describe() | {"task": RERANK_KIND, "system": system, "level": "document",
+                                    "rerank_depth": k}
+    def compute(data, label):
+        sets, row = document_retrieval_set(data.records), {t: i for i, t in enumerate(data.texts)}
+        E, _ = embed_texts(encoder, data.texts, how.protocol, where.cache_dir or default_cache_dir(),
+                           encoder.spec.name, progress=progress)
+        pick = lambda texts: E[[row[t] for t in texts]]
+        metrics = two_stage_metrics(sets, pick(sets["queries"]), pick(sets["candidates"]), reranker, k,
+                                    progress)
         return reranker.describe() | {"main_score": metrics["final"]["success@8"], "metrics": metrics}
-    result, computed = compute_once(
-        out, new, compute, force, f"{system} / {dataset}", IDENTITY_FIELDS + RERANK_IDENTITY_FIELDS
-    )
+    result, computed, _, _ = stored_evaluation(
+        encoder, how, where, "retrieval", (data_file, dataset, name), system, RERANK_KIND, fields, compute,
+        IDENTITY_FIELDS + RERANK_IDENTITY_FIELDS)
     if computed:
         m = result["metrics"]
-        _logger.info(
-            f"done   {system} / {dataset}: Success@8 {m['first_stage']['success@8']:.4f} -> "
-            f"{m['final']['success@8']:.4f}, "
-            f"MRR@20 {m['first_stage']['mrr@20']:.4f} -> {m['final']['mrr@20']:.4f}"
-        )
+        _logger.info(f"done   {system} / {result['dataset']}: "
+                     f"Success@8 {m['first_stage']['success@8']:.4f} -> "
+                     f"{m['final']['success@8']:.4f}, "
+                     f"MRR@20 {m['first_stage']['mrr@20']:.4f} -> {m['final']['mrr@20']:.4f}")
     return result

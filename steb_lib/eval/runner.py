@@ -5,6 +5,7 @@
 # %% ../../nbs/lib/eval/65_runner.ipynb #c003
 from __future__ import annotations
 import dataclasses, logging
+from dataclasses import dataclass
 from ..core import DEFAULT_BATCH_SIZE, DEFAULT_SEED, StebInputError, default_cache_dir, work_labelled
 from ..tasks.task_data import TaskData, score_task, task_name, task_spec
 from ..data.datasets import task_input
@@ -13,10 +14,10 @@ from ..core import check_protocol
 from ..models.encoders import check_route, load_encoder
 from ..models.registry import registry_lookup, resolve_model, trained_entry
 from ..models.in_memory import in_memory_encoder
-from ..profiles import make_profile
+from ..profiles import Profile, make_profile
 from ..embed.cache import embed_texts
 from steb_lib.embed.scoring import (
-    check_scoring_applies, model_scoring, not_applicable, parse_scoring, scoring_applies
+    Scoring, check_scoring_applies, model_scoring, not_applicable, parse_scoring, scoring_applies
 )
 from ..embed.token_store import cached_token_vectors
 from .multivector import score_task_multivector
@@ -26,8 +27,37 @@ import numpy as np
 _logger = logging.getLogger("steb_lib.eval.runner")
 
 # %% auto #0
-__all__ = ['joint_author_scores', 'score_line', 'named_local_model', 'encoder_and_scoring', 'evaluate', 'evaluate_suite',
-           'dataset_task_names', 'evaluate_dataset']
+__all__ = ['MODEL_OPTIONS', 'HowToEvaluate', 'WhereResultsGo', 'how_to_evaluate', 'joint_author_scores', 'score_line',
+           'named_local_model', 'prepared_model', 'stored_evaluation', 'evaluate_prepared', 'evaluate', 'split_options',
+           'evaluate_suite', 'dataset_task_names', 'evaluate_dataset']
+
+# %% ../../nbs/lib/eval/65_runner.ipynb #11eb0522
+@dataclass(frozen=True)
+class HowToEvaluate:
+    "How to evaluate, normalised (`how_to_evaluate`): values, not names."
+    profile: Profile
+    protocol: str = "chunk"
+    scoring: Scoring | None = None     # None: the model's own (`model_scoring`), resolved by `prepared_model`
+    seed: int = DEFAULT_SEED
+    batch_size: int = DEFAULT_BATCH_SIZE
+    skip_punctuation: bool = False     # multi-vector scoring: leave punctuation tokens out
+
+@dataclass(frozen=True)
+class WhereResultsGo:
+    "Where results and embeddings are kept, whether to recompute what is there, whether to show progress."
+    results_dir: object = "results"
+    cache_dir: object = None
+    force: bool = False
+    progress: bool = True
+
+def how_to_evaluate(profile=None, protocol: str = "chunk", scoring=None, seed: int = DEFAULT_SEED,
+                    batch_size: int = DEFAULT_BATCH_SIZE, skip_punctuation: bool = False) -> HowToEvaluate:
+    "`evaluate`'s how-options, checked and normalised once: a bad one is one clear error, before any work."
+    if not isinstance(batch_size, int) or batch_size < 1:
+        raise StebInputError(f"cannot embed in batches of {batch_size!r} texts (at least 1)")
+    scoring = None if scoring is None else parse_scoring(scoring)
+    return HowToEvaluate(make_profile(profile), check_protocol(protocol), scoring, seed, batch_size,
+                         skip_punctuation)
 
 # %% ../../nbs/lib/eval/65_runner.ipynb #c010
 def joint_author_scores(
@@ -56,25 +86,19 @@ def _author_pooling(encoder, task: str) -> dict:
     }
 
 # %% ../../nbs/lib/eval/65_runner.ipynb #77032799
-def _scored(
-    encoder, data, model_name, seed, protocol, scoring, skip_punctuation, cache_dir, progress, profile,
-    batch_size=DEFAULT_BATCH_SIZE,
-) -> tuple[dict, int]:
-    """(task scores, texts newly embedded) under `scoring`: pooled vectors, LUAR episodes, or token vectors
-    and MaxSim."""
-    cache = cache_dir or default_cache_dir()
-    if scoring.multi_vector:
-        store, n_new = cached_token_vectors(
-            encoder, data.texts, protocol, cache, model_name, skip_punctuation, batch_size=batch_size,
-            progress=progress,
-        )
-        return score_task_multivector(data, store, scoring, progress=progress, profile=profile), n_new
+def _scored(encoder, data, how: HowToEvaluate, where: WhereResultsGo) -> tuple[dict, int]:
+    """(task scores, texts newly embedded) under `how.scoring`: pooled vectors, LUAR episodes, or token
+    vectors and MaxSim."""
+    cache, name, kw = where.cache_dir or default_cache_dir(), encoder.spec.name, dict(progress=where.progress)
+    if how.scoring.multi_vector:
+        store, n_new = cached_token_vectors(encoder, data.texts, how.protocol, cache, name,
+                                            how.skip_punctuation, batch_size=how.batch_size, **kw)
+        return score_task_multivector(data, store, how.scoring, profile=how.profile, **kw), n_new
     # LUAR: authors as episodes, as trained (docs/protocol.md §9)
     if task_spec(data.task).episode_metrics and hasattr(encoder, "encode_authors"):
-        return joint_author_scores(encoder, data, protocol, profile=profile), len(data.texts)
-    E, n_new = embed_texts(encoder, data.texts, protocol, cache, model_name, batch_size=batch_size,
-                           progress=progress)
-    return score_task(data, E, seed=seed, progress=progress, profile=profile), n_new
+        return joint_author_scores(encoder, data, how.protocol, profile=how.profile), len(data.texts)
+    E, n_new = embed_texts(encoder, data.texts, how.protocol, cache, name, batch_size=how.batch_size, **kw)
+    return score_task(data, E, seed=how.seed, profile=how.profile, **kw), n_new
 
 def score_line(result: dict) -> str:
     """The main score with its metric's name, and a task's plain accuracy beside it when that is not the main
@@ -96,29 +120,25 @@ def named_local_model(spec, model_name: str):
     return dataclasses.replace(spec, name=str(model_name).strip(), notes=f"{spec.notes}; at {spec.local_dir}")
 
 # %% ../../nbs/lib/eval/65_runner.ipynb #80149b9e
-def encoder_and_scoring(
-    model, revision, scoring, profile, trust_remote_code: bool = False, model_name=None, model_version=None
-):
-    """(encoder, parsed scoring; None: as trained) for `model`, embedding by `profile`'s route; multi-vector
-    scoring, steb-lib's own extension, reads the model's own token vectors in any profile. A registered model
-    steb-lib trains is trained first if it is not (`train_on_first_use`). An unregistered
-    model that ships code loads only with `trust_remote_code`. A model held in memory (no name, no `spec`)
-    is wrapped by `in_memory_encoder` as `model_name`, with `model_version`; a local model directory is named
-    `model_name` if given (`named_local_model`)."""
+def prepared_model(model, how: HowToEvaluate, revision=None, trust_remote_code: bool = False,
+                   model_name=None, model_version=None) -> tuple:
+    """(encoder, `how` with its scoring resolved: the model's own when none was asked) for `model`, embedding
+    by `how.profile`'s route (multi-vector scoring reads the model's own token vectors in any profile). A
+    model steb-lib trains is trained first if it is not; one that ships code loads only with
+    `trust_remote_code`; a model held in memory is wrapped as `model_name`, `model_version`; a local
+    directory is named `model_name` if given."""
     if not isinstance(model, str) and not hasattr(model, "spec"):
-        model = in_memory_encoder(model, model_name, model_version, profile)
-    # a model steb-lib trains (styledistance-mini): trained if it is not yet; importing the recipes loads
-    # sentence-transformers' trainers, so only then
-    if trained_entry(model) is not None:
+        model = in_memory_encoder(model, model_name, model_version, how.profile)
+    if trained_entry(model) is not None:   # the training rooms: only for a model steb-lib trains
         from steb_lib.train.recipes import train_on_first_use
         train_on_first_use(model)
     spec = resolve_model(model, revision, trust_remote_code) if isinstance(model, str) else model.spec
     if isinstance(model, str) and model_name is not None: spec = named_local_model(spec, model_name)
-    scoring = parse_scoring(model_scoring(spec) if scoring is None else scoring)
-    route = None if scoring.multi_vector else profile
+    how = dataclasses.replace(how, scoring=how.scoring or parse_scoring(model_scoring(spec)))
+    route = None if how.scoring.multi_vector else how.profile
     encoder = load_encoder(spec, profile=route) if isinstance(model, str) else model
     if route is not None: check_route(encoder, route)
-    return encoder, scoring
+    return encoder, how
 
 def _check_scoring(encoder, task: str, scoring) -> None:
     """Refuse a multi-vector scoring for a task that needs one vector per text, or for a model without token
@@ -128,6 +148,54 @@ def _check_scoring(encoder, task: str, scoring) -> None:
     token_backbone(encoder)
 
 # %% ../../nbs/lib/eval/65_runner.ipynb #4a90f607
+def stored_evaluation(encoder, how: HowToEvaluate, where: WhereResultsGo, task: str, source: tuple,
+                      system: str, kind: str, fields: dict, compute, identity=None) -> tuple:
+    """The steps every stored evaluation shares: the `task` sample from `source` (data file, dataset, name),
+    the stores checked, the result `kind` of `system` with `fields` computed once by `compute(data, label)`
+    (or found); (result, computed now, its label, the sample)."""
+    data, dataset, provenance = task_input(task, *source, how.seed, how.profile)
+    prepare_stores(where.results_dir, where.cache_dir, how.profile)
+    out, label = result_path(where.results_dir, system, dataset, kind), f"{system} / {dataset} / {kind}"
+    new = base_result(encoder, encoder.spec.name, dataset, data, how.seed, how.protocol, how.profile)
+    extra = dict(fields=identity) if identity else {}
+    new, work = new | provenance | fields, lambda: compute(data, label)
+    result, computed = compute_once(out, new, work, where.force, label, **extra)
+    return result, computed, label, data
+
+# %% ../../nbs/lib/eval/65_runner.ipynb #f0b0e37d
+def evaluate_prepared(encoder, task: str, how: HowToEvaluate, where: WhereResultsGo, source=(None,) * 3):
+    """Evaluate a prepared `encoder` (`prepared_model`) on `task` of `source` (data file, dataset, name);
+    write and return the result."""
+    task = task_name(task); _check_scoring(encoder, task, how.scoring)
+    if not getattr(encoder, "cacheable", True):   # a function without a version: nothing of it can be reused
+        where = dataclasses.replace(where, force=True)
+        _logger.info(f"note   {encoder.spec.name} has no version: embeddings not cached, result recomputed "
+                     "(model_version=... caches them)")
+    token_filter = {"token_filter": "no punctuation" if how.skip_punctuation else "all tokens"}
+    fields = ({"scoring": how.scoring.name, "batch_size": how.batch_size}
+              | (token_filter if how.scoring.multi_vector else _author_pooling(encoder, task)))
+    embedded = []
+    def compute(data, label):
+        with work_labelled(label):   # the progress bars name the model, dataset and task
+            scores, n_new = _scored(encoder, data, how, where)
+        embedded.append(n_new)
+        return scores | _oom_note(encoder, before, label)
+    system = system_name(encoder.spec.name, how.scoring.name)
+    before = len(getattr(encoder, "oom_halvings", []))
+    result, computed, label, data = stored_evaluation(encoder, how, where, task, source, system, task, fields,
+                                                      compute)
+    if computed:
+        _logger.info(f"done   {label}: {score_line(result)} ({embedded[0]} texts embedded, "
+                     f"{len(data.texts) - embedded[0]} cached)")
+    return Result(result)
+
+# %% ../../nbs/lib/eval/65_runner.ipynb #7bc25131
+def _oom_note(encoder, before: int, label: str) -> dict:
+    "The batches split after running out of GPU memory since `before`, as a result field (none: {})."
+    halved = getattr(encoder, "oom_halvings", [])[before:]
+    if halved: _logger.warning(f"{label}: out of GPU memory; batches of {halved} were split in two")
+    return {"oom_batch_halvings": halved} if halved else {}
+
 def evaluate(model, task: str, data_file=None, dataset: str | None = None, name: str | None = None,
              results_dir="results", seed: int = DEFAULT_SEED, protocol: str = "chunk", force: bool = False,
              cache_dir=None, progress: bool = True, revision: str | None = None, scoring: str | None = None,
@@ -139,81 +207,40 @@ def evaluate(model, task: str, data_file=None, dataset: str | None = None, name:
     dataset, under `profile` (default: paper, the released code's protocol); write and return the result.
     `trust_remote_code`: allow an unregistered model to run the code its files ship. `batch_size`: texts per
     forward pass (recorded: it changes vectors in their last bits)."""
-    task, profile = task_name(task), make_profile(profile)
-    if not isinstance(batch_size, int) or batch_size < 1:
-        raise StebInputError(f"cannot embed in batches of {batch_size!r} texts (at least 1)")
-    check_protocol(protocol)
-    encoder, scoring = encoder_and_scoring(
-        model, revision, scoring, profile, trust_remote_code, model_name, model_version
-    )
-    if not getattr(encoder, "cacheable", True):   # a function without a version: nothing of it can be reused
-        force = True
-        _logger.info(f"note   {encoder.spec.name} has no version: embeddings not cached, result recomputed "
-                     "(model_version=... caches them)")
-    _check_scoring(encoder, task, scoring)
-    data, dataset, provenance = task_input(task, data_file, dataset, name, seed, profile)
-    prepare_stores(results_dir, cache_dir, profile)
-    model_name = encoder.spec.name; system = system_name(model_name, scoring.name)
-    out, label = result_path(results_dir, system, dataset, task), f"{system} / {dataset} / {task}"
-    new = (
-        base_result(encoder, model_name, dataset, data, seed, protocol, profile)
-        | provenance
-        | {"scoring": scoring.name, "batch_size": batch_size}
-        | (
-            _author_pooling(encoder, task)
-            if not scoring.multi_vector
-            else {"token_filter": "no punctuation" if skip_punctuation else "all tokens"}
-        )
-    )
-    embedded = []
-    def compute():
-        before = len(getattr(encoder, "oom_halvings", []))
-        with work_labelled(label):   # the progress bars name the model, dataset and task
-            scores, n_new = _scored(
-                encoder, data, model_name, seed, protocol, scoring, skip_punctuation, cache_dir, progress,
-                profile, batch_size,
-            )
-        embedded.append(n_new)
-        halved = getattr(encoder, "oom_halvings", [])[before:]   # batches split after running out of memory
-        if halved: _logger.warning(f"{label}: out of GPU memory; batches of {halved} were split in two")
-        return scores | ({"oom_batch_halvings": halved} if halved else {})
-    result, computed = compute_once(out, new, compute, force, label)
-    if computed:
-        _logger.info(
-            f"done   {label}: {score_line(result)} ({embedded[0]} texts embedded, "
-            f"{len(data.texts) - embedded[0]} cached)"
-        )
-    return Result(result)
+    how = how_to_evaluate(profile, protocol, scoring, seed, batch_size, skip_punctuation)
+    encoder, how = prepared_model(model, how, revision, trust_remote_code, model_name, model_version)
+    where = WhereResultsGo(results_dir, cache_dir, force, progress)
+    return evaluate_prepared(encoder, task, how, where, (data_file, dataset, name))
 
 # %% ../../nbs/lib/eval/65_runner.ipynb #c026
-def _one_encoder(model, kw: dict) -> tuple:
-    """(encoder, `kw` for `evaluate`): `model` loaded once for many evaluations, its scoring and profile
-    resolved."""
-    kw["profile"] = profile = make_profile(kw.get("profile"))
-    encoder, kw["scoring"] = encoder_and_scoring(
-        model, kw.pop("revision", None), kw.get("scoring"), profile, kw.pop("trust_remote_code", False),
-        kw.pop("model_name", None), kw.pop("model_version", None),
-    )
-    return encoder, kw
+MODEL_OPTIONS = ("revision", "trust_remote_code", "model_name", "model_version")   # the model's own options
+
+def split_options(kw: dict) -> tuple[dict, HowToEvaluate, WhereResultsGo]:
+    """`evaluate`'s keyword options in their groups — the model's, how (normalised), where results go — for
+    the runs of many evaluations; an unknown option is a `TypeError`, as for any function."""
+    kw, where_names = dict(kw), [f.name for f in dataclasses.fields(WhereResultsGo)]
+    model_kw = {k: kw.pop(k) for k in MODEL_OPTIONS if k in kw}
+    where = WhereResultsGo(**{k: kw.pop(k) for k in where_names if k in kw})
+    return model_kw, how_to_evaluate(**kw), where
 
 # %% ../../nbs/lib/eval/65_runner.ipynb #19f5d201
 def evaluate_suite(model, suite: str = "mini", task: str | None = None, datasets=None, **kw) -> dict:
-    """Evaluate `model` on every (dataset, task) of `suite` (or its `datasets`); {'done', 'failed': [(dataset,
-    task, reason)], 'skipped'}."""
+    """Evaluate `model` (loaded once) on every (dataset, task) of `suite` (or its `datasets`), with
+    `evaluate`'s options `kw`; {'done', 'failed': [(dataset, task, reason)], 'skipped'}."""
     from steb_lib.data.datasets import suite_datasets, suite_tasks
-    encoder, kw = _one_encoder(model, kw)
-    scoring, profile = kw["scoring"], kw["profile"]
+    model_kw, how, where = split_options(kw)
+    encoder, how = prepared_model(model, how, **model_kw)
     # a store that cannot be written, or holds another profile, fails here, not per dataset
-    prepare_stores(kw.get("results_dir", "results"), kw.get("cache_dir"), profile)
+    prepare_stores(where.results_dir, where.cache_dir, how.profile)
     done, failed, skipped = [], [], []
     for entry in suite_datasets(suite, task):
         if datasets is not None and entry["name"] not in datasets: continue
         for t in suite_tasks(entry, suite, task):
-            if not scoring_applies(t, scoring):   # needs one vector per text: not scored by MaxSim
+            if not scoring_applies(t, how.scoring):   # needs one vector per text: not scored by MaxSim
                 skipped.append((entry["name"], t))
-                _logger.info(f"skip   {entry['name']} / {t}: {not_applicable(t, scoring)}")
+                _logger.info(f"skip   {entry['name']} / {t}: {not_applicable(t, how.scoring)}")
                 continue
-            try: done.append(evaluate(encoder, t, dataset=entry["name"], **kw))
+            try: done.append(evaluate_prepared(encoder, t, how, where, (None, entry["name"], None)))
             except Exception as e:  # one broken dataset must not cost the others their results
                 why = str(e) if isinstance(e, StebInputError) else f"{type(e).__name__}: {e}"
                 failed.append((entry["name"], t, why))
@@ -227,12 +254,13 @@ def dataset_task_names(name: str, task: str | None = None) -> list[str]:
     if name in builtin_datasets(): return [task] if task else builtin_datasets()[name]["tasks"]
     return dataset_tasks(dataset_entry(name), task)
 
-def evaluate_dataset(model, dataset: str, task: str | None = None, **kw) -> Results:
+def evaluate_dataset(model, dataset: str, task: str | None = None, name: str | None = None, **kw) -> Results:
     "Evaluate `model` on every task of `dataset` its scoring applies to (or only `task`); the results."
-    encoder, kw = _one_encoder(model, kw)
+    model_kw, how, where = split_options(kw)
+    encoder, how = prepared_model(model, how, **model_kw)
     done = []
     for t in dataset_task_names(dataset, task):
-        if not task and not scoring_applies(t, kw["scoring"]):
-            _logger.info(f"skip   {dataset} / {t}: {not_applicable(t, kw['scoring'])}"); continue
-        done.append(evaluate(encoder, t, dataset=dataset, **kw))
+        if not task and not scoring_applies(t, how.scoring):
+            _logger.info(f"skip   {dataset} / {t}: {not_applicable(t, how.scoring)}"); continue
+        done.append(evaluate_prepared(encoder, t, how, where, (None, dataset, name)))
     return Results(done)
