@@ -121,12 +121,13 @@ def named_local_model(spec, model_name: str):
 
 # %% ../../nbs/lib/eval/65_runner.ipynb #80149b9e
 def prepared_model(model, how: HowToEvaluate, revision=None, trust_remote_code: bool = False,
-                   model_name=None, model_version=None) -> tuple:
+                   model_name=None, model_version=None, own_route: bool = False) -> tuple:
     """(encoder, `how` with its scoring resolved: the model's own when none was asked) for `model`, embedding
     by `how.profile`'s route (multi-vector scoring reads the model's own token vectors in any profile). A
     model steb-lib trains is trained first if it is not; one that ships code loads only with
     `trust_remote_code`; a model held in memory is wrapped as `model_name`, `model_version`; a local
-    directory is named `model_name` if given."""
+    directory is named `model_name` if given. `own_route`: embed by the model's own route whatever the
+    profile (the result's `model_route` says which route embedded it)."""
     if not isinstance(model, str) and not hasattr(model, "spec"):
         model = in_memory_encoder(model, model_name, model_version, how.profile)
     if trained_entry(model) is not None:   # the training rooms: only for a model steb-lib trains
@@ -135,7 +136,7 @@ def prepared_model(model, how: HowToEvaluate, revision=None, trust_remote_code: 
     spec = resolve_model(model, revision, trust_remote_code) if isinstance(model, str) else model.spec
     if isinstance(model, str) and model_name is not None: spec = named_local_model(spec, model_name)
     how = dataclasses.replace(how, scoring=how.scoring or parse_scoring(model_scoring(spec)))
-    route = None if how.scoring.multi_vector else how.profile
+    route = None if how.scoring.multi_vector or own_route else how.profile
     encoder = load_encoder(spec, profile=route) if isinstance(model, str) else model
     if route is not None: check_route(encoder, route)
     return encoder, how
