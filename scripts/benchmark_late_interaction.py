@@ -4,7 +4,8 @@ The configuration of issue 7: 1,000 queries x 10,000 documents of 256 token vect
 width), documents stored in float16 on disk and memory-mapped, as steb-lib's token store keeps them.
 
 1. Throughput of steb-lib's streamed MaxSim (`steb_lib.eval.multivector.maxsim_rows`: blocks of queries against blocks
-   of documents read from the memory map, padding masked) in query-document pairs/s, against a naive PyTorch
+   of documents read from the memory map and normalised, scored by the scoring mode's matrix form — MaxSim,
+   sentence-transformers' `util.maxsim` — padding masked) in query-document pairs/s, against a naive PyTorch
    implementation on the same tensors (a Python loop over pairs, `(q @ d.T).max(1).values.sum()`), with the largest
    difference between their scores.
 2. Peak memory (resident set of a fresh process that only scores) of the streamed scorer, measured on the queries it
@@ -32,11 +33,16 @@ def make_data(root: Path, n_queries, n_docs, tokens, dim, seed=0):
     docs.flush(); del docs
 
 
+def unit(V) -> torch.Tensor:
+    "L2-normalised vectors, as a scoring mode forms them from stored token vectors (`text_vectors`)."
+    return torch.nn.functional.normalize(torch.from_numpy(np.asarray(V, np.float32)), dim=-1)
+
+
 class MemmapDocs:
-    "Documents read one at a time from the float16 memory map (what the token store hands the scorer)."
+    "Documents read one at a time from the float16 memory map and normalised (what the token store hands the scorer)."
     def __init__(self, path): self.V = np.load(path, mmap_mode="r")
     def __len__(self): return len(self.V)
-    def __getitem__(self, i): return torch.from_numpy(np.asarray(self.V[i], np.float32))
+    def __getitem__(self, i): return unit(self.V[i])
     def lengths(self): return np.full(len(self.V), self.V.shape[1])
 
 
@@ -50,7 +56,7 @@ def measure(root, n_measure, device, out_json):
     "Child process: stream-score n_measure queries against every document; write time, peak RSS, scores of query 0."
     from steb_lib.eval.multivector import maxsim_rows
     Q = np.load(root / "queries.npy", mmap_mode="r")
-    queries = [torch.from_numpy(np.array(Q[i])) for i in range(n_measure)]
+    queries = [unit(Q[i]) for i in range(n_measure)]
     docs = MemmapDocs(root / "docs.f16.npy")
     if device.startswith("cuda"): torch.cuda.reset_peak_memory_stats()
     before = peak_rss_mb()   # torch, the queries: before any scoring
@@ -116,7 +122,8 @@ def main():
               f"steb-lib is {rate / (n_d / t_naive):.1f}x faster; max |difference| of scores {np.abs(ours - naive[0]).max():.2e}")
         whole = a.queries * a.docs * a.tokens * a.tokens * 4
         print(f"forming the whole {a.queries:,} x {a.docs:,} x {a.tokens} x {a.tokens} similarity tensor at once would need "
-              f"{whole / 1e12:,.0f} TB (float32); the streamed scorer holds one block at a time (≤ 2^20 similarities = 4 MB on a CPU, 2^26 = 256 MB on a GPU)")
+              f"{whole / 1e12:,.0f} TB (float32); the streamed scorer holds one block at a time (blocks of ≤ 2^12 padded vectors "
+              f"a side on a CPU, ≤ 2^15 on a GPU; util.maxsim chunks a block's similarities to ≤ 1e8 elements, 400 MB)")
 
 
 if __name__ == "__main__":
