@@ -56,8 +56,9 @@ def measure(root, n_measure, device, out_json):
     "Child process: stream-score n_measure queries against every document; write time, peak RSS, scores of query 0."
     from steb_lib.eval.multivector import maxsim_rows
     Q = np.load(root / "queries.npy", mmap_mode="r")
-    queries = [unit(Q[i]) for i in range(n_measure)]
+    queries = [unit(np.array(Q[i])) for i in range(n_measure)]
     docs = MemmapDocs(root / "docs.f16.npy")
+    list(maxsim_rows(queries[:1], [docs[0]], "sum", device=device))   # warm-up: its libraries imported, not timed
     if device.startswith("cuda"): torch.cuda.reset_peak_memory_stats()
     before = peak_rss_mb()   # torch, the queries: before any scoring
     start = time.perf_counter(); first = None

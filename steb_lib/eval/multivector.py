@@ -25,8 +25,8 @@ from steb_lib.tasks.task_data import task_spec
 from steb_lib.tasks.retrieval import retrieval_records
 
 # %% auto #0
-__all__ = ['MAXSIM_METRICS', 'MultiVectorSet', 'item_lengths', 'length_blocks', 'block_budget', 'maxsim_rows', 'maxsim_matrix',
-           'multivector_retrieval_metrics', 'symmetric_pair_scores', 'multivector_all_to_all_auroc',
+__all__ = ['MAXSIM_METRICS', 'MultiVectorSet', 'item_lengths', 'length_blocks', 'block_budget', 'chunk_budget', 'maxsim_rows',
+           'maxsim_matrix', 'multivector_retrieval_metrics', 'symmetric_pair_scores', 'multivector_all_to_all_auroc',
            'multivector_predefined_auroc', 'storage_summary', 'MaxSimMetrics', 'score_task_multivector']
 
 # %% ../../nbs/lib/eval/61_multivector.ipynb #c006
@@ -71,6 +71,11 @@ def block_budget(device: str) -> int:
     "Default padded vectors per block: 2¹⁵ on a GPU, 2¹² on a CPU."
     return 2**15 if device.startswith("cuda") else 2**12
 
+def chunk_budget(device: str) -> int | None:
+    """Default elements a block's MaxSim holds at once (`util.maxsim`'s `chunk_elements`): 2²² on a CPU, where
+    chunks that stay in cache score ~20% faster than its default; a GPU takes its default (10⁸)."""
+    return None if device.startswith("cuda") else 2**22
+
 def maxsim_rows(
     queries,
     docs,
@@ -85,6 +90,7 @@ def maxsim_rows(
     MaxSim)."""
     scoring, device = getattr(queries, "scoring", "maxsim"), device or default_device()
     budget_vectors = budget_vectors or block_budget(device)
+    chunk_elements = chunk_elements or chunk_budget(device)
     q_blocks = length_blocks(item_lengths(queries), budget_vectors)
     d_blocks = length_blocks(item_lengths(docs), budget_vectors)
     for qb in tqdm(q_blocks, desc=bar_label("MaxSim"), disable=not progress):
@@ -124,7 +130,9 @@ def symmetric_pair_scores(A, B, budget_vectors: int | None = None, device: str |
     budget_vectors = budget_vectors or block_budget(device)
     for blk in length_blocks(lengths, budget_vectors):
         (Pa, ma), (Pb, mb) = (tuple(t.to(device) for t in pad_vectors([X[i] for i in blk])) for X in (A, B))
-        both = score_pairs(scoring, Pa, ma, Pb, mb) + score_pairs(scoring, Pb, mb, Pa, ma)
+        chunk = chunk_budget(device)
+        both = (score_pairs(scoring, Pa, ma, Pb, mb, "mean", chunk)
+                + score_pairs(scoring, Pb, mb, Pa, ma, "mean", chunk))
         out[blk] = (0.5 * both).cpu().numpy()
     return out
 
