@@ -9,7 +9,9 @@ from tqdm.auto import tqdm
 from steb_lib.core import bar_label, lazy_module, StebInputError, sha256_text
 torch = lazy_module("torch")   # imported at first use: commands without a neural model never load it
 from steb_lib.models.encoders import default_device
-from steb_lib.embed.late_interaction import pad_vectors
+from steb_lib.core import DEFAULT_BATCH_SIZE
+from steb_lib.embed.late_interaction import pad_vectors, token_backbone
+from steb_lib.embed.token_store import cached_token_vectors
 from steb_lib.embed.scoring import (
     Scoring, check_scoring_applies, parse_scoring, resolve_auto, score_matrix, score_pairs, text_vectors,
     vectors_per_text
@@ -27,7 +29,8 @@ from steb_lib.tasks.retrieval import retrieval_records
 # %% auto #0
 __all__ = ['MAXSIM_METRICS', 'MultiVectorSet', 'item_lengths', 'length_blocks', 'block_budget', 'chunk_budget', 'maxsim_rows',
            'maxsim_matrix', 'multivector_retrieval_metrics', 'symmetric_pair_scores', 'multivector_all_to_all_auroc',
-           'multivector_predefined_auroc', 'storage_summary', 'MaxSimMetrics', 'score_task_multivector']
+           'multivector_predefined_auroc', 'storage_summary', 'MaxSimMetrics', 'score_task_multivector',
+           'check_multi_vector', 'token_vector_scores']
 
 # %% ../../nbs/lib/eval/61_multivector.ipynb #c006
 class MultiVectorSet:
@@ -190,3 +193,18 @@ def score_task_multivector(data, store, scoring, progress: bool = False, profile
         "patch_size": scoring.patch if scoring.kind == "patch" else None,
         **storage_summary(store, data.texts, scoring),
     }
+
+# %% ../../nbs/lib/eval/61_multivector.ipynb #804283db
+def check_multi_vector(encoder, task: str, scoring: Scoring) -> None:
+    "Refuse multi-vector `scoring` for a task needing one vector per text, or a model without token vectors."
+    if not scoring.multi_vector: return
+    check_scoring_applies(task, scoring)
+    token_backbone(encoder)
+
+def token_vector_scores(encoder, data, scoring: Scoring, protocol: str, cache_dir, skip_punctuation=False,
+                        batch_size: int = DEFAULT_BATCH_SIZE, progress: bool = False, profile=None) -> tuple:
+    """(task scores, texts newly embedded): `data` scored under multi-vector `scoring` from `encoder`'s token
+    vectors, kept in (and read from) the token store under `cache_dir`."""
+    store, n_new = cached_token_vectors(encoder, data.texts, protocol, cache_dir, encoder.spec.name,
+                                        skip_punctuation, batch_size=batch_size, progress=progress)
+    return score_task_multivector(data, store, scoring, progress=progress, profile=profile), n_new

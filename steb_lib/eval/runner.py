@@ -16,12 +16,8 @@ from ..models.registry import registry_lookup, resolve_model, trained_entry
 from ..models.in_memory import in_memory_encoder
 from ..profiles import Profile, make_profile
 from ..embed.cache import embed_texts
-from steb_lib.embed.scoring import (
-    Scoring, check_scoring_applies, model_scoring, not_applicable, parse_scoring, scoring_applies
-)
-from ..embed.token_store import cached_token_vectors
-from .multivector import score_task_multivector
-from ..embed.late_interaction import token_backbone
+from ..embed.scoring import Scoring, model_scoring, not_applicable, parse_scoring, scoring_applies
+from .multivector import check_multi_vector, token_vector_scores
 import numpy as np
 
 _logger = logging.getLogger("steb_lib.eval.runner")
@@ -91,9 +87,8 @@ def _scored(encoder, data, how: HowToEvaluate, where: WhereResultsGo) -> tuple[d
     vectors and MaxSim."""
     cache, name, kw = where.cache_dir or default_cache_dir(), encoder.spec.name, dict(progress=where.progress)
     if how.scoring.multi_vector:
-        store, n_new = cached_token_vectors(encoder, data.texts, how.protocol, cache, name,
-                                            how.skip_punctuation, batch_size=how.batch_size, **kw)
-        return score_task_multivector(data, store, how.scoring, profile=how.profile, **kw), n_new
+        return token_vector_scores(encoder, data, how.scoring, how.protocol, cache, how.skip_punctuation,
+                                   how.batch_size, where.progress, how.profile)
     # LUAR: authors as episodes, as trained (docs/protocol.md §9)
     if task_spec(data.task).episode_metrics and hasattr(encoder, "encode_authors"):
         return joint_author_scores(encoder, data, how.protocol, profile=how.profile), len(data.texts)
@@ -141,13 +136,6 @@ def prepared_model(model, how: HowToEvaluate, revision=None, trust_remote_code: 
     if route is not None: check_route(encoder, route)
     return encoder, how
 
-def _check_scoring(encoder, task: str, scoring) -> None:
-    """Refuse a multi-vector scoring for a task that needs one vector per text, or for a model without token
-    vectors."""
-    if not scoring.multi_vector: return
-    check_scoring_applies(task, scoring)
-    token_backbone(encoder)
-
 # %% ../../nbs/lib/eval/65_runner.ipynb #4a90f607
 def stored_evaluation(encoder, how: HowToEvaluate, where: WhereResultsGo, task: str, source: tuple,
                       system: str, kind: str, fields: dict, compute, identity=None) -> tuple:
@@ -167,7 +155,7 @@ def stored_evaluation(encoder, how: HowToEvaluate, where: WhereResultsGo, task: 
 def evaluate_prepared(encoder, task: str, how: HowToEvaluate, where: WhereResultsGo, source=(None,) * 3):
     """Evaluate a prepared `encoder` (`prepared_model`) on `task` of `source` (data file, dataset, name);
     write and return the result."""
-    task = task_name(task); _check_scoring(encoder, task, how.scoring)
+    task = task_name(task); check_multi_vector(encoder, task, how.scoring)
     if not getattr(encoder, "cacheable", True):   # a function without a version: nothing of it can be reused
         where = dataclasses.replace(where, force=True)
         _logger.info(f"note   {encoder.spec.name} has no version: embeddings not cached, result recomputed "
