@@ -20,8 +20,8 @@ _logger = logging.getLogger("steb_lib.train.lifecycle")
 
 # %% auto #0
 __all__ = ['PUBLISHING_FILE', 'DISK_FULL_ERRNOS', 'TrainingRun', 'Recipe', 'trainer_settings', 'recipe_fields', 'recipe_key',
-           'check_training_numbers', 'last_complete_checkpoint', 'finished_training', 'publishing_record', 'train_once',
-           'no_room', 'other_stages', 'training_record', 'train', 'refuse_base_code', 'base_model']
+           'check_training_numbers', 'last_complete_checkpoint', 'publishing_record', 'train_once', 'no_room',
+           'other_stages', 'training_record', 'train', 'refuse_base_code', 'base_model']
 
 # %% ../../nbs/lib/train/50_lifecycle.ipynb #l006
 @dataclass(frozen=True)
@@ -97,11 +97,6 @@ def last_complete_checkpoint(checkpoints) -> Path | None:
     return None
 
 # %% ../../nbs/lib/train/50_lifecycle.ipynb #l016
-def finished_training(out_dir) -> dict | None:
-    """The `training.json` of a finished model in `out_dir` (its weights checked against it), or None;
-    damaged: one clear error (`check_training_record`)."""
-    return check_training_record(out_dir)
-
 PUBLISHING_FILE = "publishing.json"   # in a stage: the training is over, its record waits to be published
 
 def _publish(stage: Path, out: Path, info: dict) -> dict:
@@ -135,7 +130,7 @@ def train_once(out_dir, key: str, train_in) -> dict:
     another recipe are never resumed) and returns its record, which is published (`_publish`)."""
     out = Path(out_dir)
     with record_lock(out, f"training {out}"):
-        if (done := finished_training(out)) is not None:
+        if (done := check_training_record(out)) is not None:
             if done["recipe_key"] == key: _logger.info(f"skip   {out}: trained with this recipe"); return done
             other = done["recipe_key"]
             raise StebInputError(f"{out} holds a model of another recipe ({other}); use another out")

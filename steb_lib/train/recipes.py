@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 from ..core import StebInputError
 from ..models.registry import registry_lookup, trained_entry, trained_model_dir
-from .lifecycle import Recipe, finished_training, train
+from .lifecycle import Recipe, train
+from ..training_record import check_training_record
 from .styledistance import StyleDistanceRecipe
 from .reranker import RerankerRecipe
 
@@ -91,7 +92,7 @@ def registered_recipe(spec) -> Recipe:
 
 def _move_aside(out: Path, key: str) -> None:
     "Keep a model of another recipe as `<out>.<its key>` (or drop it if that copy exists)."
-    if (done := finished_training(out)) is None or done["recipe_key"] == key: return
+    if (done := check_training_record(out)) is None or done["recipe_key"] == key: return
     aside = out.with_name(f"{out.name}.{done['recipe_key']}")
     if aside.exists(): shutil.rmtree(out)
     else: out.rename(aside)
