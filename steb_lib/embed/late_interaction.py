@@ -8,10 +8,12 @@ import unicodedata
 from steb_lib.core import lazy_module, StebInputError, check_texts
 torch = lazy_module("torch")   # imported at first use: commands without a neural model never load it
 from steb_lib.chunking import protocol_pieces
-from steb_lib.models.encoders import length_sorted_batches, position_ids_from_mask
+from steb_lib.models.registry import ENCODERS
+from steb_lib.models.encoders import PieceEncoder, TokenVectors, length_sorted_batches, position_ids_from_mask
 
 # %% auto #0
-__all__ = ['TOKEN_VECTOR_FAMILIES', 'pad_vectors', 'is_punctuation', 'token_backbone', 'kept_positions', 'encoder_token_vectors']
+__all__ = ['pad_vectors', 'is_punctuation', 'token_vector_families', 'token_vectors_of', 'kept_positions',
+           'encoder_token_vectors']
 
 # %% ../../nbs/lib/embed/42_late_interaction.ipynb #c012
 def pad_vectors(sequences) -> tuple[torch.Tensor, torch.Tensor]:
@@ -27,17 +29,20 @@ def is_punctuation(token: str) -> bool:
     core = token.replace("##", "").lstrip("Ġ▁")
     return bool(core) and all(unicodedata.category(c).startswith("P") for c in core)
 
-TOKEN_VECTOR_FAMILIES = ("sentence-transformers", "masked-lm", "causal-lm")
+def token_vector_families() -> list[str]:
+    "The registered families whose encoder class has token vectors (it defines `token_vectors`)."
+    none = PieceEncoder.token_vectors
+    method = lambda build: getattr(getattr(build, "encoder_class", None), "token_vectors", none)
+    return sorted(f for f, build in ENCODERS.items() if method(build) is not none)
 
-def token_backbone(encoder):
-    "The `transformers` model whose last hidden states are `encoder`'s token vectors."
-    family = encoder.spec.family
-    if family == "sentence-transformers": return encoder.model[0].auto_model
-    if family in ("masked-lm", "causal-lm"): return encoder.model
-    raise StebInputError(
-        f"{encoder.spec.name} ({family}) has no token vectors; multi-vector scoring needs a transformer "
-        f"encoder ({', '.join(TOKEN_VECTOR_FAMILIES)})"
-    )
+def token_vectors_of(encoder) -> TokenVectors:
+    "How `encoder`'s token vectors are read (its class says: `TokenVectors`); one clear error if it has none."
+    found = encoder.token_vectors() if hasattr(encoder, "token_vectors") else None
+    if found is None:
+        have = ", ".join(token_vector_families())
+        raise StebInputError(f"{encoder.spec.name} ({encoder.spec.family}) has no token vectors; "
+                             f"multi-vector scoring needs an encoder that has them ({have})")
+    return found
 
 # %% ../../nbs/lib/embed/42_late_interaction.ipynb #c019
 def kept_positions(tokens, special, offsets, real=None, prompt_chars: int = 0, skip_punctuation: bool = False,
@@ -54,18 +59,13 @@ def kept_positions(tokens, special, offsets, real=None, prompt_chars: int = 0, s
 # %% ../../nbs/lib/embed/42_late_interaction.ipynb #c023
 def _encode_pieces(encoder, pieces: list[str], skip_punctuation: bool, keep_special: bool):
     "[(kept token vectors float32, word ids)] for pieces that fit the model (one batch)."
-    prompt = (encoder.spec.prompt or "") if encoder.spec.family == "sentence-transformers" else ""
-    tok, model = encoder.tokenizer, token_backbone(encoder)
-    limit = (
-        encoder.model.max_seq_length
-        if encoder.spec.family == "sentence-transformers"
-        else encoder.max_tokens + tok.num_special_tokens_to_add()
-    )
+    source, tok = token_vectors_of(encoder), encoder.tokenizer
+    prompt, model = source.prompt, source.backbone
     enc = tok(
         [prompt + p for p in pieces],
         padding=True,
         truncation=True,
-        max_length=limit,
+        max_length=source.max_length,
         return_tensors="pt",
         return_special_tokens_mask=True,
         return_offsets_mapping=True,
@@ -75,7 +75,7 @@ def _encode_pieces(encoder, pieces: list[str], skip_punctuation: bool, keep_spec
         for k, v in enc.items()
         if k in ("input_ids", "attention_mask", "token_type_ids")
     }
-    if encoder.spec.family == "causal-lm":
+    if source.position_ids:
         inputs["position_ids"] = position_ids_from_mask(inputs["attention_mask"])
     with torch.inference_mode(): hidden = model(**inputs).last_hidden_state.float().cpu()
     out = []

@@ -10,7 +10,7 @@ from steb_lib.core import bar_label, lazy_module, StebInputError, sha256_text
 torch = lazy_module("torch")   # imported at first use: commands without a neural model never load it
 from steb_lib.models.encoders import default_device
 from steb_lib.core import DEFAULT_BATCH_SIZE
-from steb_lib.embed.late_interaction import pad_vectors, token_backbone
+from steb_lib.embed.late_interaction import pad_vectors, token_vectors_of
 from steb_lib.embed.token_store import cached_token_vectors
 from steb_lib.embed.scoring import (
     Scoring, check_scoring_applies, parse_scoring, resolve_auto, score_matrix, score_pairs, text_vectors,
@@ -199,7 +199,7 @@ def check_multi_vector(encoder, task: str, scoring: Scoring) -> None:
     "Refuse multi-vector `scoring` for a task needing one vector per text, or a model without token vectors."
     if not scoring.multi_vector: return
     check_scoring_applies(task, scoring)
-    token_backbone(encoder)
+    token_vectors_of(encoder)
 
 def token_vector_scores(encoder, data, scoring: Scoring, protocol: str, cache_dir, skip_punctuation=False,
                         batch_size: int = DEFAULT_BATCH_SIZE, progress: bool = False, profile=None) -> tuple:

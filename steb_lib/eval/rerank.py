@@ -151,13 +151,13 @@ class MultiVectorReranker:
         cache_dir=None,
         skip_punctuation: bool = False,
     ):
-        from steb_lib.embed.late_interaction import token_backbone
+        from steb_lib.embed.late_interaction import token_vectors_of
         self.scoring = parse_scoring(scoring)
         if not self.scoring.multi_vector:
             raise StebInputError(
                 "a multi-vector reranker needs scoring maxsim or patch-*; 'mean' is a first stage"
             )
-        token_backbone(encoder)
+        token_vectors_of(encoder)
         self.encoder, self.protocol, self.cache_dir, self.skip_punctuation = (
             encoder,
             protocol,

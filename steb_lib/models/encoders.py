@@ -31,7 +31,7 @@ __all__ = ['SPACY_WINDOW_CHARS', 'NOT_MODEL_FILES', 'RELEASED_CAUSAL_CAP', 'ROUT
            'position_ids_from_mask', 'EmbeddingRoute', 'embedding_route', 'released_last_token_pool', 'spacy_sentences',
            'released_chunks', 'directory_fingerprint', 'remote_code_repos', 'remote_code_pin', 'fetch_hub_model',
            'materialize', 'code_the_files_ask_for', 'refuse_code_without_consent', 'default_device',
-           'length_sorted_batches', 'PieceEncoder', 'is_out_of_memory', 'embed_halving_on_oom',
+           'length_sorted_batches', 'TokenVectors', 'PieceEncoder', 'is_out_of_memory', 'embed_halving_on_oom',
            'empty_accelerator_cache', 'batch_size_for_memory', 'checkpoint_dtype', 'accelerator_dtype',
            'context_length', 'TransformerEncoder', 'SentenceTransformerEncoder', 'LuarEncoder', 'RandomEncoder',
            'released_route_files', 'check_route', 'weights_problem', 'load_encoder']
@@ -208,6 +208,15 @@ def length_sorted_batches(lengths, batch_size: int) -> list[np.ndarray]:
     order = np.argsort(-np.asarray(lengths), kind="stable")
     return [order[i:i + batch_size] for i in range(0, len(order), batch_size)]
 
+# %% ../../nbs/lib/models/32_encoders.ipynb #3d98925f
+@dataclasses.dataclass(frozen=True)
+class TokenVectors:
+    "Where an encoder's token vectors come from: `backbone`'s last hidden states on `prompt` + each piece."
+    backbone: object            # a `transformers` model
+    prompt: str = ""            # put before each piece; its tokens are not kept
+    max_length: int = 512       # the tokenizer's limit, special tokens included
+    position_ids: bool = False  # positions counted from the attention mask (a causal LM)
+
 # %% ../../nbs/lib/models/32_encoders.ipynb #f7506914
 class PieceEncoder:
     "Base class: split texts into protocol pieces, embed pieces in length-sorted batches, mean-pool per text."
@@ -215,6 +224,9 @@ class PieceEncoder:
     route, route_tags = EmbeddingRoute(), ()   # route_tags: where the route differs from the model's own
     route_fields = ("exact_chunks",)           # the `EmbeddingRoute` fields its vectors depend on
     def embed_batch(self, pieces: list[str]) -> np.ndarray: raise NotImplementedError
+    def token_vectors(self) -> TokenVectors | None:
+        "How its token vectors are read (late interaction, `embed/42`); None: it has none."
+        return None
 
     def _locate(self, spec: ModelSpec, device: str | None, files: dict | None = None):
         """Record the spec, its local files and revision (`materialize`, unless given), the device and the
@@ -406,6 +418,11 @@ class TransformerEncoder(PieceEncoder):
         self.max_tokens = context_length(config, self.tokenizer, cap) - specials
         self.dim = config.hidden_size
 
+    def token_vectors(self) -> TokenVectors:
+        "Its own last hidden states, pieces cut to the context; a causal LM counts positions from the mask."
+        limit = self.max_tokens + self.tokenizer.num_special_tokens_to_add()
+        return TokenVectors(self.model, "", limit, position_ids=self.causal)
+
     def embed_batch(self, pieces):
         """Vectors of `pieces`; each is cut to the context (a piece can tokenize one token longer alone than
         inside its text)."""
@@ -464,6 +481,10 @@ class SentenceTransformerEncoder(PieceEncoder):
             else self.model.get_sentence_embedding_dimension()
         )
         self.pooling = spec.pooling or "model's own"
+
+    def token_vectors(self) -> TokenVectors:
+        "The transformer module's last hidden states, the registry's prompt before each piece (not kept)."
+        return TokenVectors(self.model[0].auto_model, self.spec.prompt or "", self.model.max_seq_length)
 
     def encode(
         self, texts, protocol: str = "chunk", batch_size: int = 32, progress: bool = False

@@ -163,6 +163,7 @@ def encoder_family(*families: str, takes_device: bool = True, takes_route: bool 
         def build(spec, device=None, route=None):
             given = {"device": device} if takes_device else {}
             return cls(spec, **given, **({"route": route} if takes_route else {}))
+        build.encoder_class = cls   # what it builds (late interaction asks it for token vectors)
         for f in families: ENCODERS[f] = build
         return cls
     return deco
