@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from steb_lib.verify import AUROC
+
 STEB = [str(Path(sys.executable).parent / "steb")]
 MINILM = "sentence-transformers/all-MiniLM-L6-v2"
 ENV = dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
@@ -140,15 +142,19 @@ def bug_fixed(key: str) -> bool:
 
 @pytest.mark.parametrize("model", ["function-words", "random"])
 def test_the_corrected_profile_reproduces_the_results_from_before_profiles(tmp_path, model):
-    # compared exactly, with numbers made before the kernels were pinned (issue 42): numpy's BLAS on its native kernels
-    # and two threads (on one, the function-words all-to-all AUROCs move in the 16th digit: sums in another order)
+    # numbers made before the kernels were pinned (issue 42): numpy's BLAS on its native kernels and two threads, on the
+    # machine of then. Native kernels are the CPU's own (this project's VMs have reported Zen 4 and a generic "AMD EPYC"
+    # on which OpenBLAS picks Haswell's): there an all-to-all AUROC moves in its 9th digit (function-words, 4e-9), so
+    # AUROCs are held to the tolerance `steb verify` declares for them, everything else exactly
     r = steb("evaluate", model, "--suite", "lite", "--profile", "corrected", "--results-dir", str(tmp_path / "r"),
              "--cache-dir", str(tmp_path / "cache"), "--native-kernels", OPENBLAS_NUM_THREADS="2")
     assert r.returncode == 0 and ", 0 failed" in r.stdout, r.stderr[-2000:]
     got = {f"{model}/{p.parent.name}/{p.stem}": json.loads(p.read_text())["main_score"] for p in (tmp_path / "r" / model).glob("*/*.json")}
     want = {k: v for k, v in PRE_PROFILE.items() if k.startswith(model + "/")}
     assert set(got) == set(want) and len(got) >= 14
-    assert {k: v for k, v in got.items() if v != want[k]} == {k: got[k] for k in got if bug_fixed(k)}
+    auroc = lambda k: k.endswith(("/all_to_all", "/predefined"))
+    moved = {k: v for k, v in got.items() if v != want[k] and not (auroc(k) and abs(v - want[k]) <= AUROC.bound({}))}
+    assert moved == {k: got[k] for k in got if bug_fixed(k)}
 
 
 def test_the_committed_corrected_variant_is_the_pre_profile_protocol():
