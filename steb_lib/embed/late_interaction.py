@@ -31,9 +31,9 @@ def is_punctuation(token: str) -> bool:
 
 def token_vector_families() -> list[str]:
     "The registered families whose encoder class has token vectors (it defines `token_vectors`)."
-    none = PieceEncoder.token_vectors
-    method = lambda build: getattr(getattr(build, "encoder_class", None), "token_vectors", none)
-    return sorted(f for f, build in ENCODERS.items() if method(build) is not none)
+    none = PieceEncoder.token_vectors   # the base class's: no token vectors
+    return sorted(f for f, build in ENCODERS.items()
+                  if getattr(build.encoder_class, "token_vectors", none) is not none)
 
 def token_vectors_of(encoder) -> TokenVectors:
     "How `encoder`'s token vectors are read (its class says: `TokenVectors`); one clear error if it has none."
