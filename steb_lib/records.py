@@ -4,16 +4,17 @@
 
 # %% ../nbs/lib/02_records.ipynb #rec003
 from __future__ import annotations
-import contextlib, json, logging
+import contextlib, hashlib, io, json, logging, zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
-from .core import StebInputError, atomic_write_text, sha256_json
+from .core import StebInputError, atomic_write_bytes, atomic_write_text, sha256_json
 
 _logger = logging.getLogger("steb_lib.records")
 
 # %% auto #0
-__all__ = ['TIMING_FIELDS', 'RecordKind', 'schema_of', 'checksum_problem', 'upgrade', 'write_record', 'record_lock']
+__all__ = ['TIMING_FIELDS', 'ARRAYS_SUFFIX', 'RecordKind', 'schema_of', 'checksum_problem', 'upgrade', 'write_record',
+           'record_lock', 'arrays_sha256', 'arrays_file_bytes', 'write_arrays', 'read_arrays']
 
 # %% ../nbs/lib/02_records.ipynb #rec006
 # what two runs of the same work may differ in: when, how long, and where (the id of its results directory's
@@ -73,3 +74,47 @@ def record_lock(path, label: str):
         _logger.info(f"wait   {label}: another run is computing it ({lock.lock_file})"); lock.acquire()
     try: yield
     finally: lock.release()
+
+# %% ../nbs/lib/02_records.ipynb #e97153f7
+ARRAYS_SUFFIX = ".samples.npz"   # <record>.json → <record>.samples.npz
+
+def arrays_sha256(arrays: dict) -> str:
+    "sha256 of named arrays' content: for each name in sorted order its name, dtype, shape and bytes."
+    import numpy as np
+    digest = hashlib.sha256()
+    for name in sorted(arrays):
+        a = np.ascontiguousarray(arrays[name])
+        digest.update(json.dumps([name, a.dtype.str, list(a.shape)]).encode()); digest.update(a.tobytes())
+    return digest.hexdigest()
+
+def arrays_file_bytes(arrays: dict) -> bytes:
+    "Named arrays as an `.npz` file (numpy's format, no pickles) whose bytes depend on the arrays only."
+    import numpy as np
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        for name in sorted(arrays):
+            one = io.BytesIO(); np.lib.format.write_array(one, np.asarray(arrays[name]), allow_pickle=False)
+            member = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
+            member.compress_type = zipfile.ZIP_DEFLATED; z.writestr(member, one.getvalue())
+    return out.getvalue()
+
+# %% ../nbs/lib/02_records.ipynb #3ee10d43
+def write_arrays(path, arrays: dict, within=None) -> dict:
+    """Write `arrays` to `path` atomically (inside `within`); return the field a record keeps of them: file
+    name, sha256, and each array's dtype and shape."""
+    import numpy as np
+    atomic_write_bytes(path, arrays_file_bytes(arrays), within=within)
+    shapes = {n: [np.asarray(a).dtype.str, list(np.shape(a))] for n, a in sorted(arrays.items())}
+    return {"file": Path(path).name, "sha256": arrays_sha256(arrays), "arrays": shapes}
+
+def read_arrays(path, field: dict) -> dict:
+    "The arrays a record's `field` names, read from `path` and checked against its sha256; a clear error if not."
+    import numpy as np
+    try:
+        with np.load(path, allow_pickle=False) as f: arrays = {n: f[n] for n in f.files}
+    except FileNotFoundError: raise StebInputError(f"{path}: missing (its record names it)") from None
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:
+        raise StebInputError(f"{path}: unreadable ({type(e).__name__})") from None
+    if arrays_sha256(arrays) != field.get("sha256"):
+        raise StebInputError(f"{path}: does not match the sha256 its record holds (edited or damaged)")
+    return arrays

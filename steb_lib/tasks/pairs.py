@@ -5,8 +5,10 @@
 # %% ../../nbs/lib/tasks/11_pairs.ipynb #c003
 from __future__ import annotations
 import numpy as np
+from ..bootstrap import weighted_auroc
 from ..core import StebInputError, l2_normalize
 from steb_lib.tasks.spec import (
+    PER_SAMPLE,
     TaskSpec,
     check_two_labels,
     draw_seeded,
@@ -15,13 +17,18 @@ from steb_lib.tasks.spec import (
     record_texts,
     register_task,
     sample_labelled,
+    texts_by_label,
 )
 
 # %% auto #0
-__all__ = ['ALL_TO_ALL_EXACT_MAX_TEXTS', 'AUROC_BINS', 'SYMMETRIC_MAXSIM', 'ALL_TO_ALL', 'PREDEFINED', 'auroc',
-           'all_to_all_trials', 'pair_bin_counts', 'streamed_pair_histograms', 'histogram_auroc', 'all_to_all_metrics',
-           'all_to_all_auroc', 'predefined_pair_auroc', 'sample_trials', 'all_to_all_task_metrics', 'all_to_all_maxsim',
-           'trial_record', 'check_trials', 'trial_texts', 'predefined_task_metrics', 'predefined_maxsim']
+__all__ = ['ALL_TO_ALL_EXACT_MAX_TEXTS', 'AUROC_BINS', 'PAIR_HESSIAN_BINS', 'SYMMETRIC_MAXSIM', 'ALL_TO_ALL', 'PREDEFINED',
+           'auroc', 'all_to_all_trials', 'pair_bin_counts', 'streamed_pair_histograms', 'histogram_auroc',
+           'all_to_all_metrics', 'all_to_all_auroc', 'pair_rank_counts', 'pair_ends', 'pair_derivatives',
+           'pair_samples', 'auroc_from_placements', 'cross_counts', 'pair_hessian', 'pair_quadratic_forms',
+           'all_to_all_replicates', 'weighted_pair_auroc', 'predefined_pair_scores', 'predefined_pair_auroc',
+           'sample_trials', 'all_to_all_task_metrics', 'all_to_all_maxsim', 'trial_record', 'check_trials',
+           'trial_texts', 'predefined_task_metrics', 'trials_by_kind', 'predefined_replicates',
+           'predefined_from_samples', 'predefined_maxsim']
 
 # %% ../../nbs/lib/tasks/11_pairs.ipynb #c006
 def auroc(scores, positive) -> float:
@@ -90,12 +97,18 @@ def histogram_auroc(pos, neg) -> tuple[float, float]:
     return float(value), float(0.5 * (pos * neg).sum() / n_pos / n_neg)
 
 # %% ../../nbs/lib/tasks/11_pairs.ipynb #3a8b55cb
-def all_to_all_metrics(embeddings, labels, exact_max_texts: int = ALL_TO_ALL_EXACT_MAX_TEXTS) -> dict:
+def all_to_all_metrics(embeddings, labels, exact_max_texts: int = ALL_TO_ALL_EXACT_MAX_TEXTS,
+                       per_sample: bool = False) -> dict:
     """AUROC of cosine similarity for 'same label' over all pairs i<j (STEB all-to-all pair classification):
-    exact up to `exact_max_texts` texts; beyond, from `streamed_pair_histograms` with its error bound."""
+    exact up to `exact_max_texts` texts, with `per_sample` each text's part under `PER_SAMPLE` (`pair_samples`);
+    beyond, from `streamed_pair_histograms` with its error bound."""
     if len(set(np.asarray(labels).tolist())) < 2:
         raise StebInputError("all-to-all pair classification needs at least 2 distinct labels; got 1")
-    if len(embeddings) <= exact_max_texts: return {"auroc": auroc(*all_to_all_trials(embeddings, labels))}
+    if len(embeddings) <= exact_max_texts:
+        scores, positive = all_to_all_trials(embeddings, labels)
+        out = {"auroc": auroc(scores, positive)}
+        return out | ({PER_SAMPLE: pair_samples(scores, positive, len(embeddings))}
+                      if per_sample else {})
     if len(labels) != len(embeddings):
         raise StebInputError(f"{len(embeddings)} embeddings but {len(labels)} labels")
     codes = np.unique(np.asarray(labels), return_inverse=True)[1]
@@ -107,14 +120,117 @@ def all_to_all_auroc(embeddings, labels) -> float:
     "AUROC of cosine similarity for 'same label' over all pairs i<j (`all_to_all_metrics`)."
     return all_to_all_metrics(embeddings, labels)["auroc"]
 
+# %% ../../nbs/lib/tasks/11_pairs.ipynb #c02d7311
+def pair_rank_counts(scores, positive) -> tuple:
+    """Per positive pair, the negatives scored below it and tied with it; per negative pair, the positives
+    above it and tied with it: the AUROC's numerator counted from either side."""
+    s, pos = np.asarray(scores, np.float64), np.asarray(positive, bool)
+    neg_sorted, pos_sorted = np.sort(s[~pos]), np.sort(s[pos])
+    below = np.searchsorted(neg_sorted, s[pos], "left")
+    tied = np.searchsorted(neg_sorted, s[pos], "right") - below
+    upto = np.searchsorted(pos_sorted, s[~pos], "right")
+    return below, tied, pos_sorted.size - upto, upto - np.searchsorted(pos_sorted, s[~pos], "left")
+
+def pair_ends(n_texts: int, mask) -> np.ndarray:
+    "Both texts of each pair i<j selected by `mask` (pairs in `all_to_all_trials`' order): the i's, then the j's."
+    i, j = np.triu_indices(n_texts, k=1)
+    return np.r_[i[mask], j[mask]]
+
+# %% ../../nbs/lib/tasks/11_pairs.ipynb #006c6eff
+def pair_derivatives(scores, positive, n_texts: int) -> dict:
+    """The all-to-all AUROC U / (P·N) as a function of the texts' weights, at weight 1: U, P, N, and per text
+    the derivatives of U (`d_u`), P (`d_pos`) and N (`d_neg`); per pair its half of U's Hessian (`pair_term`)."""
+    pos = np.asarray(positive, bool)
+    below, tied, above, tied_neg = pair_rank_counts(scores, pos)
+    per_text = lambda idx, w=None: np.bincount(idx, weights=w, minlength=n_texts)   # noqa: E731
+    pair_term = np.empty(pos.size); pair_term[pos], pair_term[~pos] = below + 0.5 * tied, above + 0.5 * tied_neg
+    return {"u": below.sum() + 0.5 * tied.sum(), "p": int(pos.sum()), "n": int((~pos).sum()),
+            "d_u": per_text(pair_ends(n_texts, slice(None)), np.tile(pair_term, 2)),
+            "d_pos": per_text(pair_ends(n_texts, pos)), "d_neg": per_text(pair_ends(n_texts, ~pos)),
+            "pair_term": pair_term, "below": below, "tied": tied}
+
+# %% ../../nbs/lib/tasks/11_pairs.ipynb #a2848570
+def pair_samples(scores, positive, n_texts: int) -> dict:
+    """Per text: the negatives below and tied with the positive pairs it opens (their sums make the AUROC's
+    numerator), and its influence (the AUROC's derivative in its weight); `_pairs`: the pairs, kept in memory
+    only, for the replicates."""
+    d, pos = pair_derivatives(scores, positive, n_texts), np.asarray(positive, bool)
+    first = np.triu_indices(n_texts, k=1)[0][pos]
+    g, theta = d["p"] * d["n"], d["u"] / (d["p"] * d["n"])
+    influence = (d["d_u"] - theta * (d["d_pos"] * d["n"] + d["p"] * d["d_neg"])) / g
+    return {"positive_below": np.bincount(first, d["below"], n_texts).astype(np.int64),
+            "positive_tied": np.bincount(first, d["tied"], n_texts).astype(np.int64),
+            "n_positive": np.int64(d["p"]), "n_negative": np.int64(d["n"]), "influence": influence,
+            "_pairs": (np.asarray(scores, np.float64), pos, d)}
+
+def auroc_from_placements(samples: dict) -> float:
+    "The all-to-all AUROC from the per-text counts a result keeps (`pair_samples`), as `auroc` computes it."
+    n_pos, n_neg = int(samples["n_positive"]), int(samples["n_negative"])
+    return float((samples["positive_below"].sum() + 0.5 * samples["positive_tied"].sum()) / (n_pos * n_neg))
+
+# %% ../../nbs/lib/tasks/11_pairs.ipynb #f8b1c304
+PAIR_HESSIAN_BINS = 256   # quantile bins of the pair scores for the cross term of the Hessian
+
+def cross_counts(scores, positive, n_texts: int, bins: int = PAIR_HESSIAN_BINS) -> np.ndarray:
+    """M[a, b] ≈ Σ over a's positive pairs and b's negative pairs of [negative below positive] (½ if tied),
+    counted in `bins` quantile bins of the scores (pairs in one bin as ties)."""
+    s, pos = np.asarray(scores, np.float64), np.asarray(positive, bool)
+    at = np.searchsorted(np.quantile(s, np.linspace(0, 1, bins + 1)[1:-1]), s, "right")
+    def per_text_bins(mask):
+        return np.bincount(pair_ends(n_texts, mask) * bins + np.tile(at[mask], 2),
+                           minlength=n_texts * bins).reshape(n_texts, bins).astype(np.float64)
+    negatives = per_text_bins(~pos)
+    return per_text_bins(pos) @ (np.cumsum(negatives, 1) - 0.5 * negatives).T
+
+# %% ../../nbs/lib/tasks/11_pairs.ipynb #365a5c62
+def pair_hessian(scores, positive, d: dict, n_texts: int) -> np.ndarray:
+    """The AUROC's Hessian in the texts' weights without its rank-one parts (`pair_quadratic_forms` adds them):
+    U's Hessian over P·N, less U·(N·[a,b positive] + P·[a,b negative]) over (P·N)²."""
+    g, u = d["p"] * d["n"], d["u"]
+    pos = np.asarray(positive, bool); i, j = np.triu_indices(n_texts, k=1)
+    H = np.zeros((n_texts, n_texts))
+    H[i, j] = d["pair_term"] / g - u * np.where(pos, d["n"], d["p"]) / g**2
+    H += H.T
+    M = cross_counts(scores, pos, n_texts) / g
+    H += M + M.T
+    H[np.diag_indices(n_texts)] = 2 * np.diag(M)
+    return H
+
+# %% ../../nbs/lib/tasks/11_pairs.ipynb #d8faccb1
+def pair_quadratic_forms(samples: dict, counts) -> np.ndarray:
+    """Each draw's AUROC from the second-order expansion at the sample: AUROC + δ·influence + ½ δᵀHδ, with δ =
+    counts − 1 (the rank-one parts of the Hessian as products of projections)."""
+    scores, pos, d = samples["_pairs"]; n = len(d["d_u"])
+    g, u = d["p"] * d["n"], d["u"]
+    delta = np.asarray(counts, np.float64) - 1
+    dg = d["d_pos"] * d["n"] + d["p"] * d["d_neg"]
+    on = lambda v: delta @ v   # noqa: E731
+    quad = ((delta @ pair_hessian(scores, pos, d, n)) * delta).sum(1) - 2 * on(d["d_u"]) * on(dg) / g**2
+    quad += -2 * u * on(d["d_pos"]) * on(d["d_neg"]) / g**2 + 2 * u * on(dg) ** 2 / g**3
+    return auroc_from_placements(samples) + delta @ samples["influence"] + 0.5 * quad
+
+def all_to_all_replicates(samples: dict, counts) -> dict:
+    "The all-to-all AUROC on each draw of texts (`pair_quadratic_forms`)."
+    return {"auroc": pair_quadratic_forms(samples, counts)}
+
+# %% ../../nbs/lib/tasks/11_pairs.ipynb #210091d6
+def weighted_pair_auroc(scores, positive, n_texts: int, counts) -> np.ndarray:
+    "Each draw's all-to-all AUROC computed exactly: pair (i, j) weighted `counts[i] * counts[j]` (slow: all pairs)."
+    i, j = np.triu_indices(n_texts, k=1); C = np.atleast_2d(counts)
+    return weighted_auroc(scores, positive, C[:, i] * C[:, j])
+
 # %% ../../nbs/lib/tasks/11_pairs.ipynb #c017
-def predefined_pair_auroc(embeddings_a, embeddings_b, same) -> float:
-    "AUROC of cosine(a_k, b_k) for the flags `same` (STEB predefined pair classification)."
+def predefined_pair_scores(embeddings_a, embeddings_b) -> np.ndarray:
+    "cosine(a_k, b_k) of each trial k."
     A, B = l2_normalize(embeddings_a), l2_normalize(embeddings_b)
     if A.shape != B.shape: raise StebInputError(f"pair sides differ in shape: {A.shape} vs {B.shape}")
-    same = np.asarray(same, dtype=bool)
-    if len(same) != len(A): raise StebInputError(f"{len(A)} pairs but {len(same)} same/different flags")
-    return auroc(np.einsum("ij,ij->i", A, B), same)
+    return np.einsum("ij,ij->i", A, B)
+
+def predefined_pair_auroc(embeddings_a, embeddings_b, same) -> float:
+    "AUROC of cosine(a_k, b_k) for the flags `same` (STEB predefined pair classification)."
+    scores, same = predefined_pair_scores(embeddings_a, embeddings_b), np.asarray(same, dtype=bool)
+    if len(same) != len(scores): raise StebInputError(f"{len(scores)} pairs but {len(same)} same/different flags")
+    return auroc(scores, same)
 
 # %% ../../nbs/lib/tasks/11_pairs.ipynb #c020
 def sample_trials(records, target: dict, ctx) -> list[dict]:
@@ -133,7 +249,7 @@ def sample_trials(records, target: dict, ctx) -> list[dict]:
 
 # %% ../../nbs/lib/tasks/11_pairs.ipynb #c022
 def all_to_all_task_metrics(records, vectors_of, seed, progress) -> dict:
-    return all_to_all_metrics(vectors_of(record_texts(records)), [r["label"] for r in records])
+    return all_to_all_metrics(vectors_of(record_texts(records)), [r["label"] for r in records], per_sample=True)
 
 def _check_all_to_all(records): check_two_labels(records, "all_to_all")
 
@@ -146,7 +262,8 @@ def all_to_all_maxsim(records, items, maxsim, progress: bool = False, **kw) -> t
 
 ALL_TO_ALL = register_task(TaskSpec(
     "all_to_all", "auroc", column=2, record=labelled_record, check=_check_all_to_all, texts=record_texts,
-    metrics=all_to_all_task_metrics, draw=sample_labelled, name_field="label", maxsim=all_to_all_maxsim))
+    metrics=all_to_all_task_metrics, draw=sample_labelled, name_field="label", maxsim=all_to_all_maxsim,
+    resampling=texts_by_label, replicates=all_to_all_replicates, main_from_samples=auroc_from_placements))
 
 def trial_record(rec: dict, at: str) -> dict:
     "A predefined trial `{text_a, text_b, same}` in normal form."
@@ -165,8 +282,22 @@ def trial_texts(records) -> list[str]: return [t for r in records for t in (r["t
 
 # %% ../../nbs/lib/tasks/11_pairs.ipynb #e683a591
 def predefined_task_metrics(records, vectors_of, seed, progress) -> dict:
+    "The AUROC of the trials' cosines, and each trial's cosine and flag as its per-sample outputs."
     A, B = vectors_of([r["text_a"] for r in records]), vectors_of([r["text_b"] for r in records])
-    return {"auroc": predefined_pair_auroc(A, B, [r["same"] for r in records])}
+    scores, same = predefined_pair_scores(A, B), np.array([r["same"] for r in records], dtype=bool)
+    return {"auroc": predefined_pair_auroc(A, B, same), PER_SAMPLE: {"score": scores, "same": same}}
+
+def trials_by_kind(records) -> tuple[str, list]:
+    "Predefined pairs' bootstrap unit: the trials, resampled within same and within different ones."
+    return "trials", [r["same"] for r in records]
+
+def predefined_replicates(samples: dict, counts) -> dict:
+    "The AUROC on each draw: each trial weighted by how often it was drawn (`weighted_auroc`)."
+    return {"auroc": weighted_auroc(samples["score"], samples["same"], counts)}
+
+def predefined_from_samples(samples: dict) -> float:
+    "The AUROC from the stored cosines and flags (the same computation: bit for bit)."
+    return auroc(samples["score"], samples["same"])
 
 def predefined_maxsim(records, items, maxsim, progress: bool = False, **kw) -> tuple[dict, str]:
     "Late interaction: each trial by its symmetric mean MaxSim (`maxsim.predefined_auroc`)."
@@ -176,4 +307,5 @@ def predefined_maxsim(records, items, maxsim, progress: bool = False, **kw) -> t
 PREDEFINED = register_task(TaskSpec(
     "predefined", "auroc", column=3, record=trial_record, check=check_trials, texts=trial_texts,
     metrics=predefined_task_metrics, draw=sample_trials, text_count=lambda records: 2 * len(records),
-    classes=len, maxsim=predefined_maxsim))
+    classes=len, maxsim=predefined_maxsim, resampling=trials_by_kind, replicates=predefined_replicates,
+    main_from_samples=predefined_from_samples))

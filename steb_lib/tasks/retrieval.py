@@ -7,14 +7,14 @@ from __future__ import annotations
 import numpy as np
 from ..core import StebInputError, l2_normalize
 from ..profiles import make_profile
-from .spec import TaskSpec, draw_seeded, record_field, record_texts, register_task
+from .spec import PER_SAMPLE, TaskSpec, draw_seeded, record_field, record_texts, register_task
 
 # %% auto #0
 __all__ = ['RETRIEVAL_KS', 'RETRIEVAL', 'author_vectors', 'relevant_rank_counts', 'rank_counts_from_scores',
            'expected_reciprocal_rank', 'expected_success_at', 'expected_ndcg_at', 'rank_metrics',
            'relevant_target_index', 'retrieval_metrics', 'authored_record', 'check_retrieval_sample', 'author_groups',
            'without_target_only_authors', 'retrieval_records', 'retrieval_task_metrics', 'author_episode_metrics',
-           'retrieval_maxsim', 'sample_authors']
+           'retrieval_maxsim', 'sample_authors', 'query_authors_resampled', 'mrr_from_samples', 'retrieval_replicates']
 
 # %% ../../nbs/lib/tasks/14_retrieval.ipynb #c006
 def author_vectors(embeddings, authors) -> tuple[list, np.ndarray]:
@@ -90,12 +90,14 @@ def relevant_target_index(query_authors, target_authors) -> list[int]:
     return [index[a] for a in query_authors]
 
 def retrieval_metrics(query_embeddings, query_authors, target_embeddings, target_authors,
-                      ks=RETRIEVAL_KS, dtype=np.float32) -> dict:
-    "MRR, recall@k, success@k and nDCG@k of pooled query authors against pooled target authors."
+                      ks=RETRIEVAL_KS, dtype=np.float32, per_sample: bool = False) -> dict:
+    """MRR, recall@k, success@k and nDCG@k of pooled query authors against pooled target authors (`per_sample`:
+    and each query's rank counts under `PER_SAMPLE`, queries in sorted order)."""
     q_names, Q = author_vectors(query_embeddings, query_authors)
     t_names, T = author_vectors(target_embeddings, target_authors)
     higher, tied = relevant_rank_counts(Q, T, relevant_target_index(q_names, t_names), dtype=dtype)
-    return rank_metrics(higher, tied, ks) | {"n_queries": len(q_names), "n_targets": len(t_names)}
+    out = rank_metrics(higher, tied, ks) | {"n_queries": len(q_names), "n_targets": len(t_names)}
+    return out | ({PER_SAMPLE: {"higher": higher, "tied": tied}} if per_sample else {})
 
 # %% ../../nbs/lib/tasks/14_retrieval.ipynb #c020
 def authored_record(rec: dict, at: str) -> dict:
@@ -157,6 +159,7 @@ def retrieval_task_metrics(records, vectors_of, seed, progress, profile=None) ->
         [r["author"] for r in q],
         vectors_of(record_texts(t)),
         [r["author"] for r in t],
+        per_sample=True,
     )
 
 # %% ../../nbs/lib/tasks/14_retrieval.ipynb #3885e65c
@@ -166,7 +169,7 @@ def author_episode_metrics(records, encode_groups, profile=None) -> dict:
     records = retrieval_records(records, profile)
     q, t = author_groups(records, "query"), author_groups(records, "target")
     return retrieval_metrics(
-        encode_groups(list(q.values())), list(q), encode_groups(list(t.values())), list(t)
+        encode_groups(list(q.values())), list(q), encode_groups(list(t.values())), list(t), per_sample=True
     )
 
 def retrieval_maxsim(records, items, maxsim, progress: bool = False, **kw) -> tuple[dict, str]:
@@ -187,8 +190,23 @@ def sample_authors(records, target: dict, ctx) -> list[dict]:
     ctx.skip("authors beyond Tab. 15's count, with their texts (not drawn)", len(authors) - len(keep))
     return [r for r in records if r["author"] in keep]
 
+# %% ../../nbs/lib/tasks/14_retrieval.ipynb #9d3d7b86
+def query_authors_resampled(records) -> tuple[str, np.ndarray]:
+    "Retrieval's bootstrap unit: the query authors (sorted, as `retrieval_metrics` orders them), one stratum."
+    return "query authors", np.zeros(len({r["author"] for r in records if r["side"] == "query"}), np.int64)
+
+def mrr_from_samples(samples: dict) -> float:
+    "The MRR from the per-query rank counts a result keeps (`retrieval_metrics(..., per_sample=True)`)."
+    return float(expected_reciprocal_rank(samples["higher"], samples["tied"]).mean())
+
+def retrieval_replicates(samples: dict, counts) -> dict:
+    "The MRR on each draw (`counts`: replicates × queries): reciprocal ranks weighted by how often each was drawn."
+    rr = expected_reciprocal_rank(samples["higher"], samples["tied"])
+    return {"mrr": (counts @ rr) / counts.sum(1)}
+
 # %% ../../nbs/lib/tasks/14_retrieval.ipynb #09e56610
 RETRIEVAL = register_task(TaskSpec(
     "retrieval", "mrr", column=5, record=authored_record, check=check_retrieval_sample, texts=record_texts,
     metrics=retrieval_task_metrics, draw=sample_authors, name_field="author", maxsim=retrieval_maxsim,
-    episode_metrics=author_episode_metrics, corrections=("retrieval-keep-target-only",)))
+    episode_metrics=author_episode_metrics, corrections=("retrieval-keep-target-only",),
+    resampling=query_authors_resampled, replicates=retrieval_replicates, main_from_samples=mrr_from_samples))

@@ -11,11 +11,11 @@ from typing import Callable
 from ..core import StebInputError
 
 # %% auto #0
-__all__ = ['TABLE_SEPARATORS', 'RELEASED_AUTO_RANGE', 'TASK_REGISTRY', 'decode_text_file', 'parse_jsonl', 'read_jsonl_lines',
-           'read_jsonl', 'read_table_lines', 'read_data_file_lines', 'record_field', 'labelled_record',
-           'check_two_labels', 'record_texts', 'SampleContext', 'draw_seeded', 'cut_reason', 'take_sample',
-           'group_records', 'released_per_label', 'sample_labelled', 'sample_texts', 'TaskSpec', 'register_task',
-           'task_names', 'task_name', 'task_spec', 'sample_counts']
+__all__ = ['TABLE_SEPARATORS', 'RELEASED_AUTO_RANGE', 'PER_SAMPLE', 'TASK_REGISTRY', 'decode_text_file', 'parse_jsonl',
+           'read_jsonl_lines', 'read_jsonl', 'read_table_lines', 'read_data_file_lines', 'record_field',
+           'labelled_record', 'check_two_labels', 'record_texts', 'texts_by_label', 'SampleContext', 'draw_seeded',
+           'cut_reason', 'take_sample', 'group_records', 'released_per_label', 'sample_labelled', 'sample_texts',
+           'TaskSpec', 'register_task', 'task_names', 'task_name', 'task_spec', 'sample_counts']
 
 # %% ../../nbs/lib/tasks/10_spec.ipynb #c006
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
@@ -122,6 +122,10 @@ def record_texts(records: list[dict]) -> list[str]:
     "The `text` of each record."
     return [r["text"] for r in records]
 
+def texts_by_label(records: list[dict]) -> tuple[str, list]:
+    "The bootstrap unit of the labelled-text tasks (`07_bootstrap`): texts, resampled within their labels."
+    return "texts", [r["label"] for r in records]
+
 # %% ../../nbs/lib/tasks/10_spec.ipynb #c017
 @dataclass
 class SampleContext:
@@ -225,6 +229,8 @@ def _unchanged(records, corrections=()): return records
 def _any_sample(records) -> None: return None
 
 # %% ../../nbs/lib/tasks/10_spec.ipynb #f8f9c68c
+PER_SAMPLE = "per_sample"   # the key under which `metrics` returns its per-sample outputs (arrays)
+
 @dataclass(frozen=True)
 class TaskSpec:
     "Everything the library knows about one task; each task notebook registers its spec with `register_task`."
@@ -251,6 +257,12 @@ class TaskSpec:
     episode_metrics: Callable | None = None
     # the corrections (steb_lib.profiles) its metrics react to; `metrics` then also takes `profile=`
     corrections: tuple = ()
+    # uncertainty (07_bootstrap): records -> (the unit a bootstrap resamples, each unit's stratum)
+    resampling: Callable | None = None
+    # (per-sample outputs, counts: replicates × units) -> {metric: one score per replicate}
+    replicates: Callable | None = None
+    # per-sample outputs as stored -> the main score, bit for bit (what proves they are the result's)
+    main_from_samples: Callable | None = None
 
     @property
     def multi_vector(self) -> bool:
