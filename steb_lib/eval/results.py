@@ -22,9 +22,10 @@ from ..models.registry import settings_fingerprint
 from ..profiles import Profile, legacy_profile, make_profile
 from ..run_settings import record_run_settings
 from steb_lib.records import (
-    TIMING_FIELDS, RecordKind, checksum_problem, record_lock, upgrade, write_record
+    ARRAYS_SUFFIX, TIMING_FIELDS, RecordKind, checksum_problem, read_arrays, record_lock, upgrade, write_arrays,
+    write_record
 )
-from ..tasks.task_data import TaskData, task_name
+from ..tasks.task_data import PER_SAMPLE, TaskData, task_name, task_spec
 
 _logger = logging.getLogger("steb_lib.eval.results")
 
@@ -32,9 +33,9 @@ _logger = logging.getLogger("steb_lib.eval.results")
 __all__ = ['IDENTITY_FIELDS', 'RESULT_FIELDS', 'SCHEMA_VERSION', 'RESULT_RECORD', 'RECORD_KINDS', 'result_lock',
            'STORE_PROFILE_FILE', 'MTEB_LANGUAGES', 'system_name', 'result_system', 'register_record_kind',
            'result_path', 'without_timing', 'result_problem', 'with_corrections', 'migrate_result', 'parse_result',
-           'read_result', 'write_result', 'finished_result', 'compute_once', 'prepare_stores', 'store_profile',
-           'claim_store_profile', 'base_result', 'load_results', 'results_table', 'results_to_frame', 'Result',
-           'Results', 'mteb_task_result', 'export_name', 'export_mteb']
+           'samples_path', 'read_samples', 'samples_problem', 'read_result', 'write_result', 'finished_result',
+           'compute_once', 'prepare_stores', 'store_profile', 'claim_store_profile', 'base_result', 'load_results',
+           'results_table', 'results_to_frame', 'Result', 'Results', 'mteb_task_result', 'export_name', 'export_mteb']
 
 # %% ../../nbs/lib/eval/60_results.ipynb #c006
 IDENTITY_FIELDS = (
@@ -115,14 +116,34 @@ def parse_result(path) -> tuple[dict | None, str | None]:
     if problem: return None, problem
     return upgrade(RESULT_RECORD, result, path), None
 
+def samples_path(path) -> Path:
+    "Where the per-sample outputs of the result at `path` live: `<task>.samples.npz` beside it."
+    return Path(path).with_suffix(ARRAYS_SUFFIX)
+
+def read_samples(path, result: dict) -> dict | None:
+    "The per-sample outputs (and replicates) of the result at `path`, checked against its sha256; None if it has none."
+    field = result.get(PER_SAMPLE)
+    return None if field is None else read_arrays(samples_path(path), field)
+
+def samples_problem(path, result: dict) -> str | None:
+    """What is wrong with the per-sample outputs of the result at `path` (None: they are there, untouched, and
+    give its main score again, or it has none)."""
+    try: samples = read_samples(path, result)
+    except StebInputError as e: return f"has damaged per-sample outputs: {e}"
+    if samples is None: return None
+    again = task_spec(result["task"]).main_from_samples(samples)
+    if again != result["main_score"]: return f"has per-sample outputs that give {again!r}, not its main score"
+    return None
+
 def read_result(path) -> dict | None:
-    """The result at `path`, or None if absent; a damaged or invalid one is set aside (`*.corrupt`) and None
-    returned."""
+    """The result at `path`, or None if absent; a damaged or invalid one (or one whose per-sample outputs are
+    damaged) is set aside (`*.corrupt`) and None returned."""
     path = Path(path)
     if not path.exists(): return None
     result, problem = parse_result(path)
+    if result is not None: problem = samples_problem(path, result)
     if problem: set_aside(path, f"result {problem}; recomputing")
-    return result
+    return None if problem else result
 
 def write_result(path, result: dict) -> Path:
     """Write `result` with its checksum atomically as sorted, indented JSON, inside its results directory
@@ -167,11 +188,15 @@ def compute_once(
             "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             "run_settings": record_run_settings(Path(out).parents[2]),   # the machine, kernels, libraries
         }
-        try: write_result(out, result)
+        try:
+            if PER_SAMPLE in result:   # first the outputs, then the result that certifies them
+                result[PER_SAMPLE] = write_arrays(samples_path(out), result[PER_SAMPLE], within=Path(out).parents[2])
+            write_result(out, result)
         except OSError as e:
             raise StebInputError(
                 f"cannot write {out} ({e.strerror or e}); the result, so that it is not lost:\n"
-                + json.dumps(result, sort_keys=True, ensure_ascii=False, allow_nan=False)
+                + json.dumps(result, sort_keys=True, ensure_ascii=False, allow_nan=False,
+                             default=lambda a: a.tolist() if hasattr(a, "tolist") else str(a))
             ) from None
         return result, True
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses, logging
 from dataclasses import dataclass
 from ..core import DEFAULT_BATCH_SIZE, DEFAULT_SEED, StebInputError, default_cache_dir, work_labelled
-from ..tasks.task_data import TaskData, score_task, task_name, task_spec
+from ..tasks.task_data import TaskData, score_task, task_name, task_spec, with_uncertainty
 from ..data.datasets import task_input
 from .results import Result, Results, base_result, compute_once, prepare_stores, result_path, system_name
 from ..core import check_protocol
@@ -70,8 +70,7 @@ def joint_author_scores(
             ]
         )
     kw = {"profile": make_profile(profile)} if spec.corrections else {}
-    metrics = spec.episode_metrics(data.records, vectors, **kw)
-    return {"main_score": metrics[spec.main_metric], "metrics": metrics}
+    return with_uncertainty(data, spec.episode_metrics(data.records, vectors, **kw))
 
 def _author_pooling(encoder, task: str) -> dict:
     if task_spec(task).episode_metrics is None: return {}

@@ -7,17 +7,20 @@ from __future__ import annotations
 import numpy as np
 from ..core import DEFAULT_SEED, NEAR_TIE_MARGIN, StebInputError
 from steb_lib.tasks.spec import (
+    PER_SAMPLE,
     TaskSpec,
     check_two_labels,
     labelled_record,
     record_texts,
     register_task,
     sample_labelled,
+    texts_by_label,
 )
 
 # %% auto #0
 __all__ = ['CLUSTERING', 'check_clustering_labels', 'fitted_clusters', 'cluster_assignments', 'centroid_near_ties',
-           'clustering_metrics', 'clustering_task_metrics']
+           'clustering_metrics', 'v_measures', 'v_measure_from_samples', 'clustering_replicates',
+           'clustering_task_metrics']
 
 # %% ../../nbs/lib/tasks/12_clustering.ipynb #c008
 def check_clustering_labels(n_texts: int, labels) -> int:
@@ -46,23 +49,56 @@ def centroid_near_ties(km, embeddings) -> int:
     return int(((gaps > 0) & (gaps < NEAR_TIE_MARGIN)).sum())
 
 # %% ../../nbs/lib/tasks/12_clustering.ipynb #c011
-def clustering_metrics(embeddings, labels, seed: int = DEFAULT_SEED, n_seeds: int = 5) -> dict:
+def clustering_metrics(embeddings, labels, seed: int = DEFAULT_SEED, n_seeds: int = 5,
+                       per_sample: bool = False) -> dict:
     """V-measure of MiniBatchKMeans clusters vs. `labels`: the seed-`seed` run, and mean/std over `n_seeds`
-    seeds."""
+    seeds (`per_sample`: and the seed-`seed` run's cluster of each text with its label's code, `PER_SAMPLE`)."""
     k = check_clustering_labels(len(embeddings), labels)
     from sklearn.metrics import v_measure_score
     fits = [fitted_clusters(embeddings, k, seed + i) for i in range(n_seeds)]
     runs = [v_measure_score(labels, km.labels_) for km in fits]
-    return {"v_measure": float(runs[0]), "v_measure_mean": float(np.mean(runs)),
-            "v_measure_std": float(np.std(runs)), "n_clusters": k,
-            "near_ties": centroid_near_ties(fits[0], embeddings)}
+    out = {"v_measure": float(runs[0]), "v_measure_mean": float(np.mean(runs)),
+           "v_measure_std": float(np.std(runs)), "n_clusters": k,
+           "near_ties": centroid_near_ties(fits[0], embeddings)}
+    if not per_sample: return out
+    codes = np.unique(np.asarray(labels), return_inverse=True)[1]
+    return out | {PER_SAMPLE: {"predicted": fits[0].labels_.astype(np.int64), "label": codes.astype(np.int64)}}
+
+# %% ../../nbs/lib/tasks/12_clustering.ipynb #662995d0
+def v_measures(contingency) -> np.ndarray:
+    """V-measure of each table in a stack (B × labels × clusters of counts), as scikit-learn defines it:
+    homogeneity and completeness are 1 when their entropy is 0, their harmonic mean 0 when both are."""
+    p = np.asarray(contingency, np.float64); p = p / p.sum((1, 2), keepdims=True)
+    def entropy_terms(q): return -np.where(q > 0, q * np.log(np.where(q > 0, q, 1.0)), 0.0).sum((1, 2))
+    h_labels, h_clusters = entropy_terms(p.sum(2, keepdims=True)), entropy_terms(p.sum(1, keepdims=True))
+    mutual = h_labels + h_clusters - entropy_terms(p)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        homogeneity = np.where(h_labels > 0, mutual / h_labels, 1.0)
+        completeness = np.where(h_clusters > 0, mutual / h_clusters, 1.0)
+        both = homogeneity + completeness
+        return np.where(both > 0, 2 * homogeneity * completeness / np.where(both > 0, both, 1.0), 0.0)
+
+# %% ../../nbs/lib/tasks/12_clustering.ipynb #16636309
+def v_measure_from_samples(samples: dict) -> float:
+    "The V-measure from the per-text clusters and labels a result keeps (scikit-learn's, as the task scores it)."
+    from sklearn.metrics import v_measure_score
+    return float(v_measure_score(samples["label"], samples["predicted"]))
+
+def clustering_replicates(samples: dict, counts) -> dict:
+    "The V-measure of each draw (`counts`: replicates × texts): the contingency table counted with the weights."
+    label, predicted = samples["label"], samples["predicted"]
+    k = int(predicted.max()) + 1; cells = (int(label.max()) + 1) * k
+    tables = np.stack([np.bincount(label * k + predicted, weights=c, minlength=cells) for c in counts])
+    return {"v_measure": v_measures(tables.reshape(len(counts), -1, k))}
 
 # %% ../../nbs/lib/tasks/12_clustering.ipynb #c014
 def clustering_task_metrics(records, vectors_of, seed, progress) -> dict:
-    return clustering_metrics(vectors_of(record_texts(records)), [r["label"] for r in records], seed)
+    return clustering_metrics(vectors_of(record_texts(records)), [r["label"] for r in records], seed,
+                              per_sample=True)
 
 def _check_clustering(records): check_two_labels(records, "clustering")
 
 CLUSTERING = register_task(TaskSpec(
     "clustering", "v_measure", column=1, record=labelled_record, check=_check_clustering, texts=record_texts,
-    metrics=clustering_task_metrics, draw=sample_labelled, name_field="label"))
+    metrics=clustering_task_metrics, draw=sample_labelled, name_field="label", resampling=texts_by_label,
+    replicates=clustering_replicates, main_from_samples=v_measure_from_samples))

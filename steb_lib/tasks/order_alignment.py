@@ -10,13 +10,15 @@ import numpy as np
 from tqdm.auto import tqdm
 from ..core import NEAR_TIE_MARGIN, StebInputError, l2_normalize
 from ..profiles import make_profile
-from .spec import TaskSpec, record_field, register_task, sample_labelled
+from .spec import PER_SAMPLE, TaskSpec, record_field, register_task, sample_labelled
 
 # %% auto #0
-__all__ = ['MAX_TUPLE_SIZE', 'ORDER_ALIGNMENT', 'injective_assignments', 'assignment_totals', 'assignment_margins',
-           'alignment_scores', 'expected_alignment_accuracy', 'unit_tuples', 'category_alignment_sums',
-           'order_alignment_metrics', 'solver_alignment_accuracy', 'solver_near_ties', 'solver_category_sums',
-           'tuple_record', 'check_tuples', 'tuple_texts', 'order_alignment_task_metrics', 'sample_tuples']
+__all__ = ['MAX_TUPLE_SIZE', 'INSTANCE_FIELDS', 'ORDER_ALIGNMENT', 'injective_assignments', 'assignment_totals',
+           'assignment_margins', 'alignment_scores', 'expected_alignment_accuracy', 'block_pairs', 'block_instances',
+           'joined_instances', 'unit_tuples', 'category_alignment_sums', 'order_alignment_metrics',
+           'solver_alignment_accuracy', 'solver_near_ties', 'solver_category_sums', 'summed_as_scored',
+           'order_alignment_from_samples', 'tuples_by_category', 'order_alignment_replicates', 'tuple_record',
+           'check_tuples', 'tuple_texts', 'order_alignment_task_metrics', 'tuples_as_records', 'sample_tuples']
 
 # %% ../../nbs/lib/tasks/13_order_alignment.ipynb #c006
 MAX_TUPLE_SIZE = 6
@@ -54,14 +56,20 @@ def expected_alignment_accuracy(sim, targets, tol: float = 1e-9) -> np.ndarray:
     return alignment_scores(sim, targets, tol)[0]
 
 # %% ../../nbs/lib/tasks/13_order_alignment.ipynb #c012
+def block_pairs(a_offset: int, na: int, nb: int, ordered: bool = True) -> tuple:
+    """(mask over the block's na × nb (A, B) couples, A's and B's tuple index of each kept one): A ≠ B
+    (`ordered`), or A before B."""
+    a, b = np.meshgrid(a_offset + np.arange(na), np.arange(nb), indexing="ij")
+    keep = ((b != a) if ordered else (b > a)).ravel()
+    return keep, a.ravel()[keep], b.ravel()[keep]
+
 def _block_scores(XA, XB, a_offset: int, ordered: bool = True) -> tuple:
     """(accuracies, margins) of the plain and both distractor variants for A = XA (a block starting at
     `a_offset`) against every other B in XB (`ordered`), or against the B that come after it."""
     na, m = XA.shape[:2]; nb = len(XB)
     cross = np.einsum("amd,bnd->abmn", XA, XB)                      # cos(a_i, b_j)
     within = np.einsum("amd,and->amn", XA, XA)                       # cos(a_i, a_j)
-    later = np.arange(nb)[None, :] - (a_offset + np.arange(na))[:, None]
-    keep = ((later != 0) if ordered else (later > 0)).ravel()
+    keep = block_pairs(a_offset, na, nb, ordered)[0]
     last = np.broadcast_to(within[:, None, :m - 1, m - 1:], (na, nb, m - 1, 1))
     first = np.broadcast_to(within[:, None, 1:, :1], (na, nb, m - 1, 1))
     drop_last = np.concatenate([cross[:, :, :m - 1, :m - 1], last], axis=-1)   # B' = (b_1..b_{m-1}, a_m)
@@ -72,6 +80,18 @@ def _block_scores(XA, XB, a_offset: int, ordered: bool = True) -> tuple:
             alignment_scores(flat(drop_first), np.arange(1, m)))
 
 # %% ../../nbs/lib/tasks/13_order_alignment.ipynb #c014
+INSTANCE_FIELDS = ("plain", "drop_last", "drop_first", "a", "b", "block")   # what a result keeps per instance
+
+def block_instances(scores, pairs, block: int) -> dict:
+    "One block's instances: their three accuracies, A's and B's tuple, the block they were summed in."
+    (plain, _), (last, _), (first, _) = scores; _, a, b = pairs
+    return dict(zip(INSTANCE_FIELDS, (plain, last, first, a, b, np.full(len(a), block))))
+
+def joined_instances(parts: list[dict]) -> dict:
+    "Instances of several blocks (or categories) as one set of arrays, in order."
+    return {k: np.concatenate([np.atleast_1d(p[k]) for p in parts]) if parts else np.zeros(0)
+            for k in INSTANCE_FIELDS}
+
 def unit_tuples(embeddings) -> np.ndarray:
     "One category's tuple embeddings (n, m, dim), checked (2+ tuples of 2 to 6 texts), at unit length."
     X = np.asarray(embeddings, dtype=np.float64)
@@ -82,43 +102,50 @@ def unit_tuples(embeddings) -> np.ndarray:
         raise StebInputError(f"tuples must have 2 to {MAX_TUPLE_SIZE} texts; got {m}")
     return l2_normalize(X.reshape(n * m, d)).reshape(n, m, d)
 
-def category_alignment_sums(embeddings, max_block_elements: int = 4_000_000, ordered: bool = True) -> dict:
+def category_alignment_sums(embeddings, max_block_elements: int = 4_000_000, ordered: bool = True,
+                            per_instance: bool = False) -> dict:
     """Summed plain and distractor accuracies (and near ties) over all ordered pairs of one category's tuples
-    (n, m, dim), or over its unordered pairs (`ordered=False`: A before B in record order)."""
+    (n, m, dim), or over its unordered pairs (`ordered=False`: A before B in record order); `per_instance`: and
+    each instance's accuracies, tuples and block (`instances`)."""
     X = unit_tuples(embeddings); n, m, _ = X.shape
     per_pair = len(injective_assignments(m, m)) * m * 3
     block = max(1, max_block_elements // (n * per_pair))
-    sums, near_ties = np.zeros(3), 0
-    for start in range(0, n, block):
-        scores = _block_scores(X[start:start + block], X, start, ordered)
+    sums, near_ties, instances = np.zeros(3), 0, []
+    for number, start in enumerate(range(0, n, block)):
+        XA = X[start:start + block]; scores = _block_scores(XA, X, start, ordered)
         sums += [accuracy.sum() for accuracy, _ in scores]
         near_ties += sum(int((margins < NEAR_TIE_MARGIN).sum()) for _, margins in scores)
+        if per_instance: instances.append(block_instances(scores, block_pairs(start, len(XA), n, ordered), number))
     pairs = n * (n - 1) if ordered else n * (n - 1) // 2
     return {"plain": sums[0], "drop_last": sums[1], "drop_first": sums[2], "n_instances": pairs,
-            "near_ties": near_ties}
+            "near_ties": near_ties, **({"instances": joined_instances(instances)} if per_instance else {})}
 
 # %% ../../nbs/lib/tasks/13_order_alignment.ipynb #c016
 def order_alignment_metrics(
-    tuples_by_category: Mapping, progress: bool = False, clip: bool = False, ordered: bool = True
+    tuples_by_category: Mapping, progress: bool = False, clip: bool = False, ordered: bool = True,
+    per_sample: bool = False,
 ) -> dict:
     """`accuracy` and `distractor_accuracy` pooled across categories: over all ordered tuple pairs with ties
     averaged, or, with `clip=True, ordered=False`, as the released code scores them
-    (`solver_category_sums`)."""
+    (`solver_category_sums`); `per_sample`: and every instance (`INSTANCE_FIELDS`, its category's position)."""
     if not tuples_by_category: raise StebInputError("order alignment needs at least one category")
     sums_of = (
-        (lambda X: solver_category_sums(X, clip, ordered)) if clip
-        else (lambda X: category_alignment_sums(X, ordered=ordered))
+        (lambda X: solver_category_sums(X, clip, ordered, per_sample)) if clip
+        else (lambda X: category_alignment_sums(X, ordered=ordered, per_instance=per_sample))
     )
-    total = {"plain": 0.0, "drop_last": 0.0, "drop_first": 0.0, "n_instances": 0, "near_ties": 0}
-    for cat, emb in tqdm(tuples_by_category.items(), desc="order alignment", disable=not progress):
+    total, parts = {"plain": 0.0, "drop_last": 0.0, "drop_first": 0.0, "n_instances": 0, "near_ties": 0}, []
+    for code, (cat, emb) in enumerate(tqdm(tuples_by_category.items(), desc="order alignment",
+                                           disable=not progress)):
         try: sums = sums_of(emb)
         except StebInputError as e: raise StebInputError(f"category {cat!r}: {e}") from None
         for k in total: total[k] += sums[k]
+        if per_sample: parts.append(sums["instances"] | {"category": np.full(sums["n_instances"], code)})
     n = total["n_instances"]
-    return {"accuracy": float(total["plain"] / n),
-            "distractor_accuracy": float((total["drop_last"] + total["drop_first"]) / (2 * n)),
-            "n_instances": int(n), "n_categories": len(tuples_by_category),
-            "near_ties": int(total["near_ties"])}
+    out = {"accuracy": float(total["plain"] / n),
+           "distractor_accuracy": float((total["drop_last"] + total["drop_first"]) / (2 * n)),
+           "n_instances": int(n), "n_categories": len(tuples_by_category),
+           "near_ties": int(total["near_ties"])}
+    return out | ({PER_SAMPLE: {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}} if per_sample else {})
 
 # %% ../../nbs/lib/tasks/13_order_alignment.ipynb #c024b
 def solver_alignment_accuracy(S, offset: int = 0, clip: bool = True) -> float:
@@ -134,23 +161,63 @@ def solver_near_ties(S, clip: bool = True) -> int:
     totals, _ = assignment_totals(np.maximum(S, 0.0) if clip else S)
     return int((assignment_margins(totals) < NEAR_TIE_MARGIN).sum())
 
-def solver_category_sums(embeddings, clip: bool = True, ordered: bool = False) -> dict:
+def solver_category_sums(embeddings, clip: bool = True, ordered: bool = False,
+                         per_instance: bool = False) -> dict:
     """`category_alignment_sums` computed one instance at a time with the solver: each unordered pair (A
-    before B), or each ordered pair. Cosines come from one product per A, whatever the vectors' width."""
+    before B), or each ordered pair. Cosines come from one product per A, whatever the vectors' width. Each
+    instance is summed on its own (`per_instance`: its own block)."""
     X = unit_tuples(embeddings); n, m, d = X.shape
-    sums, count, near_ties = np.zeros(3), 0, 0
+    sums, count, near_ties, instances = np.zeros(3), 0, 0, []
     for i in range(n - (not ordered)):
         G = (X[i] @ X.reshape(n * m, d).T).reshape(m, n, m)      # cos(a_r, x_jc) for every tuple j
         js = [k for k in range(n) if k != i and (ordered or k > i)]
         S = G[:, js, :].transpose(1, 0, 2)                        # (B, rows of A, texts of B)
         last, first = S[:, :-1].copy(), S[:, 1:].copy()
         last[:, :, -1], first[:, :, 0] = G[:-1, i, -1], G[1:, i, 0]   # B with A's own last / first text
-        for s, l, f in zip(S, last, first):
-            sums += [solver_alignment_accuracy(s, 0, clip), solver_alignment_accuracy(l, 0, clip),
-                     solver_alignment_accuracy(f, 1, clip)]
+        for j, s, l, f in zip(js, S, last, first):
+            accuracies = [solver_alignment_accuracy(s, 0, clip), solver_alignment_accuracy(l, 0, clip),
+                          solver_alignment_accuracy(f, 1, clip)]
+            sums += accuracies
+            if per_instance: instances.append(dict(zip(INSTANCE_FIELDS, [*accuracies, i, j, len(instances)])))
         near_ties += sum(solver_near_ties(t, clip) for t in (S, last, first)); count += len(js)
     return {"plain": sums[0], "drop_last": sums[1], "drop_first": sums[2], "n_instances": count,
-            "near_ties": near_ties}
+            "near_ties": near_ties, **({"instances": joined_instances(instances)} if per_instance else {})}
+
+# %% ../../nbs/lib/tasks/13_order_alignment.ipynb #5cfbd637
+def summed_as_scored(values, blocks) -> float:
+    "Σ `values` in the scorer's order: numpy's sum within each run of one block, the runs' sums one after another."
+    values, blocks = np.asarray(values, np.float64), np.asarray(blocks)
+    if values.size == 0: return 0.0
+    starts = np.flatnonzero(np.r_[True, blocks[1:] != blocks[:-1]])
+    if starts.size < values.size: values = np.array([values[s:e].sum() for s, e in zip(starts, np.r_[starts[1:], values.size])])
+    return np.add.accumulate(values)[-1]
+
+def order_alignment_from_samples(samples: dict, metric: str = "distractor_accuracy") -> float:
+    "`metric` (or `accuracy`) from the stored instances, summed as `order_alignment_metrics` summed them."
+    total = {"plain": 0.0, "drop_last": 0.0, "drop_first": 0.0}
+    for code in np.unique(samples["category"]):
+        mine = samples["category"] == code
+        for k in total: total[k] += summed_as_scored(samples[k][mine], samples["block"][mine])
+    n = len(samples["plain"])
+    if metric == "accuracy": return float(total["plain"] / n)
+    return float((total["drop_last"] + total["drop_first"]) / (2 * n))
+
+# %% ../../nbs/lib/tasks/13_order_alignment.ipynb #3e9eb765
+def tuples_by_category(records) -> tuple[str, list]:
+    "Order alignment's bootstrap unit: the tuples (records), resampled within their category."
+    return "tuples", [r["category"] for r in records]
+
+def order_alignment_replicates(samples: dict, counts, max_elements: int = 2**22) -> dict:
+    """Accuracy and distractor accuracy on each draw of tuples (`counts`: replicates × records): instance
+    (A, B) weighted by count(A) × count(B), in chunks of instances."""
+    counts = np.asarray(counts); n = len(samples["plain"]); step = max(1, max_elements // len(counts))
+    both = np.stack([samples["plain"], (samples["drop_last"] + samples["drop_first"]) / 2], 1)
+    sums, weight = np.zeros((len(counts), 2)), np.zeros(len(counts))
+    for s in range(0, n, step):
+        W = (counts[:, samples["a"][s:s + step]] * counts[:, samples["b"][s:s + step]]).astype(np.float64)
+        sums += W @ both[s:s + step]; weight += W.sum(1)
+    with np.errstate(invalid="ignore", divide="ignore"): means = sums / weight[:, None]
+    return {"accuracy": means[:, 0], "distractor_accuracy": means[:, 1]}
 
 # %% ../../nbs/lib/tasks/13_order_alignment.ipynb #c026
 def tuple_record(rec: dict, at: str) -> dict:
@@ -175,13 +242,24 @@ def check_tuples(records) -> None:
 def tuple_texts(records) -> list[str]: return [t for r in records for t in r["texts"]]
 
 def order_alignment_task_metrics(records, vectors_of, seed, progress, profile=None) -> dict:
-    "The task's metrics under `profile`: the released procedure unless it applies the oa-* corrections."
-    cats, profile = {}, make_profile(profile)
-    for r in records: cats.setdefault(r["category"], []).append(vectors_of(r["texts"]))
-    return order_alignment_metrics(
+    """The task's metrics under `profile`: the released procedure unless it applies the oa-* corrections; each
+    instance's tuples named by their records' positions."""
+    cats, at, profile = {}, {}, make_profile(profile)
+    for n, r in enumerate(records):
+        cats.setdefault(r["category"], []).append(vectors_of(r["texts"])); at.setdefault(r["category"], []).append(n)
+    out = order_alignment_metrics(
         {c: np.stack(v) for c, v in sorted(cats.items())}, progress=progress,
-        clip=not profile.corrects("oa-no-clip"), ordered=profile.corrects("oa-both-directions"),
+        clip=not profile.corrects("oa-no-clip"), ordered=profile.corrects("oa-both-directions"), per_sample=True,
     )
+    return out | {PER_SAMPLE: tuples_as_records(out[PER_SAMPLE], [np.array(at[c]) for c in sorted(at)])}
+
+def tuples_as_records(samples: dict, positions: list) -> dict:
+    "Instances whose tuples (`a`, `b`: positions in their category) are named by record positions instead."
+    cat = samples["category"]; out = dict(samples)
+    for key in ("a", "b"):
+        out[key] = np.zeros(len(cat), np.int64)
+        for code, records in enumerate(positions): out[key][cat == code] = records[samples[key][cat == code]]
+    return out
 
 # %% ../../nbs/lib/tasks/13_order_alignment.ipynb #f9f114d5
 def sample_tuples(records, target: dict, ctx) -> list[dict]:
@@ -201,5 +279,8 @@ ORDER_ALIGNMENT = register_task(
         text_count=lambda records: len(tuple_texts(records)),
         name_field="category",
         corrections=("oa-no-clip", "oa-both-directions"),
+        resampling=tuples_by_category,
+        replicates=order_alignment_replicates,
+        main_from_samples=order_alignment_from_samples,
     )
 )

@@ -12,15 +12,17 @@ if TYPE_CHECKING: from sklearn.linear_model import LogisticRegression   # for th
 from tqdm.auto import tqdm
 from ..core import DEFAULT_SEED, StebInputError
 from ..profiles import make_profile
-from .spec import TaskSpec, record_field, record_texts, register_task
+from .spec import PER_SAMPLE, TaskSpec, record_field, record_texts, register_task
 
 # %% auto #0
 __all__ = ['N_BINS', 'SPLIT_FRACTIONS', 'L2_STRENGTHS', 'RELEASED_SPLIT', 'RELEASED_MAX_TEXTS', 'RELEASED_PROBE', 'SPLIT_NAMES',
            'PROBING', 'quantile_bins', 'balanced_indices', 'train_val_test_indices', 'fit_probe', 'row_space_basis',
-           'probe_feature', 'released_split_indices', 'keeps_training', 'sigmoid_probe_epoch', 'sigmoid_probe_accuracy',
-           'train_sigmoid_probe', 'released_probe', 'released_probe_feature', 'given_split', 'probe_one',
-           'why_not_probed', 'skipped_summary', 'probing_metrics', 'feature_value', 'given_bins_and_splits',
-           'probed_record', 'with_probing_features', 'check_feature_names', 'probing_task_metrics', 'feature_count']
+           'test_outputs', 'probe_feature', 'released_split_indices', 'keeps_training', 'sigmoid_probe_epoch',
+           'sigmoid_probe_accuracy', 'train_sigmoid_probe', 'released_probe', 'released_probe_feature', 'given_split',
+           'probe_one', 'at_positions', 'why_not_probed', 'skipped_summary', 'probing_metrics', 'probe_samples',
+           'feature_accuracy', 'probing_from_samples', 'texts_resampled', 'probing_replicates', 'feature_value',
+           'given_bins_and_splits', 'probed_record', 'with_probing_features', 'check_feature_names',
+           'probing_task_metrics', 'feature_count']
 
 # %% ../../nbs/lib/tasks/15_probing.ipynb #c006
 N_BINS = 5
@@ -77,8 +79,15 @@ def row_space_basis(X_train) -> np.ndarray:
 
 
 # %% ../../nbs/lib/tasks/15_probing.ipynb #c020
+def test_outputs(positions, predicted, bins, precision: str) -> dict:
+    """A probe's per-text outputs: each test text's position, predicted and true bin, and the precision its
+    accuracy is computed in (the exact probe: float64; the released one: torch's float32)."""
+    return {"outputs": {"position": np.asarray(positions, np.int64), "predicted": np.asarray(predicted, np.int64),
+                        "bin": np.asarray(bins, np.int64), "precision": precision}}
+
 def probe_feature(
-    embeddings, values, seed: int = DEFAULT_SEED, strengths=L2_STRENGTHS, in_row_space: bool = True
+    embeddings, values, seed: int = DEFAULT_SEED, strengths=L2_STRENGTHS, in_row_space: bool = True,
+    outputs: bool = False,
 ) -> dict | None:
     """Test accuracy of the best-on-validation probe for one feature; None if it has < 2 bins or < 5 texts per
     balanced bin (`in_row_space`: fit wide embeddings in the training rows' span)."""
@@ -95,8 +104,9 @@ def probe_feature(
     val_acc = [clf.score(X[va], y[va]) for clf, _ in fits]
     best = max(range(len(fits)), key=lambda i: (val_acc[i], fits[i][1]))   # ties: stronger regularisation
     clf, l2 = fits[best]
-    return {"accuracy": float(clf.score(X[te], y[te])), "l2": l2, "val_accuracy": float(val_acc[best]),
-            "n_bins": int(np.unique(y).size), "n_train": len(tr), "n_test": len(te)}
+    out = {"accuracy": float(clf.score(X[te], y[te])), "l2": l2, "val_accuracy": float(val_acc[best]),
+           "n_bins": int(np.unique(y).size), "n_train": len(tr), "n_test": len(te)}
+    return out | (test_outputs(keep[te], clf.predict(X[te]), y[te], "float64") if outputs else {})
 
 # %% ../../nbs/lib/tasks/15_probing.ipynb #ea3db1c5
 RELEASED_SPLIT = (0.8, 0.1)        # train, validation; the rest is test
@@ -162,7 +172,8 @@ def train_sigmoid_probe(
     return layer, best_accuracy, len(history)
 
 # %% ../../nbs/lib/tasks/15_probing.ipynb #c8cc62e6
-def released_probe(embeddings, bins, split, seed: int = DEFAULT_SEED, strengths=L2_STRENGTHS) -> dict | None:
+def released_probe(embeddings, bins, split, seed: int = DEFAULT_SEED, strengths=L2_STRENGTHS,
+                   outputs: bool = False) -> dict | None:
     """Test accuracy of the released probe of `bins` on `split` (train, validation, test positions): one
     layer per strength, the best on validation (ties: the first); None if a bin has no training or validation
     text."""
@@ -175,18 +186,21 @@ def released_probe(embeddings, bins, split, seed: int = DEFAULT_SEED, strengths=
         fits = [train_sigmoid_probe(X[tr], y[tr], X[va], y[va], wd) for wd in strengths]
     best = int(np.argmax([acc for _, acc, _ in fits]))   # ties: the first, the weakest decay
     layer, val_accuracy, epochs = fits[best]
-    return {"accuracy": sigmoid_probe_accuracy(layer, X[te], y[te]), "l2": strengths[best],
-            "val_accuracy": val_accuracy, "epochs": epochs, "n_bins": int(n_bins),
-            "n_train": len(tr), "n_test": len(te)}
+    out = {"accuracy": sigmoid_probe_accuracy(layer, X[te], y[te]), "l2": strengths[best],
+           "val_accuracy": val_accuracy, "epochs": epochs, "n_bins": int(n_bins),
+           "n_train": len(tr), "n_test": len(te)}
+    if not outputs: return out
+    with torch.no_grad(): predicted = torch.sigmoid(layer(X[te])).argmax(1).numpy()
+    return out | test_outputs(te, predicted, bins[te], "float32")
 
 def released_probe_feature(
-    embeddings, values, seed: int = DEFAULT_SEED, strengths=L2_STRENGTHS
+    embeddings, values, seed: int = DEFAULT_SEED, strengths=L2_STRENGTHS, outputs: bool = False
 ) -> dict | None:
     """The released probe for one feature's values: its quantile bins, the released split drawn with `seed`;
     None if it has < 2 bins or fewer than 10 texts a bin (no validation text)."""
     bins = quantile_bins(values)
     if np.unique(bins).size < 2: return None
-    return released_probe(embeddings, bins, released_split_indices(bins, seed), seed, strengths)
+    return released_probe(embeddings, bins, released_split_indices(bins, seed), seed, strengths, outputs)
 
 # %% ../../nbs/lib/tasks/15_probing.ipynb #c024
 SPLIT_NAMES = ("train", "val", "test")   # the released files' split names
@@ -196,7 +210,7 @@ def given_split(splits) -> tuple:
     splits = np.asarray(splits, dtype=object)
     return tuple(np.flatnonzero(splits == name) for name in SPLIT_NAMES)
 
-def probe_one(embeddings, values, seed, profile, given=None) -> dict | None:
+def probe_one(embeddings, values, seed, profile, given=None, outputs: bool = False) -> dict | None:
     """One feature's probe under `profile`: the exact one (`probe-exact`) on its values, else the released
     one, on the `given` (bins, splits) of a released file when there are. Texts without a value (None) sit
     out."""
@@ -204,10 +218,16 @@ def probe_one(embeddings, values, seed, profile, given=None) -> dict | None:
     if given is not None and not make_profile(profile).corrects("probe-exact"):
         bins, splits = given
         keep = [i for i, (b, s) in enumerate(zip(bins, splits)) if b is not None and s is not None]
-        return released_probe(E[keep], [bins[i] for i in keep], given_split([splits[i] for i in keep]), seed)
+        split = given_split([splits[i] for i in keep])
+        return at_positions(released_probe(E[keep], [bins[i] for i in keep], split, seed, outputs=outputs), keep)
     keep = [i for i, v in enumerate(values) if v is not None]
     probe = probe_feature if make_profile(profile).corrects("probe-exact") else released_probe_feature
-    return probe(E[keep], [values[i] for i in keep], seed)
+    return at_positions(probe(E[keep], [values[i] for i in keep], seed, outputs=outputs), keep)
+
+def at_positions(result: dict | None, kept: list) -> dict | None:
+    "A probe's result on the texts `kept`, its test texts' positions turned into positions among all texts."
+    if result is None or "outputs" not in result: return result
+    return result | {"outputs": result["outputs"] | {"position": np.asarray(kept)[result["outputs"]["position"]]}}
 
 def why_not_probed(values) -> str:
     """Why a feature's probe could not run: its values are constant, one value fills its quantile bins, or its
@@ -226,25 +246,60 @@ def skipped_summary(reasons: Mapping) -> str:
 
 def probing_metrics(
     embeddings, features: Mapping, seed: int = DEFAULT_SEED, progress: bool = False, profile=None,
-    given: Mapping | None = None,
+    given: Mapping | None = None, per_sample: bool = False,
 ) -> dict:
     """Mean test accuracy of per-feature probes (`probe_one`; `given`: {feature: (bins, splits)} of a released
-    file), plus each feature's accuracy and the features that were skipped."""
+    file), plus each feature's accuracy and the features that were skipped; `per_sample`: and every test text's
+    prediction per feature (`PER_SAMPLE`)."""
     n = len(embeddings)
     if not features: raise StebInputError("probing needs at least one feature")
-    out, reasons = {}, {}
+    out, reasons, probed = {}, {}, {}
     for name, values in tqdm(sorted(features.items()), desc="probing", disable=not progress):
         if len(values) != n: raise StebInputError(f"feature {name!r} has {len(values)} values for {n} texts")
-        res = probe_one(embeddings, list(values), seed, profile, (given or {}).get(name))
+        res = probe_one(embeddings, list(values), seed, profile, (given or {}).get(name), outputs=per_sample)
         if res is None: reasons[name] = why_not_probed(list(values))
-        else: out[f"accuracy/{name}"] = res["accuracy"]
+        else: out[f"accuracy/{name}"], probed[name] = res["accuracy"], res.get("outputs")
     if not out: raise StebInputError(f"no feature could be probed ({skipped_summary(reasons)})")
     if reasons:
         warnings.warn(f"probing: {len(out)} of {len(features)} features probed, {len(reasons)} skipped "
                       f"({skipped_summary(reasons)})")
     skipped = list(reasons)
     return {"accuracy": float(np.mean(list(out.values()))), **out, "n_features": len(out),
-            "skipped_features": skipped}
+            "skipped_features": skipped, **({PER_SAMPLE: probe_samples(probed)} if per_sample else {})}
+
+# %% ../../nbs/lib/tasks/15_probing.ipynb #f3fea204
+def probe_samples(probed: dict) -> dict:
+    "The per-text outputs of the probed features (`{feature: outputs}`) as one set of arrays."
+    names = list(probed); parts = [probed[n] for n in names]
+    joined = {k: np.concatenate([p[k] for p in parts]) for k in ("position", "predicted", "bin")}
+    return joined | {"feature": np.repeat(np.arange(len(names)), [len(p["position"]) for p in parts]),
+                     "feature_names": np.array(names), "precision": np.array(parts[0]["precision"])}
+
+def feature_accuracy(correct, precision: str) -> float:
+    "The share of `correct` test texts in the probe's precision (torch's float32 mean equals this one)."
+    c = np.asarray(correct, bool)
+    return float(np.float32(c.sum()) / np.float32(c.size)) if str(precision) == "float32" else float(np.mean(c))
+
+def probing_from_samples(samples: dict) -> float:
+    "The main score from the stored per-text outputs: the mean of the features' accuracies."
+    correct = samples["predicted"] == samples["bin"]
+    return float(np.mean([feature_accuracy(correct[samples["feature"] == f], samples["precision"])
+                          for f in range(len(samples["feature_names"]))]))
+
+# %% ../../nbs/lib/tasks/15_probing.ipynb #84ccc31c
+def texts_resampled(records) -> tuple[str, list]:
+    "Probing's bootstrap unit: the texts, one stratum (each text serves every feature)."
+    return "texts", [0] * len(records)
+
+def probing_replicates(samples: dict, counts) -> dict:
+    """The mean accuracy over features on each draw of texts (`counts`: replicates × texts): each feature's
+    test texts weighted by how often they were drawn (a feature none of whose test texts was drawn sits out)."""
+    counts, correct = np.asarray(counts), samples["predicted"] == samples["bin"]
+    per_feature = []
+    for f in range(len(samples["feature_names"])):
+        mine = samples["feature"] == f; W = counts[:, samples["position"][mine]].astype(np.float64)
+        with np.errstate(invalid="ignore", divide="ignore"): per_feature.append(W @ correct[mine] / W.sum(1))
+    return {"accuracy": np.nanmean(np.stack(per_feature, 1), axis=1)}
 
 # %% ../../nbs/lib/tasks/15_probing.ipynb #c027
 def feature_value(v, at: str, name: str):
@@ -313,7 +368,7 @@ def probing_task_metrics(records, vectors_of, seed, progress, profile=None) -> d
     given = ({n: ([r["bins"][n] for r in records], [r["splits"][n] for r in records]) for n in names}
              if "splits" in records[0] else None)
     values = {n: [r["features"][n] for r in records] for n in names}
-    return probing_metrics(vectors_of(record_texts(records)), values, seed, progress, profile, given)
+    return probing_metrics(vectors_of(record_texts(records)), values, seed, progress, profile, given, per_sample=True)
 
 def feature_count(records) -> int | None:
     "Tab. 15's classes of a probing sample: its features (None while they are still to be computed)."
@@ -332,5 +387,8 @@ PROBING = register_task(
         texts_serve_every_class=True,
         complete=with_probing_features,
         corrections=("probe-exact",),
+        resampling=texts_resampled,
+        replicates=probing_replicates,
+        main_from_samples=probing_from_samples,
     )
 )

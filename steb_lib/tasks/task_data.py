@@ -7,9 +7,11 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass, field
 import numpy as np
+from ..bootstrap import BOOTSTRAP_REPLICATES, CONFIDENCE, percentile_interval, resample_counts
 from ..core import DEFAULT_SEED, StebInputError, canonical_json, sha256_json
 from ..profiles import make_profile
 from steb_lib.tasks.spec import (
+    PER_SAMPLE,
     TASK_REGISTRY,
     TaskSpec,
     read_data_file_lines,
@@ -37,9 +39,9 @@ _all_ = [
 ]
 
 # %% auto #0
-__all__ = ['TaskData', 'prepare_records', 'load_task_records', 'load_task_file', 'score_task', 'TASK_REGISTRY', 'TaskSpec',
-           'read_data_file_lines', 'read_jsonl', 'read_jsonl_lines', 'sample_counts', 'task_name', 'task_names',
-           'task_spec']
+__all__ = ['TaskData', 'prepare_records', 'load_task_records', 'load_task_file', 'score_task', 'bootstrap_record',
+           'with_uncertainty', 'TASK_REGISTRY', 'TaskSpec', 'read_data_file_lines', 'read_jsonl', 'read_jsonl_lines',
+           'sample_counts', 'task_name', 'task_names', 'task_spec']
 
 # %% ../../nbs/lib/tasks/19_task_data.ipynb #c008
 def _check_name_types(task: str, records: list, where: list[str]):
@@ -147,8 +149,31 @@ def score_task(
     data: TaskData, embeddings, seed: int = DEFAULT_SEED, progress: bool = False, profile=None
 ) -> dict:
     """The task's metrics for `embeddings` (one row per `data.texts`) under `profile` (default: paper), with
-    `main_score` added."""
+    `main_score` added, and its per-sample outputs and bootstrap interval (`with_uncertainty`)."""
     spec = task_spec(data.task)
     kw = {"profile": make_profile(profile)} if spec.corrections else {}
     metrics = spec.metrics(data.records, _vectors(data, embeddings), seed, progress, **kw)
-    return {"main_score": metrics[spec.main_metric], "metrics": metrics}
+    return with_uncertainty(data, metrics)
+
+# %% ../../nbs/lib/tasks/19_task_data.ipynb #68c3a68d
+def bootstrap_record(unit: str, key: str, counts, replicates: dict) -> dict:
+    "What a result records of its bootstrap: unit, draws, method, level and a percentile interval per metric."
+    return {"unit": unit, "units": int(counts.shape[1]), "replicates": int(counts.shape[0]),
+            "method": "percentile", "level": CONFIDENCE, "draws": f"seeded by sha256({key!r})",
+            "intervals": {m: list(percentile_interval(r)) for m, r in sorted(replicates.items())}}
+
+def with_uncertainty(data: TaskData, metrics: dict, replicates: int = BOOTSTRAP_REPLICATES) -> dict:
+    """{main_score, metrics} of a scored sample, with its per-sample outputs and replicates (`PER_SAMPLE`) and
+    its `bootstrap` record, when the task's metrics gave outputs."""
+    spec, samples = task_spec(data.task), metrics.pop(PER_SAMPLE, None)
+    out = {"main_score": metrics[spec.main_metric], "metrics": metrics}
+    if samples is None or spec.replicates is None:
+        return out | {"bootstrap": {"unavailable": "this task or route gives no per-sample outputs"}}
+    kept = {k: v for k, v in samples.items() if not k.startswith("_")}
+    if (again := spec.main_from_samples(kept)) != out["main_score"]:
+        raise RuntimeError(f"{data.task}: its per-sample outputs give {again!r}, not {out['main_score']!r}")
+    unit, strata = spec.resampling(data.records)
+    key = f"{data.sha256}:{unit}"
+    counts = resample_counts(key, strata, replicates); reps = spec.replicates(samples, counts)
+    return out | {PER_SAMPLE: kept | {f"replicates.{m}": np.asarray(r, np.float64) for m, r in reps.items()},
+                  "bootstrap": bootstrap_record(unit, key, counts, reps)}
