@@ -16,10 +16,11 @@ from .profiles import CORRECTIONS, DEFAULT_PROFILE, PROFILES, make_profile
 # that `steb --help` and `steb --version` answer at once
 
 # %% auto #0
-__all__ = ['COMMAND_HELP', 'COMMAND_PARSERS', 'EXAMPLE_MODELS', 'SCORE_CHOICES', 'commands_parser', 'build_parser', 'run_fetch',
-           'list_corrections', 'run_examples', 'list_models', 'list_datasets', 'prepare', 'sweep_options', 'run_sweep',
-           'run_evaluate', 'run_rerank', 'print_tables', 'run_paper', 'run_train', 'main', 'progress_bar', 'run_verify',
-           'print_kernels', 'run_export', 'run_status']
+__all__ = ['COMMAND_HELP', 'COMMAND_PARSERS', 'EXAMPLE_MODELS', 'SCORE_CHOICES', 'INTERVALS_NOTE', 'commands_parser',
+           'build_parser', 'run_fetch', 'list_corrections', 'run_examples', 'list_models', 'list_datasets', 'prepare',
+           'sweep_options', 'run_sweep', 'run_evaluate', 'run_rerank', 'print_tables', 'print_interval_tables',
+           'run_compare', 'run_paper', 'run_train', 'main', 'progress_bar', 'run_verify', 'print_kernels', 'run_export',
+           'run_status']
 
 # %% ../nbs/lib/98_cli.ipynb #c005
 def _add_profile_options(p):
@@ -86,6 +87,7 @@ COMMAND_HELP = {   # `steb --help` lists the commands from here, without importi
     "status": "a sweep's jobs: finished, running, failed (with logs) and missing",
     "export": "write a results directory in another tool's format (mteb)",
     "table": "STEB scores of a results directory (default: operational and definitional)",
+    "compare": "two models' paired differences, per dataset and per STEB score, with intervals and p-values",
     "verify": "did a rerun reproduce the reference? a verdict for every result, the causes of differences",
     "kernels": "the numeric kernels runs use (pinned, for the same bits on every machine) and this machine's",
     "train": (
@@ -238,11 +240,15 @@ def _add_results_parsers(sub) -> None:
     ex.add_argument("results_dir"); ex.add_argument("out")
     ex.add_argument("--format", choices=("mteb",), default="mteb",
                     help="mteb: one TaskResult JSON per result, OUT/<model>/<revision>/<task>.json")
-    tb = _command(sub, "table", lambda a: print_tables(a.results_dir, a.score, a.csv))
+    tb = _command(sub, "table", lambda a: print_tables(a.results_dir, a.score, a.csv, a.ci))
     tb.add_argument("--results-dir", default="results")
     tb.add_argument("--csv", action="store_true", help="CSV instead of markdown")
     tb.add_argument("--score", nargs="+", choices=SCORE_CHOICES, default=["operational", "definitional"],
                     help="which tables ('main': every dataset × task main score)")
+    tb.add_argument("--ci", action="store_true",
+                    help="each score with its 95%% bootstrap interval, ranks with theirs, ≈#1: not separable from #1")
+    cp = _command(sub, "compare", run_compare)
+    cp.add_argument("model_a"); cp.add_argument("model_b"); cp.add_argument("--results-dir", default="results")
 
 # %% ../nbs/lib/98_cli.ipynb #8a3e6e36
 def _add_train_parser(sub, method: str | None = None) -> None:
@@ -288,6 +294,7 @@ COMMAND_PARSERS = {   # each command's parser adder; one adder may add a few rel
     "paper": _add_paper_parser, "list-models": _add_listing_parsers, "corrections": _add_listing_parsers,
     "list-datasets": _add_listing_parsers, "fetch": _add_fetch_parser, "prepare": _add_prepare_parser,
     "status": _add_status_parser, "export": _add_results_parsers, "table": _add_results_parsers,
+    "compare": _add_results_parsers,
     "train": _add_train_parser, "verify": _add_verify_parser, "kernels": _add_kernels_parser,
 }
 
@@ -487,8 +494,10 @@ def run_rerank(a) -> int:
     return 0
 
 # %% ../nbs/lib/98_cli.ipynb #ae0e4c14
-def print_tables(results_dir, scores=("operational", "definitional"), as_csv=False) -> None:
-    "Print each score's table (×100) for a results directory, as markdown or CSV, with what was left out."
+def print_tables(results_dir, scores=("operational", "definitional"), as_csv=False, ci=False) -> None:
+    """Print each score's table (×100) for a results directory, as markdown or CSV, with what was left out
+    (`ci`: with intervals, ranks and the models not separable from the best, `print_interval_tables`)."""
+    if ci: return print_interval_tables(results_dir, scores, as_csv)
     from steb_lib.eval.results import results_table
     from steb_lib.paper import SCORE_TABLES, markdown_table
     from steb_lib.scores import results_frame, steb_scores
@@ -520,6 +529,31 @@ def _print_against_paper(score, table, info, results) -> None:
     marked.columns = [f"{c} ({w})" for c, w in marked.columns]
     print(f"\nagainst the paper (data/paper/{SCORE_TABLES[score]}):\n")
     print(marked.to_markdown(disable_numparse=True)); print(f"\n{legend}")
+
+# %% ../nbs/lib/98_cli.ipynb #1b62fce0
+INTERVALS_NOTE = ("[low, high]: 95% percentile bootstrap interval, each dataset's units resampled (1,000 draws, the "
+                  "same for every model: paired); rank [interval]: the ranks over the draws; ≈#1: not separable "
+                  "from #1 (their paired difference's interval holds 0)")
+
+def print_interval_tables(results_dir, scores, as_csv: bool = False) -> None:
+    "Print each score's table with its intervals, ranks and '≈#1' marks (`intervals.interval_table`)."
+    from steb_lib.intervals import interval_table, results_with_replicates
+    frame = results_with_replicates(results_dir)
+    for score in scores:
+        print(f"# {score}" if as_csv else f"## STEB ({score})\n")
+        try: shown = interval_table(frame, score)
+        except StebInputError as e: print(f"({e})\n"); continue
+        print(shown.to_csv() if as_csv else shown.to_markdown(disable_numparse=True)); print()
+    print(INTERVALS_NOTE)
+
+def run_compare(a) -> int:
+    "`steb compare A B`: per dataset and per STEB score, A − B with its paired interval and p-value."
+    from steb_lib.intervals import compare_models
+    per_dataset, per_score = compare_models(a.results_dir, a.model_a, a.model_b)
+    print(f"A = {a.model_a}, B = {a.model_b} (×100; [low, high]: 95% paired bootstrap interval of A − B)\n")
+    print(per_dataset.to_markdown(floatfmt=".2f")); print()
+    if not per_score.empty: print(per_score.to_markdown(floatfmt=".2f"))
+    return 0
 
 # %% ../nbs/lib/98_cli.ipynb #af679d18
 def run_paper(a) -> None:

@@ -133,11 +133,12 @@ def task_groups(ranked: pd.DataFrame, threshold: float, released: bool) -> pd.Se
 
 # %% ../nbs/lib/70_scores.ipynb #6ecbc987
 def operational_scores(
-    results: pd.DataFrame, threshold: float = 0.5, profile=None
+    results: pd.DataFrame, threshold: float = 0.5, profile=None, groups: dict | None = None
 ) -> tuple[pd.DataFrame, dict]:
     """(models × task columns + `STEB (operational)`, {'groups': {task: Series}, 'left_out': {task:
     [datasets]}, 'models_left_out': {task: [models]}}), by the released rules unless `profile` applies
-    `operational-own-rules`."""
+    `operational-own-rules`; `groups`: the dataset groups of each task as given (a bootstrap's replicates are
+    averaged with the groups of the sample's own scores), not fitted again."""
     released = not make_profile(profile).corrects("operational-own-rules")
     cols, info = {}, {"groups": {}, "left_out": {}, "models_left_out": {}}
     for task in task_names():   # the registered tasks, in the tables' column order
@@ -145,8 +146,9 @@ def operational_scores(
         if left_out: info["models_left_out" if released else "left_out"][task] = left_out
         if table.empty: continue
         ranked = table if released else ranked_rows(table)
-        info["groups"][task] = groups = task_groups(ranked, threshold, released)
-        cols[task] = grouped_macro_average(table, groups)
+        info["groups"][task] = fitted = (groups or {}).get(task)
+        if fitted is None: info["groups"][task] = fitted = task_groups(ranked, threshold, released)
+        cols[task] = grouped_macro_average(table, fitted.reindex(table.columns))
     if not cols: raise StebInputError("no complete results to aggregate")
     # released: the mean over the tasks a system has; steb-lib's rule: a system without some task has none
     out = pd.DataFrame(cols); out["STEB (operational)"] = out.mean(axis=1, skipna=released)
@@ -348,11 +350,11 @@ def protocol_column(results: pd.DataFrame, protocol: str) -> pd.DataFrame:
     ).sort_values("Rank")
 
 # %% ../nbs/lib/70_scores.ipynb #c040
-SCORES = {
-    "operational": lambda r, p: operational_scores(english_results(r), profile=p),
-    "definitional": definitional_scores,
-    "application": lambda r, p: application_scores(r),
-    "multilingual": lambda r, p: multilingual_scores(r),
+SCORES = {   # (results, profile, operational's dataset groups as given or None) -> (table, info)
+    "operational": lambda r, p, g=None: operational_scores(english_results(r), profile=p, groups=g),
+    "definitional": lambda r, p, g=None: definitional_scores(r, p),
+    "application": lambda r, p, g=None: application_scores(r),
+    "multilingual": lambda r, p, g=None: multilingual_scores(r),
 }
 
 def results_profile(results: pd.DataFrame):
@@ -361,11 +363,13 @@ def results_profile(results: pd.DataFrame):
     if len(names) > 1: raise StebInputError(f"results of several profiles: {', '.join(sorted(names))}")
     return make_profile(names.pop() if names else None)
 
-def steb_scores(results: pd.DataFrame, score: str = "operational", profile=None) -> tuple[pd.DataFrame, dict]:
+def steb_scores(results: pd.DataFrame, score: str = "operational", profile=None,
+                groups: dict | None = None) -> tuple[pd.DataFrame, dict]:
     """(models × columns ×100, sorted by the overall column with reference models last, info) for `score` in
-    SCORES, aggregated as `profile` says (default: the profile that made the results)."""
+    SCORES, aggregated as `profile` says (default: the profile that made the results); `groups`: the
+    operational score's dataset groups as given (`operational_scores`)."""
     if score not in SCORES: raise StebInputError(f"score must be one of {list(SCORES)}, not {score!r}")
-    table, info = SCORES[score](results, profile if profile is not None else results_profile(results))
+    table, info = SCORES[score](results, profile if profile is not None else results_profile(results), groups)
     if table.empty: raise StebInputError(f"no results for the {score} score")
     table = (100 * table).sort_values(table.columns[-1], ascending=False, kind="stable")
     refs = reference_models(table.index)

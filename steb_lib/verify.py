@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from .core import NEAR_TIE_MARGIN, StebInputError, data_dir
 from .records import TIMING_FIELDS
-from .eval.results import IDENTITY_FIELDS, RESULT_RECORD, parse_result
+from .eval.results import IDENTITY_FIELDS, RESULT_RECORD, parse_result, samples_problem
 from .run_settings import read_run_settings, settings_differences
 
 # %% auto #0
@@ -129,7 +129,8 @@ def result_index(results_dir) -> dict:
 
 # %% ../nbs/lib/72_verify.ipynb #vf016
 def verify_run(run_dir, reference_dir=None):
-    "One row per result of either store (DataFrame): verdict, scores, move, tolerance, causes."
+    """One row per result of either store (DataFrame): verdict, scores, move, tolerance, causes; a run's result
+    whose per-sample outputs are missing, damaged or do not give its main score again differs."""
     import pandas as pd
     reference_dir = Path(reference_dir) if reference_dir else default_reference(run_dir)
     run, ref = result_index(run_dir), result_index(reference_dir)
@@ -139,6 +140,8 @@ def verify_run(run_dir, reference_dir=None):
         if key not in run: row = {"verdict": "missing", "reference": ref[key]["main_score"]}
         elif key not in ref: row = {"verdict": "new", "run": run[key]["main_score"]}
         else: row = compare_result(run[key], ref[key], *settings)
+        if key in run and (problem := samples_problem(Path(run_dir)/f"{key}.json", run[key])):
+            row |= {"verdict": "differs", "causes": f"the result {problem}"}
         rows.append({"result": key, **row})
     return pd.DataFrame(rows).set_index("result")
 

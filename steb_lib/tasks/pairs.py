@@ -122,32 +122,34 @@ def all_to_all_auroc(embeddings, labels) -> float:
 
 # %% ../../nbs/lib/tasks/11_pairs.ipynb #c02d7311
 def pair_rank_counts(scores, positive) -> tuple:
-    """Per positive pair, the negatives scored below it and tied with it; per negative pair, the positives
-    above it and tied with it: the AUROC's numerator counted from either side."""
+    """(per positive pair the negatives scored below it and tied with it, per negative pair the positives above
+    it and tied with it, each pair's rank): the AUROC's numerator counted from either side, from one sort."""
     s, pos = np.asarray(scores, np.float64), np.asarray(positive, bool)
-    neg_sorted, pos_sorted = np.sort(s[~pos]), np.sort(s[pos])
-    below = np.searchsorted(neg_sorted, s[pos], "left")
-    tied = np.searchsorted(neg_sorted, s[pos], "right") - below
-    upto = np.searchsorted(pos_sorted, s[~pos], "right")
-    return below, tied, pos_sorted.size - upto, upto - np.searchsorted(pos_sorted, s[~pos], "left")
+    order = np.argsort(s, kind="stable"); ranked = s[order]
+    new = np.r_[True, ranked[1:] != ranked[:-1]]; starts = np.flatnonzero(new)   # runs of tied scores
+    pos_in = np.add.reduceat(pos[order].astype(np.int64), starts); neg_in = np.diff(np.r_[starts, s.size]) - pos_in
+    group = np.empty(s.size, np.intp); group[order] = np.cumsum(new) - 1
+    gp, gn = group[pos], group[~pos]
+    rank = np.empty(s.size, np.intp); rank[order] = np.arange(s.size)
+    return ((np.cumsum(neg_in) - neg_in)[gp], neg_in[gp], pos_in.sum() - np.cumsum(pos_in)[gn], pos_in[gn], rank)
 
-def pair_ends(n_texts: int, mask) -> np.ndarray:
-    "Both texts of each pair i<j selected by `mask` (pairs in `all_to_all_trials`' order): the i's, then the j's."
-    i, j = np.triu_indices(n_texts, k=1)
+def pair_ends(ends: tuple, mask) -> np.ndarray:
+    "Both texts of each pair selected by `mask` (`ends`: `np.triu_indices(n, k=1)`): the first texts, then the second."
+    i, j = ends
     return np.r_[i[mask], j[mask]]
 
 # %% ../../nbs/lib/tasks/11_pairs.ipynb #006c6eff
 def pair_derivatives(scores, positive, n_texts: int) -> dict:
     """The all-to-all AUROC U / (P·N) as a function of the texts' weights, at weight 1: U, P, N, and per text
     the derivatives of U (`d_u`), P (`d_pos`) and N (`d_neg`); per pair its half of U's Hessian (`pair_term`)."""
-    pos = np.asarray(positive, bool)
-    below, tied, above, tied_neg = pair_rank_counts(scores, pos)
+    pos, ends = np.asarray(positive, bool), np.triu_indices(n_texts, k=1)
+    below, tied, above, tied_neg, rank = pair_rank_counts(scores, pos)
     per_text = lambda idx, w=None: np.bincount(idx, weights=w, minlength=n_texts)   # noqa: E731
     pair_term = np.empty(pos.size); pair_term[pos], pair_term[~pos] = below + 0.5 * tied, above + 0.5 * tied_neg
     return {"u": below.sum() + 0.5 * tied.sum(), "p": int(pos.sum()), "n": int((~pos).sum()),
-            "d_u": per_text(pair_ends(n_texts, slice(None)), np.tile(pair_term, 2)),
-            "d_pos": per_text(pair_ends(n_texts, pos)), "d_neg": per_text(pair_ends(n_texts, ~pos)),
-            "pair_term": pair_term, "below": below, "tied": tied}
+            "d_u": per_text(pair_ends(ends, slice(None)), np.tile(pair_term, 2)),
+            "d_pos": per_text(pair_ends(ends, pos)), "d_neg": per_text(pair_ends(ends, ~pos)),
+            "pair_term": pair_term, "below": below, "tied": tied, "rank": rank, "ends": ends}
 
 # %% ../../nbs/lib/tasks/11_pairs.ipynb #a2848570
 def pair_samples(scores, positive, n_texts: int) -> dict:
@@ -155,7 +157,7 @@ def pair_samples(scores, positive, n_texts: int) -> dict:
     numerator), and its influence (the AUROC's derivative in its weight); `_pairs`: the pairs, kept in memory
     only, for the replicates."""
     d, pos = pair_derivatives(scores, positive, n_texts), np.asarray(positive, bool)
-    first = np.triu_indices(n_texts, k=1)[0][pos]
+    first = d["ends"][0][pos]
     g, theta = d["p"] * d["n"], d["u"] / (d["p"] * d["n"])
     influence = (d["d_u"] - theta * (d["d_pos"] * d["n"] + d["p"] * d["d_neg"])) / g
     return {"positive_below": np.bincount(first, d["below"], n_texts).astype(np.int64),
@@ -171,27 +173,26 @@ def auroc_from_placements(samples: dict) -> float:
 # %% ../../nbs/lib/tasks/11_pairs.ipynb #f8b1c304
 PAIR_HESSIAN_BINS = 256   # quantile bins of the pair scores for the cross term of the Hessian
 
-def cross_counts(scores, positive, n_texts: int, bins: int = PAIR_HESSIAN_BINS) -> np.ndarray:
+def cross_counts(positive, d: dict, n_texts: int, bins: int = PAIR_HESSIAN_BINS) -> np.ndarray:
     """M[a, b] ≈ Σ over a's positive pairs and b's negative pairs of [negative below positive] (½ if tied),
-    counted in `bins` quantile bins of the scores (pairs in one bin as ties)."""
-    s, pos = np.asarray(scores, np.float64), np.asarray(positive, bool)
-    at = np.searchsorted(np.quantile(s, np.linspace(0, 1, bins + 1)[1:-1]), s, "right")
+    counted in `bins` bins of equal numbers of pairs by rank (`d`: `pair_derivatives`; pairs in one bin as ties)."""
+    pos = np.asarray(positive, bool); at = d["rank"] * bins // pos.size
     def per_text_bins(mask):
-        return np.bincount(pair_ends(n_texts, mask) * bins + np.tile(at[mask], 2),
+        return np.bincount(pair_ends(d["ends"], mask) * bins + np.tile(at[mask], 2),
                            minlength=n_texts * bins).reshape(n_texts, bins).astype(np.float64)
     negatives = per_text_bins(~pos)
     return per_text_bins(pos) @ (np.cumsum(negatives, 1) - 0.5 * negatives).T
 
 # %% ../../nbs/lib/tasks/11_pairs.ipynb #365a5c62
-def pair_hessian(scores, positive, d: dict, n_texts: int) -> np.ndarray:
+def pair_hessian(positive, d: dict, n_texts: int) -> np.ndarray:
     """The AUROC's Hessian in the texts' weights without its rank-one parts (`pair_quadratic_forms` adds them):
     U's Hessian over P·N, less U·(N·[a,b positive] + P·[a,b negative]) over (P·N)²."""
     g, u = d["p"] * d["n"], d["u"]
-    pos = np.asarray(positive, bool); i, j = np.triu_indices(n_texts, k=1)
+    pos = np.asarray(positive, bool); i, j = d["ends"]
     H = np.zeros((n_texts, n_texts))
     H[i, j] = d["pair_term"] / g - u * np.where(pos, d["n"], d["p"]) / g**2
     H += H.T
-    M = cross_counts(scores, pos, n_texts) / g
+    M = cross_counts(pos, d, n_texts) / g
     H += M + M.T
     H[np.diag_indices(n_texts)] = 2 * np.diag(M)
     return H
@@ -205,7 +206,7 @@ def pair_quadratic_forms(samples: dict, counts) -> np.ndarray:
     delta = np.asarray(counts, np.float64) - 1
     dg = d["d_pos"] * d["n"] + d["p"] * d["d_neg"]
     on = lambda v: delta @ v   # noqa: E731
-    quad = ((delta @ pair_hessian(scores, pos, d, n)) * delta).sum(1) - 2 * on(d["d_u"]) * on(dg) / g**2
+    quad = ((delta @ pair_hessian(pos, d, n)) * delta).sum(1) - 2 * on(d["d_u"]) * on(dg) / g**2
     quad += -2 * u * on(d["d_pos"]) * on(d["d_neg"]) / g**2 + 2 * u * on(dg) ** 2 / g**3
     return auroc_from_placements(samples) + delta @ samples["influence"] + 0.5 * quad
 
