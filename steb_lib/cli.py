@@ -531,7 +531,7 @@ def _print_against_paper(score, table, info, results) -> None:
     print(marked.to_markdown(disable_numparse=True)); print(f"\n{legend}")
 
 # %% ../nbs/lib/98_cli.ipynb #1b62fce0
-INTERVALS_NOTE = ("[low, high]: 95% percentile bootstrap interval, each dataset's units resampled (1,000 draws, the "
+INTERVALS_NOTE = ("[low, high]: 95% bootstrap interval (bias-corrected percentile), each dataset's units resampled (1,000 draws, the "
                   "same for every model: paired); rank [interval]: the ranks over the draws; ≈#1: not separable "
                   "from #1 (their paired difference's interval holds 0)")
 

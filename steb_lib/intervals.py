@@ -7,7 +7,7 @@ from __future__ import annotations
 import warnings
 import numpy as np
 import pandas as pd
-from .bootstrap import CONFIDENCE, paired_difference, percentile_interval
+from .bootstrap import CONFIDENCE, bias_corrected_interval, paired_difference
 from .core import StebInputError
 from .eval.results import load_results, read_samples, result_path, result_system
 from .scores import reference_models, steb_scores
@@ -84,11 +84,12 @@ def aggregate_replicates(frame: pd.DataFrame, score: str, profile=None) -> tuple
     return table, info, out
 
 # %% ../nbs/lib/73_intervals.ipynb #bbbd9478
-def cell_intervals(reps: np.ndarray, level: float = CONFIDENCE) -> tuple[np.ndarray, np.ndarray]:
-    "(low, high) of every cell's percentile interval (NaN where a cell has no finite replicate)."
+def cell_intervals(table: pd.DataFrame, reps: np.ndarray, level: float = CONFIDENCE) -> tuple[np.ndarray, np.ndarray]:
+    "(low, high) of every cell's bias-corrected interval (NaN where a cell has no finite replicate)."
     low, high = np.full(reps.shape[:2], np.nan), np.full(reps.shape[:2], np.nan)
     for i, j in np.ndindex(*reps.shape[:2]):
-        if np.isfinite(reps[i, j]).any(): low[i, j], high[i, j] = percentile_interval(reps[i, j], level)
+        if np.isfinite(reps[i, j]).any() and table.iat[i, j] == table.iat[i, j]:
+            low[i, j], high[i, j] = bias_corrected_interval(reps[i, j], table.iat[i, j], level)
     return low, high
 
 def rank_intervals(overall: pd.Series, reps: np.ndarray, level: float = CONFIDENCE) -> pd.DataFrame:
@@ -121,7 +122,7 @@ def interval_table(frame: pd.DataFrame, score: str, profile=None, level: float =
     """The `score` table with each cell `score [low, high]` (×100, two decimals; no interval: the score alone),
     the rank and its interval among the ranked models, and '#1' / '≈#1' (not separable from the best)."""
     table, _, reps = aggregate_replicates(frame, score, profile)
-    low, high = cell_intervals(reps, level)
+    low, high = cell_intervals(table, reps, level)
     shown = table.copy().astype(object)
     for (i, j), v in np.ndenumerate(table.to_numpy()):
         shown.iat[i, j] = "–" if v != v else f"{v:.2f}" if low[i, j] != low[i, j] else f"{v:.2f} [{low[i, j]:.2f}, {high[i, j]:.2f}]"

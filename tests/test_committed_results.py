@@ -46,6 +46,8 @@ def test_committed_results_are_reproduced(store, protocol, tmp_path):
             text = lambda p: [line for line in p.read_text(encoding="utf-8").splitlines()   # noqa: E731
                               if not any(line.startswith(f' "{k}"') for k in TIMING_FIELDS)]
             assert text(fresh) == text(f), f"{f}: same content, other bytes"
+            samples = f.with_suffix(".samples.npz")   # the per-sample outputs and replicates: the same bytes too
+            assert fresh.with_suffix(".samples.npz").read_bytes() == samples.read_bytes(), samples
             checked += 1
     assert checked == (32 if store == "lite" else 4)   # every committed (dataset, task) of these models: 16 chunk, 2 truncate each
     shutil.copy(RESULTS/store/"run_settings.jsonl", reference)

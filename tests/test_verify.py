@@ -45,8 +45,10 @@ def test_every_results_directory_records_its_run_settings_once(tmp_path):
 
 
 def altered(path: Path, **fields) -> None:
-    "Change a stored result's fields and write it back with a valid checksum (as another run would have written it)."
+    """Change a stored result's fields and write it back with a valid checksum (as another run would have written it;
+    one with another main score without per-sample outputs, which would give the old one)."""
     r = json.loads(path.read_text()) | fields
+    if "main_score" in fields: r.pop("per_sample", None)
     r[RESULT_RECORD.checksum_field] = RESULT_RECORD.checksum(r)
     path.write_text(json.dumps(r, indent=1, sort_keys=True))
 

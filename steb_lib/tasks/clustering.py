@@ -92,9 +92,9 @@ def clustering_replicates(samples: dict, counts) -> dict:
     return {"v_measure": v_measures(tables.reshape(len(counts), -1, k))}
 
 # %% ../../nbs/lib/tasks/12_clustering.ipynb #c014
-def clustering_task_metrics(records, vectors_of, seed, progress) -> dict:
+def clustering_task_metrics(records, vectors_of, seed, progress, per_sample: bool = True) -> dict:
     return clustering_metrics(vectors_of(record_texts(records)), [r["label"] for r in records], seed,
-                              per_sample=True)
+                              per_sample=per_sample)
 
 def _check_clustering(records): check_two_labels(records, "clustering")
 

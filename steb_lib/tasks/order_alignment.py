@@ -241,7 +241,7 @@ def check_tuples(records) -> None:
 
 def tuple_texts(records) -> list[str]: return [t for r in records for t in r["texts"]]
 
-def order_alignment_task_metrics(records, vectors_of, seed, progress, profile=None) -> dict:
+def order_alignment_task_metrics(records, vectors_of, seed, progress, profile=None, per_sample: bool = True) -> dict:
     """The task's metrics under `profile`: the released procedure unless it applies the oa-* corrections; each
     instance's tuples named by their records' positions."""
     cats, at, profile = {}, {}, make_profile(profile)
@@ -249,8 +249,10 @@ def order_alignment_task_metrics(records, vectors_of, seed, progress, profile=No
         cats.setdefault(r["category"], []).append(vectors_of(r["texts"])); at.setdefault(r["category"], []).append(n)
     out = order_alignment_metrics(
         {c: np.stack(v) for c, v in sorted(cats.items())}, progress=progress,
-        clip=not profile.corrects("oa-no-clip"), ordered=profile.corrects("oa-both-directions"), per_sample=True,
+        clip=not profile.corrects("oa-no-clip"), ordered=profile.corrects("oa-both-directions"),
+        per_sample=per_sample,
     )
+    if not per_sample: return out
     return out | {PER_SAMPLE: tuples_as_records(out[PER_SAMPLE], [np.array(at[c]) for c in sorted(at)])}
 
 def tuples_as_records(samples: dict, positions: list) -> dict:

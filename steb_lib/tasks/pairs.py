@@ -249,8 +249,8 @@ def sample_trials(records, target: dict, ctx) -> list[dict]:
     return draw_seeded(same, k_same, ctx.rng("same")) + draw_seeded(diff, n - k_same, ctx.rng("different"))
 
 # %% ../../nbs/lib/tasks/11_pairs.ipynb #c022
-def all_to_all_task_metrics(records, vectors_of, seed, progress) -> dict:
-    return all_to_all_metrics(vectors_of(record_texts(records)), [r["label"] for r in records], per_sample=True)
+def all_to_all_task_metrics(records, vectors_of, seed, progress, per_sample: bool = True) -> dict:
+    return all_to_all_metrics(vectors_of(record_texts(records)), [r["label"] for r in records], per_sample=per_sample)
 
 def _check_all_to_all(records): check_two_labels(records, "all_to_all")
 
@@ -282,11 +282,12 @@ def check_trials(records) -> None:
 def trial_texts(records) -> list[str]: return [t for r in records for t in (r["text_a"], r["text_b"])]
 
 # %% ../../nbs/lib/tasks/11_pairs.ipynb #e683a591
-def predefined_task_metrics(records, vectors_of, seed, progress) -> dict:
+def predefined_task_metrics(records, vectors_of, seed, progress, per_sample: bool = True) -> dict:
     "The AUROC of the trials' cosines, and each trial's cosine and flag as its per-sample outputs."
     A, B = vectors_of([r["text_a"] for r in records]), vectors_of([r["text_b"] for r in records])
     scores, same = predefined_pair_scores(A, B), np.array([r["same"] for r in records], dtype=bool)
-    return {"auroc": predefined_pair_auroc(A, B, same), PER_SAMPLE: {"score": scores, "same": same}}
+    out = {"auroc": predefined_pair_auroc(A, B, same)}
+    return out | ({PER_SAMPLE: {"score": scores, "same": same}} if per_sample else {})
 
 def trials_by_kind(records) -> tuple[str, list]:
     "Predefined pairs' bootstrap unit: the trials, resampled within same and within different ones."

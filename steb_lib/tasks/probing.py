@@ -362,13 +362,13 @@ def check_feature_names(records) -> None:
         raise StebInputError("probing records must give 'bins' and 'splits' for all texts or for none")
 
 # %% ../../nbs/lib/tasks/15_probing.ipynb #4ae7bc27
-def probing_task_metrics(records, vectors_of, seed, progress, profile=None) -> dict:
+def probing_task_metrics(records, vectors_of, seed, progress, profile=None, per_sample: bool = True) -> dict:
     "The task's metrics under `profile`: the released probe (a released file's splits) unless `probe-exact`."
     names = sorted(records[0]["features"])
     given = ({n: ([r["bins"][n] for r in records], [r["splits"][n] for r in records]) for n in names}
              if "splits" in records[0] else None)
     values = {n: [r["features"][n] for r in records] for n in names}
-    return probing_metrics(vectors_of(record_texts(records)), values, seed, progress, profile, given, per_sample=True)
+    return probing_metrics(vectors_of(record_texts(records)), values, seed, progress, profile, given, per_sample=per_sample)
 
 def feature_count(records) -> int | None:
     "Tab. 15's classes of a probing sample: its features (None while they are still to be computed)."

@@ -150,7 +150,7 @@ def retrieval_records(records, profile=None) -> list[dict]:
         )
     return kept
 
-def retrieval_task_metrics(records, vectors_of, seed, progress, profile=None) -> dict:
+def retrieval_task_metrics(records, vectors_of, seed, progress, profile=None, per_sample: bool = True) -> dict:
     "The task's metrics under `profile` (`paper`: target authors without a query are left out)."
     records = retrieval_records(records, profile)
     q, t = [r for r in records if r["side"] == "query"], [r for r in records if r["side"] == "target"]
@@ -159,7 +159,7 @@ def retrieval_task_metrics(records, vectors_of, seed, progress, profile=None) ->
         [r["author"] for r in q],
         vectors_of(record_texts(t)),
         [r["author"] for r in t],
-        per_sample=True,
+        per_sample=per_sample,
     )
 
 # %% ../../nbs/lib/tasks/14_retrieval.ipynb #3885e65c

@@ -239,7 +239,8 @@ class TaskSpec:
     column: int                      # where that column goes (1 = clustering ... 6 = probing)
     record: Callable                 # (raw record, where) -> record in normal form; errors name `where`
     texts: Callable                  # records -> the texts to embed, in order (repeats are embedded once)
-    # (records, vectors_of, seed, progress) -> {metric: value}; vectors_of(texts) -> rows
+    # (records, vectors_of, seed, progress) -> {metric: value}; vectors_of(texts) -> rows. A task with
+    # `replicates` also takes per_sample=True and then returns PER_SAMPLE: {name: array} too
     metrics: Callable
     # records -> None, or StebInputError when they cannot make a meaningful task
     check: Callable = _any_sample

@@ -7,7 +7,7 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass, field
 import numpy as np
-from ..bootstrap import BOOTSTRAP_REPLICATES, CONFIDENCE, percentile_interval, resample_counts
+from ..bootstrap import BOOTSTRAP_REPLICATES, CONFIDENCE, bias_corrected_interval, resample_counts
 from ..core import DEFAULT_SEED, StebInputError, canonical_json, sha256_json
 from ..profiles import make_profile
 from steb_lib.tasks.spec import (
@@ -39,9 +39,9 @@ _all_ = [
 ]
 
 # %% auto #0
-__all__ = ['TaskData', 'prepare_records', 'load_task_records', 'load_task_file', 'score_task', 'bootstrap_record',
-           'with_uncertainty', 'TASK_REGISTRY', 'TaskSpec', 'read_data_file_lines', 'read_jsonl', 'read_jsonl_lines',
-           'sample_counts', 'task_name', 'task_names', 'task_spec']
+__all__ = ['BOOTSTRAP_METHOD', 'TaskData', 'prepare_records', 'load_task_records', 'load_task_file', 'score_task',
+           'bootstrap_record', 'with_uncertainty', 'TASK_REGISTRY', 'TaskSpec', 'read_data_file_lines', 'read_jsonl',
+           'read_jsonl_lines', 'sample_counts', 'task_name', 'task_names', 'task_spec']
 
 # %% ../../nbs/lib/tasks/19_task_data.ipynb #c008
 def _check_name_types(task: str, records: list, where: list[str]):
@@ -146,21 +146,26 @@ def _vectors(data: TaskData, embeddings):
     return lambda texts: E[[row[t] for t in texts]]
 
 def score_task(
-    data: TaskData, embeddings, seed: int = DEFAULT_SEED, progress: bool = False, profile=None
+    data: TaskData, embeddings, seed: int = DEFAULT_SEED, progress: bool = False, profile=None,
+    intervals: bool = True,
 ) -> dict:
     """The task's metrics for `embeddings` (one row per `data.texts`) under `profile` (default: paper), with
-    `main_score` added, and its per-sample outputs and bootstrap interval (`with_uncertainty`)."""
+    `main_score` added, and its per-sample outputs and bootstrap interval (`with_uncertainty`; `intervals=False`:
+    the metrics alone, as a benchmark's baseline)."""
     spec = task_spec(data.task)
     kw = {"profile": make_profile(profile)} if spec.corrections else {}
+    if spec.replicates is not None: kw["per_sample"] = intervals   # a task without intervals: its own signature
     metrics = spec.metrics(data.records, _vectors(data, embeddings), seed, progress, **kw)
-    return with_uncertainty(data, metrics)
+    return with_uncertainty(data, metrics) if intervals else {"main_score": metrics[spec.main_metric], "metrics": metrics}
 
 # %% ../../nbs/lib/tasks/19_task_data.ipynb #68c3a68d
-def bootstrap_record(unit: str, key: str, counts, replicates: dict) -> dict:
-    "What a result records of its bootstrap: unit, draws, method, level and a percentile interval per metric."
+BOOTSTRAP_METHOD = "bias-corrected percentile (BC)"   # 07_bootstrap: why
+
+def bootstrap_record(unit: str, key: str, counts, replicates: dict, metrics: dict) -> dict:
+    "What a result records of its bootstrap: unit, draws, method, level and an interval per metric."
     return {"unit": unit, "units": int(counts.shape[1]), "replicates": int(counts.shape[0]),
-            "method": "percentile", "level": CONFIDENCE, "draws": f"seeded by sha256({key!r})",
-            "intervals": {m: list(percentile_interval(r)) for m, r in sorted(replicates.items())}}
+            "method": BOOTSTRAP_METHOD, "level": CONFIDENCE, "draws": f"seeded by sha256({key!r})",
+            "intervals": {m: list(bias_corrected_interval(r, metrics[m])) for m, r in sorted(replicates.items())}}
 
 def with_uncertainty(data: TaskData, metrics: dict, replicates: int = BOOTSTRAP_REPLICATES) -> dict:
     """{main_score, metrics} of a scored sample, with its per-sample outputs and replicates (`PER_SAMPLE`) and
@@ -176,4 +181,4 @@ def with_uncertainty(data: TaskData, metrics: dict, replicates: int = BOOTSTRAP_
     key = f"{data.sha256}:{unit}"
     counts = resample_counts(key, strata, replicates); reps = spec.replicates(samples, counts)
     return out | {PER_SAMPLE: kept | {f"replicates.{m}": np.asarray(r, np.float64) for m, r in reps.items()},
-                  "bootstrap": bootstrap_record(unit, key, counts, reps)}
+                  "bootstrap": bootstrap_record(unit, key, counts, reps, metrics)}

@@ -1,0 +1,85 @@
+"""Which differences are real (issue 57), through the `steb` console script and the exported modules, on the committed
+stores: every result's per-sample outputs give its main score again bit for bit, `steb table --ci` prints intervals,
+rank intervals and the models not separable from #1, `steb compare` paired differences, and `steb verify` refuses a
+store whose per-sample outputs were damaged."""
+import os, shutil, subprocess, sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from steb_lib.eval.results import load_results, read_samples, result_path, result_system
+from steb_lib.tasks.task_data import task_spec
+
+ROOT = Path(__file__).resolve().parents[1]
+STORES = ("lite", "lite-truncate", "lite-parity")
+STEB = [str(Path(sys.executable).parent / "steb")]
+ENV = os.environ | {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+
+
+def steb(*args):
+    return subprocess.run(STEB + [str(a) for a in args], env=ENV, capture_output=True, text=True)
+
+
+def store_results(store):
+    base = ROOT / "data" / "results" / store
+    dirs = [base] if (base / "random").is_dir() or store != "lite-parity" else sorted(p for p in base.iterdir() if p.is_dir())
+    return [(d, r) for d in dirs for r in load_results(d)]
+
+
+@pytest.mark.parametrize("store", STORES)
+def test_every_committed_result_gives_its_main_score_again_from_its_per_sample_outputs(store):
+    checked = set()
+    for d, r in store_results(store):
+        samples = read_samples(result_path(d, result_system(r), r["dataset"], r["task"]), r)
+        if r.get("scoring", "mean") != "mean": continue   # MaxSim scoring keeps none (late interaction)
+        assert samples is not None, f"{d}: {r['model']}/{r['dataset']}/{r['task']} has no per-sample outputs"
+        assert task_spec(r["task"]).main_from_samples(samples) == r["main_score"]   # bit for bit
+        b = r["bootstrap"]
+        assert b["replicates"] == 1000 and b["level"] == 0.95 and b["draws"].startswith("seeded by sha256")
+        main = samples[f"replicates.{task_spec(r['task']).main_metric}"]
+        assert main.shape == (1000,) and np.isfinite(main).all()
+        low, high = b["intervals"][task_spec(r["task"]).main_metric]
+        assert low <= high
+        checked.add(r["task"])
+    assert checked >= ({"predefined", "retrieval"} if store == "lite-truncate" else
+                       {"clustering", "all_to_all", "predefined", "order_alignment", "retrieval", "probing"})
+
+
+def test_the_draws_are_paired_across_models():
+    by_sample = {}
+    for d, r in store_results("lite"):
+        by_sample.setdefault((r["dataset"], r["task"]), set()).add(r["bootstrap"]["draws"])
+    assert all(len(draws) == 1 for draws in by_sample.values()), by_sample
+
+
+def test_steb_table_ci_prints_intervals_ranks_and_ties():
+    r = steb("table", "--ci", "--results-dir", ROOT / "data" / "results" / "lite")
+    assert r.returncode == 0, r.stderr[-2000:]
+    out = r.stdout
+    assert "## STEB (operational)" in out and "## STEB (definitional)" in out
+    assert "rank [interval]" in out and "#1" in out and " [" in out
+    assert "bias-corrected" in out.splitlines()[-1]
+
+
+def test_steb_compare_gives_paired_differences():
+    r = steb("compare", "styledistance-mini", "sentence-transformers/all-MiniLM-L6-v2", "--results-dir",
+             ROOT / "data" / "results" / "lite")
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "STEL_feature" in r.stdout and "STEB (operational)" in r.stdout and "low" in r.stdout
+    bad = steb("compare", "styledistance-mini", "no-such-model", "--results-dir", ROOT / "data" / "results" / "lite")
+    assert bad.returncode != 0 and "no results of 'no-such-model'" in bad.stderr
+
+
+def test_verify_refuses_damaged_per_sample_outputs(tmp_path):
+    run = tmp_path / "results" / "lite-truncate"
+    shutil.copytree(ROOT / "data" / "results" / "lite-truncate", run)
+    gone = next((run / "random").glob("*/predefined.samples.npz")); gone.unlink()
+    edited = next((run / "biber").glob("*/retrieval.samples.npz"))
+    with np.load(edited) as f: arrays = dict(f)
+    arrays["higher"] = arrays["higher"] + 1
+    np.savez(edited.with_suffix(""), **arrays)   # -> .npz: the same name
+    r = steb("verify", run)
+    assert r.returncode == 1 and "2 differs" in r.stdout, r.stdout
+    assert "damaged per-sample outputs" in r.stdout and "missing (its record names it)" in r.stdout
+    assert "does not match the sha256" in r.stdout
