@@ -35,7 +35,8 @@ __all__ = ['IDENTITY_FIELDS', 'RESULT_FIELDS', 'SCHEMA_VERSION', 'RESULT_RECORD'
            'result_path', 'without_timing', 'result_problem', 'with_corrections', 'migrate_result', 'parse_result',
            'samples_path', 'read_samples', 'samples_problem', 'read_result', 'write_result', 'finished_result',
            'compute_once', 'prepare_stores', 'store_profile', 'claim_store_profile', 'base_result', 'load_results',
-           'results_table', 'results_to_frame', 'Result', 'Results', 'mteb_task_result', 'export_name', 'export_mteb']
+           'results_table', 'results_to_frame', 'Result', 'Results', 'mteb_task_result', 'mteb_interval', 'export_name',
+           'export_mteb']
 
 # %% ../../nbs/lib/eval/60_results.ipynb #c006
 IDENTITY_FIELDS = (
@@ -348,11 +349,21 @@ def mteb_task_result(result: dict, languages=("en",)) -> dict:
     scores = {**numbers, "main_score": result["main_score"], "hf_subset": "default",
               "languages": [MTEB_LANGUAGES.get(lang, lang) for lang in languages],
               "steb_main_metric": _main_metric(result["task"]),
-              "steb_protocol": result.get("protocol"), "steb_profile": result.get("profile")}
+              "steb_protocol": result.get("protocol"), "steb_profile": result.get("profile"),
+              **mteb_interval(result)}
     return {"dataset_revision": result.get("data_sha256") or "unknown",
             "task_name": f"STEB-{result['dataset']}-{result['task']}", "mteb_version": None,
             "scores": {"test": [scores]}, "evaluation_time": result.get("seconds"), "kg_co2_emissions": None,
             "date": _timestamp(result.get("created"))}
+
+def mteb_interval(result: dict) -> dict:
+    """The main score's bootstrap interval as MTEB score fields (`steb_main_score_ci`: [low, high], its level and
+    method; MTEB's format has no field of its own for it); {} for a result without one."""
+    b = result.get("bootstrap") or {}
+    interval = (b.get("intervals") or {}).get(_main_metric(result["task"]) or "")
+    if not interval: return {}
+    return {"steb_main_score_ci": interval, "steb_ci_level": b["level"], "steb_ci_method": b["method"],
+            "steb_ci_resampled": f"{b['replicates']} draws of {b['units']} {b['unit']}"}
 
 def _main_metric(task: str) -> str | None:
     "A task's main metric; None for a record kind without a task spec (a rerank run: its main_score is it)."
