@@ -16,11 +16,11 @@ from .profiles import CORRECTIONS, DEFAULT_PROFILE, PROFILES, make_profile
 # that `steb --help` and `steb --version` answer at once
 
 # %% auto #0
-__all__ = ['COMMAND_HELP', 'COMMAND_PARSERS', 'EXAMPLE_MODELS', 'SCORE_CHOICES', 'INTERVALS_NOTE', 'commands_parser',
-           'build_parser', 'run_fetch', 'list_corrections', 'run_examples', 'list_models', 'list_datasets', 'prepare',
-           'sweep_options', 'run_sweep', 'run_evaluate', 'run_rerank', 'print_tables', 'print_interval_tables',
-           'run_compare', 'run_paper', 'run_train', 'main', 'progress_bar', 'run_verify', 'print_kernels', 'run_export',
-           'run_status']
+__all__ = ['COMMAND_HELP', 'COMMAND_PARSERS', 'EXAMPLE_MODELS', 'SCORE_CHOICES', 'commands_parser', 'build_parser', 'run_fetch',
+           'list_corrections', 'run_examples', 'list_models', 'list_datasets', 'prepare', 'sweep_options', 'run_sweep',
+           'run_evaluate', 'run_rerank', 'print_tables', 'print_interval_tables', 'run_compare',
+           'print_intervals_and_claims', 'run_paper', 'run_train', 'main', 'progress_bar', 'run_verify',
+           'print_kernels', 'run_export', 'run_status']
 
 # %% ../nbs/lib/98_cli.ipynb #c005
 def _add_profile_options(p):
@@ -531,20 +531,10 @@ def _print_against_paper(score, table, info, results) -> None:
     print(marked.to_markdown(disable_numparse=True)); print(f"\n{legend}")
 
 # %% ../nbs/lib/98_cli.ipynb #1b62fce0
-INTERVALS_NOTE = ("[low, high]: 95% bootstrap interval (bias-corrected percentile), each dataset's units resampled (1,000 draws, the "
-                  "same for every model: paired); rank [interval]: the ranks over the draws; ≈#1: not separable "
-                  "from #1 (their paired difference's interval holds 0)")
-
 def print_interval_tables(results_dir, scores, as_csv: bool = False) -> None:
-    "Print each score's table with its intervals, ranks and '≈#1' marks (`intervals.interval_table`)."
-    from steb_lib.intervals import interval_table, results_with_replicates
-    frame = results_with_replicates(results_dir)
-    for score in scores:
-        print(f"# {score}" if as_csv else f"## STEB ({score})\n")
-        try: shown = interval_table(frame, score)
-        except StebInputError as e: print(f"({e})\n"); continue
-        print(shown.to_csv() if as_csv else shown.to_markdown(disable_numparse=True)); print()
-    print(INTERVALS_NOTE)
+    "Print each score's table with its intervals, ranks and '≈#1' marks (`intervals.interval_report`)."
+    from steb_lib.intervals import interval_report
+    print(interval_report(results_dir, scores, as_csv))
 
 def run_compare(a) -> int:
     "`steb compare A B`: per dataset and per STEB score, A − B with its paired interval and p-value."
@@ -556,6 +546,15 @@ def run_compare(a) -> int:
     return 0
 
 # %% ../nbs/lib/98_cli.ipynb #af679d18
+def print_intervals_and_claims(results_dir) -> None:
+    """The main job's operational and definitional tables with their intervals, ranks and ≈#1 marks, then the
+    paper's claims with their verdicts (`73_intervals`); one line instead if the store has no replicates."""
+    from steb_lib.intervals import claims_report, interval_report
+    from steb_lib.paper import protocol_results_dir
+    truncated = protocol_results_dir(results_dir, "truncate")
+    try: print("\n" + interval_report(results_dir) + "\n\n" + claims_report(results_dir, truncated))
+    except StebInputError as e: print(f"\n(no intervals: {e})")
+
 def run_paper(a) -> None:
     "`steb paper`: STEB-lite for the default models (unless --notebooks-only), then the paper notebooks."
     from steb_lib.main_job import main_job
@@ -572,6 +571,7 @@ def run_paper(a) -> None:
     else:
         main_job(a.models, a.results_dir, seed=a.seed, cache_dir=a.cache_dir, quiet=a.quiet,
                  profile=make_profile(a.profile, a.correct), **dirs, **sweep)
+        if not a.quiet: print_intervals_and_claims(a.results_dir)
     print(f"\ndone in {time.perf_counter() - start:.0f} s")
     for what, d in (
         ("results", a.results_dir),

@@ -5,6 +5,7 @@
 # %% ../nbs/lib/73_intervals.ipynb #d45d2bad
 from __future__ import annotations
 import warnings
+from pathlib import Path
 import numpy as np
 import pandas as pd
 from .bootstrap import CONFIDENCE, bias_corrected_interval, paired_difference
@@ -14,9 +15,11 @@ from .scores import reference_models, steb_scores
 from .tasks.task_data import task_names, task_spec
 
 # %% auto #0
-__all__ = ['REPLICATED', 'SEPARATOR', 'replicate_columns', 'result_row', 'results_with_replicates', 'complete_replicates',
-           'stacked_replicates', 'aggregate_replicates', 'cell_intervals', 'rank_intervals', 'tied_with_best',
-           'interval_table', 'dataset_differences', 'score_differences', 'compare_models']
+__all__ = ['REPLICATED', 'SEPARATOR', 'INTERVALS_NOTE', 'CLAIMS', 'replicate_columns', 'result_row', 'results_with_replicates',
+           'complete_replicates', 'stacked_replicates', 'aggregate_replicates', 'cell_intervals', 'rank_intervals',
+           'tied_with_best', 'interval_table', 'dataset_differences', 'score_differences', 'compare_models',
+           'interval_report', 'claim_verdict', 'column_difference', 'table_difference', 'style_leads_order_alignment',
+           'truncation_changes_ranks', 'luar_beats_gpt', 'check_claims', 'claims_report']
 
 # %% ../nbs/lib/73_intervals.ipynb #0c5e4f07
 REPLICATED = ("main_score", "accuracy", "distractor_accuracy")   # the columns the aggregations read
@@ -171,3 +174,88 @@ def compare_models(results_dir, a: str, b: str, level: float = CONFIDENCE) -> tu
     for m in (a, b):
         if m not in set(frame["model"]): raise StebInputError(f"no results of {m!r} under {results_dir}")
     return dataset_differences(frame, a, b, level), score_differences(frame, a, b, level=level)
+
+# %% ../nbs/lib/73_intervals.ipynb #b6da3e56
+INTERVALS_NOTE = ("[low, high]: 95% bootstrap interval (bias-corrected percentile), each dataset's units resampled "
+                  "(1,000 draws, the same for every model: paired); rank [interval]: the ranks over the draws; "
+                  "≈#1: not separable from #1 (their paired difference's interval holds 0)")
+
+def interval_report(results_dir, scores=("operational", "definitional"), as_csv: bool = False) -> str:
+    "Each score's `interval_table` as markdown (or CSV), then what the intervals mean."
+    frame, parts = results_with_replicates(results_dir), []
+    for score in scores:
+        parts.append(f"# {score}" if as_csv else f"## STEB ({score})\n")
+        try: shown = interval_table(frame, score)
+        except StebInputError as e: parts.append(f"({e})\n"); continue
+        parts.append((shown.to_csv() if as_csv else shown.to_markdown(disable_numparse=True)) + "\n")
+    return "\n".join(parts + [INTERVALS_NOTE])
+
+# %% ../nbs/lib/73_intervals.ipynb #4abbc9a9
+def claim_verdict(low: float, high: float) -> str:
+    "'holds' / 'does not hold' / 'not separable' for an interval of the claimed difference (claimed: > 0)."
+    return "holds" if low > 0 else "does not hold" if high < 0 else "not separable"
+
+def column_difference(frame, score: str, column: str, a: str, b: str) -> dict:
+    "A − B in one column of a STEB score (×100), with its paired interval and verdict; why not, if it cannot."
+    table, _, reps = aggregate_replicates(frame, score)
+    return table_difference(table, reps, score, column, a, b)
+
+def table_difference(table: pd.DataFrame, reps: np.ndarray, score: str, column: str, a: str, b: str) -> dict:
+    "`column_difference` on a score's table and replicates (`aggregate_replicates`) already computed."
+    if a not in table.index or b not in table.index or column not in table.columns:
+        return {"verdict": "not testable here", "note": f"{a} and {b} are not both in the {score} table's {column}"}
+    i, j, k = table.index.get_loc(a), table.index.get_loc(b), table.columns.get_loc(column)
+    d = paired_difference(table.iat[i, k], table.iat[j, k], reps[i, k], reps[j, k])
+    return {"difference": d["difference"], "low": d["low"], "high": d["high"], "p": d["p_value"],
+            "verdict": claim_verdict(d["low"], d["high"])}
+
+# %% ../nbs/lib/73_intervals.ipynb #cd639559
+def style_leads_order_alignment(stores: dict) -> dict:
+    "§5: StyleDistance leads order alignment: `styledistance-mini` − all-MiniLM-L6-v2, operational order-alignment column."
+    return column_difference(stores["chunk"], "operational", "order_alignment", "styledistance-mini",
+                             "sentence-transformers/all-MiniLM-L6-v2")
+
+def truncation_changes_ranks(stores: dict) -> dict:
+    """§F, Tab. 14: the protocol changes the multilingual AV ranking: some pair of models is ordered one way under
+    chunk-and-pool and the other under truncation, both separable (`holds`), or only inseparably."""
+    if "truncate" not in stores: return {"verdict": "not testable here", "note": "no truncate store"}
+    (chunk_table, _, chunk_reps), (trunc_table, _, trunc_reps) = (
+        aggregate_replicates(stores[p], "multilingual") for p in ("chunk", "truncate"))
+    models = [m for m in chunk_table.index if m in trunc_table.index]
+    found = "does not hold"
+    for a in models:
+        for b in models:
+            chunk = table_difference(chunk_table, chunk_reps, "multilingual", "pair_classification", a, b)
+            trunc = table_difference(trunc_table, trunc_reps, "multilingual", "pair_classification", b, a)
+            if chunk.get("difference", 0) > 0 and trunc.get("difference", 0) > 0:
+                if chunk["verdict"] == trunc["verdict"] == "holds":
+                    return {"verdict": "holds", "note": f"{a} above {b} under chunk, below under truncate"}
+                found = "not separable"
+    return {"verdict": found, "note": "no pair swaps separably" if found == "not separable" else "no pair swaps"}
+
+def luar_beats_gpt(stores: dict) -> dict:
+    "Tab. 1: LUAR-CRUD beats GPT-5.2 on authorship retrieval: only the published numbers exist."
+    return {"verdict": "not testable here", "note": "Tab. 1 is published numbers only (83.0 vs 59.0 R@8): no "
+            "per-query outputs of either side to resample; a run of both through steb-lib would give them"}
+
+# %% ../nbs/lib/73_intervals.ipynb #6f5ad24d
+CLAIMS = {   # the statement -> (where the paper makes it, its test over the stores {protocol: long table})
+    "StyleDistance leads order alignment (styledistance-mini vs all-MiniLM-L6-v2, STEB-lite)":
+        ("§5", style_leads_order_alignment),
+    "chunk-and-pool vs truncation reorders the multilingual AV ranking": ("§F, Tab. 14", truncation_changes_ranks),
+    "LUAR-CRUD beats GPT-5.2 on authorship retrieval": ("Tab. 1", luar_beats_gpt),
+}
+
+def check_claims(results_dir, truncate_dir=None) -> pd.DataFrame:
+    "Each of `CLAIMS` tested on a store (and its truncate store): difference, interval, verdict, note."
+    stores = {"chunk": results_with_replicates(results_dir)}
+    if truncate_dir is not None and any(Path(truncate_dir).glob("*/*/*.json")):
+        stores["truncate"] = results_with_replicates(truncate_dir)
+    rows = [{"claim": claim, "source": source, **test(stores)} for claim, (source, test) in CLAIMS.items()]
+    return pd.DataFrame(rows).set_index("claim")
+
+# %% ../nbs/lib/73_intervals.ipynb #cfe39d94
+def claims_report(results_dir, truncate_dir=None) -> str:
+    "The claims with their verdicts, as markdown."
+    table = check_claims(results_dir, truncate_dir)
+    return "## The paper's claims, tested on these results\n\n" + table.to_markdown(floatfmt=".2f")
