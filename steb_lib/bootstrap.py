@@ -21,8 +21,8 @@ def resampling_seed(key: str) -> int:
     return int.from_bytes(hashlib.sha256(key.encode("utf-8")).digest()[:8], "little")
 
 def resample_counts(key: str, strata, replicates: int = BOOTSTRAP_REPLICATES) -> np.ndarray:
-    """(replicates × units) counts: how often each unit is drawn in each replicate, drawn with replacement within
-    its stratum (`strata`: one value per unit), as many draws per stratum as it has units."""
+    """(replicates × units) counts: how often each unit is drawn in each replicate, drawn with replacement
+    within its stratum (`strata`: one value per unit), as many draws per stratum as it has units."""
     strata = np.asarray(strata)
     if strata.ndim != 1 or strata.size == 0: raise StebInputError("nothing to resample: no units")
     rng, counts = np.random.default_rng(resampling_seed(key)), np.zeros((replicates, strata.size), np.int32)
@@ -37,17 +37,19 @@ def percentile_interval(replicates, level: float = CONFIDENCE) -> tuple[float, f
     """The percentile interval: the (1 − level)/2 and (1 + level)/2 quantiles of the finite replicates (a
     replicate whose draw left the score undefined, e.g. an AUROC without negatives, is left out)."""
     r = np.asarray(replicates, np.float64).ravel(); r = r[np.isfinite(r)]
-    if r.size == 0: raise StebInputError("no finite bootstrap replicate: the score is undefined on every draw")
+    if r.size == 0:
+        raise StebInputError("no finite bootstrap replicate: the score is undefined on every draw")
     low, high = np.quantile(r, [(1 - level) / 2, (1 + level) / 2])
     return float(low), float(high)
 
 # %% ../nbs/lib/07_bootstrap.ipynb #fa3f781b
 def bias_corrected_interval(replicates, estimate: float, level: float = CONFIDENCE) -> tuple[float, float]:
-    """The bias-corrected percentile interval (BC) of `estimate` from its replicates: the percentile interval's
-    quantiles moved by z0 = Φ⁻¹(share of replicates below the estimate, ties half)."""
+    """The bias-corrected percentile interval (BC) of `estimate` from its replicates: the percentile
+    interval's quantiles moved by z0 = Φ⁻¹(share of replicates below the estimate, ties half)."""
     from scipy.stats import norm   # imported on first use: the CLI never waits for scipy
     r = np.asarray(replicates, np.float64).ravel(); r = r[np.isfinite(r)]
-    if r.size == 0: raise StebInputError("no finite bootstrap replicate: the score is undefined on every draw")
+    if r.size == 0:
+        raise StebInputError("no finite bootstrap replicate: the score is undefined on every draw")
     below = ((r < estimate).sum() + 0.5 * (r == estimate).sum()) / r.size
     z0, z = norm.ppf(np.clip(below, 0.5 / r.size, 1 - 0.5 / r.size)), norm.ppf((1 + level) / 2)
     low, high = np.quantile(r, norm.cdf([2 * z0 - z, 2 * z0 + z]))
@@ -56,13 +58,14 @@ def bias_corrected_interval(replicates, estimate: float, level: float = CONFIDEN
 # %% ../nbs/lib/07_bootstrap.ipynb #9780095b
 def weighted_auroc(scores, positive, weights) -> np.ndarray | float:
     """AUROC of `scores` for the boolean `positive`, each trial counted `weights` times, ties 1/2: `weights`
-    of shape (n,) gives a number, (B, n) one per row (NaN where a row has no positive or no negative weight)."""
+    of shape (n,) gives a number, (B, n) one per row (NaN where a row has no positive or no negative
+    weight)."""
     s, pos = np.asarray(scores, np.float64).ravel(), np.asarray(positive, bool).ravel()
     W = np.atleast_2d(np.asarray(weights, np.float64))
     if W.shape[1] != s.size or pos.size != s.size:
         raise StebInputError(f"{s.size} scores, {pos.size} labels, weights for {W.shape[1]}")
     order = np.argsort(s, kind="stable"); s, pos, W = s[order], pos[order], W[:, order]
-    groups = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])          # the first trial of each run of tied scores
+    groups = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])          # each run of tied scores' first trial
     wp, wn = np.add.reduceat(W * pos, groups, axis=1), np.add.reduceat(W * ~pos, groups, axis=1)
     below = np.cumsum(wn, axis=1) - wn
     with np.errstate(invalid="ignore", divide="ignore"):

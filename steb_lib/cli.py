@@ -246,9 +246,11 @@ def _add_results_parsers(sub) -> None:
     tb.add_argument("--score", nargs="+", choices=SCORE_CHOICES, default=["operational", "definitional"],
                     help="which tables ('main': every dataset × task main score)")
     tb.add_argument("--ci", action="store_true",
-                    help="each score with its 95%% bootstrap interval, ranks with theirs, ≈#1: not separable from #1")
+                    help="each score with its 95%% bootstrap interval, ranks with theirs, "
+                         "≈#1: not separable from #1")
     cp = _command(sub, "compare", run_compare)
-    cp.add_argument("model_a"); cp.add_argument("model_b"); cp.add_argument("--results-dir", default="results")
+    cp.add_argument("model_a"); cp.add_argument("model_b")
+    cp.add_argument("--results-dir", default="results")
 
 # %% ../nbs/lib/98_cli.ipynb #8a3e6e36
 def _add_train_parser(sub, method: str | None = None) -> None:

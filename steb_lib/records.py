@@ -108,7 +108,8 @@ def write_arrays(path, arrays: dict, within=None) -> dict:
     return {"file": Path(path).name, "sha256": arrays_sha256(arrays), "arrays": shapes}
 
 def read_arrays(path, field: dict) -> dict:
-    "The arrays a record's `field` names, read from `path` and checked against its sha256; a clear error if not."
+    """The arrays a record's `field` names, read from `path` and checked against its sha256; a clear error if
+    not."""
     import numpy as np
     try:
         with np.load(path, allow_pickle=False) as f: arrays = {n: f[n] for n in f.files}

@@ -129,8 +129,8 @@ def result_index(results_dir) -> dict:
 
 # %% ../nbs/lib/72_verify.ipynb #vf016
 def verify_run(run_dir, reference_dir=None):
-    """One row per result of either store (DataFrame): verdict, scores, move, tolerance, causes; a run's result
-    whose per-sample outputs are missing, damaged or do not give its main score again differs."""
+    """One row per result of either store (DataFrame): verdict, scores, move, tolerance, causes; a run's
+    result whose per-sample outputs are missing, damaged or do not give its main score again differs."""
     import pandas as pd
     reference_dir = Path(reference_dir) if reference_dir else default_reference(run_dir)
     run, ref = result_index(run_dir), result_index(reference_dir)

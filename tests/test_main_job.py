@@ -33,6 +33,10 @@ def test_steb_paper_runs_steb_lite_from_the_shipped_samples(tmp_path):
     lines = [line for line in done.stdout.splitlines() if line.startswith("[")]
     assert len(lines) == 36 and re.match(r"\[1/36, ~\d+ (min|s) left\] \S+ / \S+ / \w+: \d\.\d{4} \(\d+\.\d s\)$", lines[0]), lines
     assert lines[-1].startswith("[36/36] ") and sum("(truncate)" in line for line in lines) == 4, lines
+    # at its end: the tables with intervals, ranks and ≈#1 marks, and the paper's claims with their verdicts (issue 57)
+    end = done.stdout[done.stdout.index("## STEB (operational)"):]
+    assert "rank [interval]" in end and "| 1 [1–1]" in end and "#1" in end and "bias-corrected" in end, end[:3000]
+    assert "## The paper's claims" in end and "not testable here" in end and "LUAR-CRUD beats GPT-5.2" in end, end
 
     per_dataset = pd.read_csv(dirs["tables"] / "per_dataset_operational.csv")
     assert {"STEL_feature", "eWAVE", "corpus-of-diverse-styles"} <= set(per_dataset["dataset"])

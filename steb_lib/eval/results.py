@@ -22,8 +22,8 @@ from ..models.registry import settings_fingerprint
 from ..profiles import Profile, legacy_profile, make_profile
 from ..run_settings import record_run_settings
 from steb_lib.records import (
-    ARRAYS_SUFFIX, TIMING_FIELDS, RecordKind, checksum_problem, read_arrays, record_lock, upgrade, write_arrays,
-    write_record
+    ARRAYS_SUFFIX, TIMING_FIELDS, RecordKind, checksum_problem, read_arrays, record_lock, upgrade,
+    write_arrays, write_record
 )
 from ..tasks.task_data import PER_SAMPLE, TaskData, task_name, task_spec
 
@@ -122,7 +122,8 @@ def samples_path(path) -> Path:
     return Path(path).with_suffix(ARRAYS_SUFFIX)
 
 def read_samples(path, result: dict) -> dict | None:
-    "The per-sample outputs (and replicates) of the result at `path`, checked against its sha256; None if it has none."
+    """The per-sample outputs (and replicates) of the result at `path`, checked against its sha256; None if it
+    has none."""
     field = result.get(PER_SAMPLE)
     return None if field is None else read_arrays(samples_path(path), field)
 
@@ -191,7 +192,8 @@ def compute_once(
         }
         try:
             if PER_SAMPLE in result:   # first the outputs, then the result that certifies them
-                result[PER_SAMPLE] = write_arrays(samples_path(out), result[PER_SAMPLE], within=Path(out).parents[2])
+                result[PER_SAMPLE] = write_arrays(samples_path(out), result[PER_SAMPLE],
+                                                  within=Path(out).parents[2])
             write_result(out, result)
         except OSError as e:
             raise StebInputError(
@@ -357,8 +359,8 @@ def mteb_task_result(result: dict, languages=("en",)) -> dict:
             "date": _timestamp(result.get("created"))}
 
 def mteb_interval(result: dict) -> dict:
-    """The main score's bootstrap interval as MTEB score fields (`steb_main_score_ci`: [low, high], its level and
-    method; MTEB's format has no field of its own for it); {} for a result without one."""
+    """The main score's bootstrap interval as MTEB score fields (`steb_main_score_ci`: [low, high], its level
+    and method; MTEB's format has no field of its own for it); {} for a result without one."""
     b = result.get("bootstrap") or {}
     interval = (b.get("intervals") or {}).get(_main_metric(result["task"]) or "")
     if not interval: return {}

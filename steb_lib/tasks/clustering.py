@@ -52,7 +52,8 @@ def centroid_near_ties(km, embeddings) -> int:
 def clustering_metrics(embeddings, labels, seed: int = DEFAULT_SEED, n_seeds: int = 5,
                        per_sample: bool = False) -> dict:
     """V-measure of MiniBatchKMeans clusters vs. `labels`: the seed-`seed` run, and mean/std over `n_seeds`
-    seeds (`per_sample`: and the seed-`seed` run's cluster of each text with its label's code, `PER_SAMPLE`)."""
+    seeds (`per_sample`: and the seed-`seed` run's cluster of each text with its label's code,
+    `PER_SAMPLE`)."""
     k = check_clustering_labels(len(embeddings), labels)
     from sklearn.metrics import v_measure_score
     fits = [fitted_clusters(embeddings, k, seed + i) for i in range(n_seeds)]
@@ -62,7 +63,8 @@ def clustering_metrics(embeddings, labels, seed: int = DEFAULT_SEED, n_seeds: in
            "near_ties": centroid_near_ties(fits[0], embeddings)}
     if not per_sample: return out
     codes = np.unique(np.asarray(labels), return_inverse=True)[1]
-    return out | {PER_SAMPLE: {"predicted": fits[0].labels_.astype(np.int64), "label": codes.astype(np.int64)}}
+    samples = {"predicted": fits[0].labels_.astype(np.int64), "label": codes.astype(np.int64)}
+    return out | {PER_SAMPLE: samples}
 
 # %% ../../nbs/lib/tasks/12_clustering.ipynb #662995d0
 def v_measures(contingency) -> np.ndarray:
@@ -80,12 +82,14 @@ def v_measures(contingency) -> np.ndarray:
 
 # %% ../../nbs/lib/tasks/12_clustering.ipynb #16636309
 def v_measure_from_samples(samples: dict) -> float:
-    "The V-measure from the per-text clusters and labels a result keeps (scikit-learn's, as the task scores it)."
+    """The V-measure from the per-text clusters and labels a result keeps (scikit-learn's, as the task scores
+    it)."""
     from sklearn.metrics import v_measure_score
     return float(v_measure_score(samples["label"], samples["predicted"]))
 
 def clustering_replicates(samples: dict, counts) -> dict:
-    "The V-measure of each draw (`counts`: replicates × texts): the contingency table counted with the weights."
+    """The V-measure of each draw (`counts`: replicates × texts): the contingency table counted with the
+    weights."""
     label, predicted = samples["label"], samples["predicted"]
     k = int(predicted.max()) + 1; cells = (int(label.max()) + 1) * k
     tables = np.stack([np.bincount(label * k + predicted, weights=c, minlength=cells) for c in counts])

@@ -105,8 +105,8 @@ def unit_tuples(embeddings) -> np.ndarray:
 def category_alignment_sums(embeddings, max_block_elements: int = 4_000_000, ordered: bool = True,
                             per_instance: bool = False) -> dict:
     """Summed plain and distractor accuracies (and near ties) over all ordered pairs of one category's tuples
-    (n, m, dim), or over its unordered pairs (`ordered=False`: A before B in record order); `per_instance`: and
-    each instance's accuracies, tuples and block (`instances`)."""
+    (n, m, dim), or over its unordered pairs (`ordered=False`: A before B in record order); `per_instance`:
+    and each instance's accuracies, tuples and block (`instances`)."""
     X = unit_tuples(embeddings); n, m, _ = X.shape
     per_pair = len(injective_assignments(m, m)) * m * 3
     block = max(1, max_block_elements // (n * per_pair))
@@ -115,7 +115,8 @@ def category_alignment_sums(embeddings, max_block_elements: int = 4_000_000, ord
         XA = X[start:start + block]; scores = _block_scores(XA, X, start, ordered)
         sums += [accuracy.sum() for accuracy, _ in scores]
         near_ties += sum(int((margins < NEAR_TIE_MARGIN).sum()) for _, margins in scores)
-        if per_instance: instances.append(block_instances(scores, block_pairs(start, len(XA), n, ordered), number))
+        if per_instance:
+            instances.append(block_instances(scores, block_pairs(start, len(XA), n, ordered), number))
     pairs = n * (n - 1) if ordered else n * (n - 1) // 2
     return {"plain": sums[0], "drop_last": sums[1], "drop_first": sums[2], "n_instances": pairs,
             "near_ties": near_ties, **({"instances": joined_instances(instances)} if per_instance else {})}
@@ -126,8 +127,8 @@ def order_alignment_metrics(
     per_sample: bool = False,
 ) -> dict:
     """`accuracy` and `distractor_accuracy` pooled across categories: over all ordered tuple pairs with ties
-    averaged, or, with `clip=True, ordered=False`, as the released code scores them
-    (`solver_category_sums`); `per_sample`: and every instance (`INSTANCE_FIELDS`, its category's position)."""
+    averaged, or, with `clip=True, ordered=False`, as the released code scores them (`solver_category_sums`);
+    `per_sample`: and every instance (`INSTANCE_FIELDS`, its category's position)."""
     if not tuples_by_category: raise StebInputError("order alignment needs at least one category")
     sums_of = (
         (lambda X: solver_category_sums(X, clip, ordered, per_sample)) if clip
@@ -145,7 +146,8 @@ def order_alignment_metrics(
            "distractor_accuracy": float((total["drop_last"] + total["drop_first"]) / (2 * n)),
            "n_instances": int(n), "n_categories": len(tuples_by_category),
            "near_ties": int(total["near_ties"])}
-    return out | ({PER_SAMPLE: {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}} if per_sample else {})
+    if not per_sample: return out
+    return out | {PER_SAMPLE: {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}}
 
 # %% ../../nbs/lib/tasks/13_order_alignment.ipynb #c024b
 def solver_alignment_accuracy(S, offset: int = 0, clip: bool = True) -> float:
@@ -185,11 +187,13 @@ def solver_category_sums(embeddings, clip: bool = True, ordered: bool = False,
 
 # %% ../../nbs/lib/tasks/13_order_alignment.ipynb #5cfbd637
 def summed_as_scored(values, blocks) -> float:
-    "Σ `values` in the scorer's order: numpy's sum within each run of one block, the runs' sums one after another."
+    """Σ `values` in the scorer's order: numpy's sum within each run of one block, the runs' sums one after
+    another."""
     values, blocks = np.asarray(values, np.float64), np.asarray(blocks)
     if values.size == 0: return 0.0
     starts = np.flatnonzero(np.r_[True, blocks[1:] != blocks[:-1]])
-    if starts.size < values.size: values = np.array([values[s:e].sum() for s, e in zip(starts, np.r_[starts[1:], values.size])])
+    if starts.size < values.size:
+        values = np.array([values[s:e].sum() for s, e in zip(starts, np.r_[starts[1:], values.size])])
     return np.add.accumulate(values)[-1]
 
 def order_alignment_from_samples(samples: dict, metric: str = "distractor_accuracy") -> float:
@@ -241,12 +245,14 @@ def check_tuples(records) -> None:
 
 def tuple_texts(records) -> list[str]: return [t for r in records for t in r["texts"]]
 
-def order_alignment_task_metrics(records, vectors_of, seed, progress, profile=None, per_sample: bool = True) -> dict:
+def order_alignment_task_metrics(records, vectors_of, seed, progress, profile=None,
+                                 per_sample: bool = True) -> dict:
     """The task's metrics under `profile`: the released procedure unless it applies the oa-* corrections; each
     instance's tuples named by their records' positions."""
     cats, at, profile = {}, {}, make_profile(profile)
     for n, r in enumerate(records):
-        cats.setdefault(r["category"], []).append(vectors_of(r["texts"])); at.setdefault(r["category"], []).append(n)
+        cats.setdefault(r["category"], []).append(vectors_of(r["texts"]))
+        at.setdefault(r["category"], []).append(n)
     out = order_alignment_metrics(
         {c: np.stack(v) for c, v in sorted(cats.items())}, progress=progress,
         clip=not profile.corrects("oa-no-clip"), ordered=profile.corrects("oa-both-directions"),

@@ -100,8 +100,8 @@ def histogram_auroc(pos, neg) -> tuple[float, float]:
 def all_to_all_metrics(embeddings, labels, exact_max_texts: int = ALL_TO_ALL_EXACT_MAX_TEXTS,
                        per_sample: bool = False) -> dict:
     """AUROC of cosine similarity for 'same label' over all pairs i<j (STEB all-to-all pair classification):
-    exact up to `exact_max_texts` texts, with `per_sample` each text's part under `PER_SAMPLE` (`pair_samples`);
-    beyond, from `streamed_pair_histograms` with its error bound."""
+    exact up to `exact_max_texts` texts, with `per_sample` each text's part under `PER_SAMPLE`
+    (`pair_samples`); beyond, from `streamed_pair_histograms` with its error bound."""
     if len(set(np.asarray(labels).tolist())) < 2:
         raise StebInputError("all-to-all pair classification needs at least 2 distinct labels; got 1")
     if len(embeddings) <= exact_max_texts:
@@ -122,30 +122,36 @@ def all_to_all_auroc(embeddings, labels) -> float:
 
 # %% ../../nbs/lib/tasks/11_pairs.ipynb #c02d7311
 def pair_rank_counts(scores, positive) -> tuple:
-    """(per positive pair the negatives scored below it and tied with it, per negative pair the positives above
-    it and tied with it, each pair's rank): the AUROC's numerator counted from either side, from one sort."""
+    """(per positive pair the negatives scored below it and tied with it, per negative pair the positives
+    above it and tied with it, each pair's rank): the AUROC's numerator counted from either side, from one
+    sort."""
     s, pos = np.asarray(scores, np.float64), np.asarray(positive, bool)
     order = np.argsort(s, kind="stable"); ranked = s[order]
     new = np.r_[True, ranked[1:] != ranked[:-1]]; starts = np.flatnonzero(new)   # runs of tied scores
-    pos_in = np.add.reduceat(pos[order].astype(np.int64), starts); neg_in = np.diff(np.r_[starts, s.size]) - pos_in
+    pos_in = np.add.reduceat(pos[order].astype(np.int64), starts)
+    neg_in = np.diff(np.r_[starts, s.size]) - pos_in
     group = np.empty(s.size, np.intp); group[order] = np.cumsum(new) - 1
     gp, gn = group[pos], group[~pos]
     rank = np.empty(s.size, np.intp); rank[order] = np.arange(s.size)
-    return ((np.cumsum(neg_in) - neg_in)[gp], neg_in[gp], pos_in.sum() - np.cumsum(pos_in)[gn], pos_in[gn], rank)
+    below, above = (np.cumsum(neg_in) - neg_in)[gp], pos_in.sum() - np.cumsum(pos_in)[gn]
+    return below, neg_in[gp], above, pos_in[gn], rank
 
 def pair_ends(ends: tuple, mask) -> np.ndarray:
-    "Both texts of each pair selected by `mask` (`ends`: `np.triu_indices(n, k=1)`): the first texts, then the second."
+    """Both texts of each pair selected by `mask` (`ends`: `np.triu_indices(n, k=1)`): the first texts, then
+    the second."""
     i, j = ends
     return np.r_[i[mask], j[mask]]
 
 # %% ../../nbs/lib/tasks/11_pairs.ipynb #006c6eff
 def pair_derivatives(scores, positive, n_texts: int) -> dict:
     """The all-to-all AUROC U / (P·N) as a function of the texts' weights, at weight 1: U, P, N, and per text
-    the derivatives of U (`d_u`), P (`d_pos`) and N (`d_neg`); per pair its half of U's Hessian (`pair_term`)."""
+    the derivatives of U (`d_u`), P (`d_pos`) and N (`d_neg`); per pair its half of U's Hessian
+    (`pair_term`)."""
     pos, ends = np.asarray(positive, bool), np.triu_indices(n_texts, k=1)
     below, tied, above, tied_neg, rank = pair_rank_counts(scores, pos)
     per_text = lambda idx, w=None: np.bincount(idx, weights=w, minlength=n_texts)   # noqa: E731
-    pair_term = np.empty(pos.size); pair_term[pos], pair_term[~pos] = below + 0.5 * tied, above + 0.5 * tied_neg
+    pair_term = np.empty(pos.size)
+    pair_term[pos], pair_term[~pos] = below + 0.5 * tied, above + 0.5 * tied_neg
     return {"u": below.sum() + 0.5 * tied.sum(), "p": int(pos.sum()), "n": int((~pos).sum()),
             "d_u": per_text(pair_ends(ends, slice(None)), np.tile(pair_term, 2)),
             "d_pos": per_text(pair_ends(ends, pos)), "d_neg": per_text(pair_ends(ends, ~pos)),
@@ -175,7 +181,8 @@ PAIR_HESSIAN_BINS = 256   # quantile bins of the pair scores for the cross term 
 
 def cross_counts(positive, d: dict, n_texts: int, bins: int = PAIR_HESSIAN_BINS) -> np.ndarray:
     """M[a, b] ≈ Σ over a's positive pairs and b's negative pairs of [negative below positive] (½ if tied),
-    counted in `bins` bins of equal numbers of pairs by rank (`d`: `pair_derivatives`; pairs in one bin as ties)."""
+    counted in `bins` bins of equal numbers of pairs by rank (`d`: `pair_derivatives`; pairs in one bin as
+    ties)."""
     pos = np.asarray(positive, bool); at = d["rank"] * bins // pos.size
     def per_text_bins(mask):
         return np.bincount(pair_ends(d["ends"], mask) * bins + np.tile(at[mask], 2),
@@ -185,8 +192,8 @@ def cross_counts(positive, d: dict, n_texts: int, bins: int = PAIR_HESSIAN_BINS)
 
 # %% ../../nbs/lib/tasks/11_pairs.ipynb #365a5c62
 def pair_hessian(positive, d: dict, n_texts: int) -> np.ndarray:
-    """The AUROC's Hessian in the texts' weights without its rank-one parts (`pair_quadratic_forms` adds them):
-    U's Hessian over P·N, less U·(N·[a,b positive] + P·[a,b negative]) over (P·N)²."""
+    """The AUROC's Hessian in the texts' weights without its rank-one parts (`pair_quadratic_forms` adds
+    them): U's Hessian over P·N, less U·(N·[a,b positive] + P·[a,b negative]) over (P·N)²."""
     g, u = d["p"] * d["n"], d["u"]
     pos = np.asarray(positive, bool); i, j = d["ends"]
     H = np.zeros((n_texts, n_texts))
@@ -216,7 +223,8 @@ def all_to_all_replicates(samples: dict, counts) -> dict:
 
 # %% ../../nbs/lib/tasks/11_pairs.ipynb #210091d6
 def weighted_pair_auroc(scores, positive, n_texts: int, counts) -> np.ndarray:
-    "Each draw's all-to-all AUROC computed exactly: pair (i, j) weighted `counts[i] * counts[j]` (slow: all pairs)."
+    """Each draw's all-to-all AUROC computed exactly: pair (i, j) weighted `counts[i] * counts[j]` (slow: all
+    pairs)."""
     i, j = np.triu_indices(n_texts, k=1); C = np.atleast_2d(counts)
     return weighted_auroc(scores, positive, C[:, i] * C[:, j])
 
@@ -230,7 +238,8 @@ def predefined_pair_scores(embeddings_a, embeddings_b) -> np.ndarray:
 def predefined_pair_auroc(embeddings_a, embeddings_b, same) -> float:
     "AUROC of cosine(a_k, b_k) for the flags `same` (STEB predefined pair classification)."
     scores, same = predefined_pair_scores(embeddings_a, embeddings_b), np.asarray(same, dtype=bool)
-    if len(same) != len(scores): raise StebInputError(f"{len(scores)} pairs but {len(same)} same/different flags")
+    if len(same) != len(scores):
+        raise StebInputError(f"{len(scores)} pairs but {len(same)} same/different flags")
     return auroc(scores, same)
 
 # %% ../../nbs/lib/tasks/11_pairs.ipynb #c020
@@ -250,7 +259,8 @@ def sample_trials(records, target: dict, ctx) -> list[dict]:
 
 # %% ../../nbs/lib/tasks/11_pairs.ipynb #c022
 def all_to_all_task_metrics(records, vectors_of, seed, progress, per_sample: bool = True) -> dict:
-    return all_to_all_metrics(vectors_of(record_texts(records)), [r["label"] for r in records], per_sample=per_sample)
+    labels = [r["label"] for r in records]
+    return all_to_all_metrics(vectors_of(record_texts(records)), labels, per_sample=per_sample)
 
 def _check_all_to_all(records): check_two_labels(records, "all_to_all")
 

@@ -82,8 +82,9 @@ def row_space_basis(X_train) -> np.ndarray:
 def test_outputs(positions, predicted, bins, precision: str) -> dict:
     """A probe's per-text outputs: each test text's position, predicted and true bin, and the precision its
     accuracy is computed in (the exact probe: float64; the released one: torch's float32)."""
-    return {"outputs": {"position": np.asarray(positions, np.int64), "predicted": np.asarray(predicted, np.int64),
-                        "bin": np.asarray(bins, np.int64), "precision": precision}}
+    as_ints = lambda a: np.asarray(a, np.int64)   # noqa: E731
+    return {"outputs": {"position": as_ints(positions), "predicted": as_ints(predicted), "bin": as_ints(bins),
+                        "precision": precision}}
 
 def probe_feature(
     embeddings, values, seed: int = DEFAULT_SEED, strengths=L2_STRENGTHS, in_row_space: bool = True,
@@ -219,7 +220,8 @@ def probe_one(embeddings, values, seed, profile, given=None, outputs: bool = Fal
         bins, splits = given
         keep = [i for i, (b, s) in enumerate(zip(bins, splits)) if b is not None and s is not None]
         split = given_split([splits[i] for i in keep])
-        return at_positions(released_probe(E[keep], [bins[i] for i in keep], split, seed, outputs=outputs), keep)
+        probe = released_probe(E[keep], [bins[i] for i in keep], split, seed, outputs=outputs)
+        return at_positions(probe, keep)
     keep = [i for i, v in enumerate(values) if v is not None]
     probe = probe_feature if make_profile(profile).corrects("probe-exact") else released_probe_feature
     return at_positions(probe(E[keep], [values[i] for i in keep], seed, outputs=outputs), keep)
@@ -227,7 +229,8 @@ def probe_one(embeddings, values, seed, profile, given=None, outputs: bool = Fal
 def at_positions(result: dict | None, kept: list) -> dict | None:
     "A probe's result on the texts `kept`, its test texts' positions turned into positions among all texts."
     if result is None or "outputs" not in result: return result
-    return result | {"outputs": result["outputs"] | {"position": np.asarray(kept)[result["outputs"]["position"]]}}
+    outputs = result["outputs"]
+    return result | {"outputs": outputs | {"position": np.asarray(kept)[outputs["position"]]}}
 
 def why_not_probed(values) -> str:
     """Why a feature's probe could not run: its values are constant, one value fills its quantile bins, or its
@@ -249,8 +252,8 @@ def probing_metrics(
     given: Mapping | None = None, per_sample: bool = False,
 ) -> dict:
     """Mean test accuracy of per-feature probes (`probe_one`; `given`: {feature: (bins, splits)} of a released
-    file), plus each feature's accuracy and the features that were skipped; `per_sample`: and every test text's
-    prediction per feature (`PER_SAMPLE`)."""
+    file), plus each feature's accuracy and the features that were skipped; `per_sample`: and every test
+    text's prediction per feature (`PER_SAMPLE`)."""
     n = len(embeddings)
     if not features: raise StebInputError("probing needs at least one feature")
     out, reasons, probed = {}, {}, {}
@@ -278,7 +281,8 @@ def probe_samples(probed: dict) -> dict:
 def feature_accuracy(correct, precision: str) -> float:
     "The share of `correct` test texts in the probe's precision (torch's float32 mean equals this one)."
     c = np.asarray(correct, bool)
-    return float(np.float32(c.sum()) / np.float32(c.size)) if str(precision) == "float32" else float(np.mean(c))
+    if str(precision) == "float32": return float(np.float32(c.sum()) / np.float32(c.size))
+    return float(np.mean(c))
 
 def probing_from_samples(samples: dict) -> float:
     "The main score from the stored per-text outputs: the mean of the features' accuracies."
@@ -293,7 +297,8 @@ def texts_resampled(records) -> tuple[str, list]:
 
 def probing_replicates(samples: dict, counts) -> dict:
     """The mean accuracy over features on each draw of texts (`counts`: replicates × texts): each feature's
-    test texts weighted by how often they were drawn (a feature none of whose test texts was drawn sits out)."""
+    test texts weighted by how often they were drawn (a feature none of whose test texts was drawn sits
+    out)."""
     counts, correct = np.asarray(counts), samples["predicted"] == samples["bin"]
     per_feature = []
     for f in range(len(samples["feature_names"])):
@@ -368,7 +373,8 @@ def probing_task_metrics(records, vectors_of, seed, progress, profile=None, per_
     given = ({n: ([r["bins"][n] for r in records], [r["splits"][n] for r in records]) for n in names}
              if "splits" in records[0] else None)
     values = {n: [r["features"][n] for r in records] for n in names}
-    return probing_metrics(vectors_of(record_texts(records)), values, seed, progress, profile, given, per_sample=per_sample)
+    return probing_metrics(vectors_of(record_texts(records)), values, seed, progress, profile, given,
+                           per_sample=per_sample)
 
 def feature_count(records) -> int | None:
     "Tab. 15's classes of a probing sample: its features (None while they are still to be computed)."

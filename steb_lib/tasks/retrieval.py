@@ -91,8 +91,8 @@ def relevant_target_index(query_authors, target_authors) -> list[int]:
 
 def retrieval_metrics(query_embeddings, query_authors, target_embeddings, target_authors,
                       ks=RETRIEVAL_KS, dtype=np.float32, per_sample: bool = False) -> dict:
-    """MRR, recall@k, success@k and nDCG@k of pooled query authors against pooled target authors (`per_sample`:
-    and each query's rank counts under `PER_SAMPLE`, queries in sorted order)."""
+    """MRR, recall@k, success@k and nDCG@k of pooled query authors against pooled target authors
+    (`per_sample`: and each query's rank counts under `PER_SAMPLE`, queries in sorted order)."""
     q_names, Q = author_vectors(query_embeddings, query_authors)
     t_names, T = author_vectors(target_embeddings, target_authors)
     higher, tied = relevant_rank_counts(Q, T, relevant_target_index(q_names, t_names), dtype=dtype)
@@ -150,7 +150,8 @@ def retrieval_records(records, profile=None) -> list[dict]:
         )
     return kept
 
-def retrieval_task_metrics(records, vectors_of, seed, progress, profile=None, per_sample: bool = True) -> dict:
+def retrieval_task_metrics(records, vectors_of, seed, progress, profile=None,
+                           per_sample: bool = True) -> dict:
     "The task's metrics under `profile` (`paper`: target authors without a query are left out)."
     records = retrieval_records(records, profile)
     q, t = [r for r in records if r["side"] == "query"], [r for r in records if r["side"] == "target"]
@@ -200,7 +201,8 @@ def mrr_from_samples(samples: dict) -> float:
     return float(expected_reciprocal_rank(samples["higher"], samples["tied"]).mean())
 
 def retrieval_replicates(samples: dict, counts) -> dict:
-    "The MRR on each draw (`counts`: replicates × queries): reciprocal ranks weighted by how often each was drawn."
+    """The MRR on each draw (`counts`: replicates × queries): reciprocal ranks weighted by how often each was
+    drawn."""
     rr = expected_reciprocal_rank(samples["higher"], samples["tied"])
     return {"mrr": (counts @ rr) / counts.sum(1)}
 

@@ -150,13 +150,14 @@ def score_task(
     intervals: bool = True,
 ) -> dict:
     """The task's metrics for `embeddings` (one row per `data.texts`) under `profile` (default: paper), with
-    `main_score` added, and its per-sample outputs and bootstrap interval (`with_uncertainty`; `intervals=False`:
-    the metrics alone, as a benchmark's baseline)."""
+    `main_score` added, and its per-sample outputs and bootstrap interval (`with_uncertainty`;
+    `intervals=False`: the metrics alone, as a benchmark's baseline)."""
     spec = task_spec(data.task)
     kw = {"profile": make_profile(profile)} if spec.corrections else {}
-    if spec.replicates is not None: kw["per_sample"] = intervals   # a task without intervals: its own signature
+    if spec.replicates is not None: kw["per_sample"] = intervals   # a task without them: its own signature
     metrics = spec.metrics(data.records, _vectors(data, embeddings), seed, progress, **kw)
-    return with_uncertainty(data, metrics) if intervals else {"main_score": metrics[spec.main_metric], "metrics": metrics}
+    if intervals: return with_uncertainty(data, metrics)
+    return {"main_score": metrics[spec.main_metric], "metrics": metrics}
 
 # %% ../../nbs/lib/tasks/19_task_data.ipynb #68c3a68d
 BOOTSTRAP_METHOD = "bias-corrected percentile (BC)"   # 07_bootstrap: why
@@ -165,7 +166,8 @@ def bootstrap_record(unit: str, key: str, counts, replicates: dict, metrics: dic
     "What a result records of its bootstrap: unit, draws, method, level and an interval per metric."
     return {"unit": unit, "units": int(counts.shape[1]), "replicates": int(counts.shape[0]),
             "method": BOOTSTRAP_METHOD, "level": CONFIDENCE, "draws": f"seeded by sha256({key!r})",
-            "intervals": {m: list(bias_corrected_interval(r, metrics[m])) for m, r in sorted(replicates.items())}}
+            "intervals": {m: list(bias_corrected_interval(r, metrics[m]))
+                          for m, r in sorted(replicates.items())}}
 
 def with_uncertainty(data: TaskData, metrics: dict, replicates: int = BOOTSTRAP_REPLICATES) -> dict:
     """{main_score, metrics} of a scored sample, with its per-sample outputs and replicates (`PER_SAMPLE`) and
