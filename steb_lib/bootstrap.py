@@ -45,12 +45,15 @@ def percentile_interval(replicates, level: float = CONFIDENCE) -> tuple[float, f
 # %% ../nbs/lib/07_bootstrap.ipynb #fa3f781b
 def bias_corrected_interval(replicates, estimate: float, level: float = CONFIDENCE) -> tuple[float, float]:
     """The bias-corrected percentile interval (BC) of `estimate` from its replicates: the percentile
-    interval's quantiles moved by z0 = Φ⁻¹(share of replicates below the estimate, ties half)."""
+    interval's quantiles moved by z0 = Φ⁻¹(share of replicates below the estimate, ties half). (NaN, NaN) when
+    the estimate lies outside the replicates' central `level` range: the bootstrap's own bias exceeds its
+    spread, and no interval it gives can be trusted."""
     from scipy.stats import norm   # imported on first use: the CLI never waits for scipy
     r = np.asarray(replicates, np.float64).ravel(); r = r[np.isfinite(r)]
     if r.size == 0:
         raise StebInputError("no finite bootstrap replicate: the score is undefined on every draw")
     below = ((r < estimate).sum() + 0.5 * (r == estimate).sum()) / r.size
+    if not (1 - level) / 2 <= below <= (1 + level) / 2: return float("nan"), float("nan")
     z0, z = norm.ppf(np.clip(below, 0.5 / r.size, 1 - 0.5 / r.size)), norm.ppf((1 + level) / 2)
     low, high = np.quantile(r, norm.cdf([2 * z0 - z, 2 * z0 + z]))
     return float(low), float(high)
@@ -82,9 +85,9 @@ def bootstrap_p_value(differences) -> float:
 def paired_difference(main_a: float, main_b: float, replicates_a, replicates_b,
                       level: float = CONFIDENCE) -> dict:
     """A − B with its bias-corrected interval and p-value, from replicates on the same draws; `separable`: the
-    interval excludes 0."""
+    interval excludes 0 (no interval: not separable)."""
     a, b = np.asarray(replicates_a, np.float64), np.asarray(replicates_b, np.float64)
     if a.shape != b.shape: raise StebInputError(f"replicates on different draws: {a.shape} vs {b.shape}")
     low, high = bias_corrected_interval(a - b, main_a - main_b, level)
     return {"difference": float(main_a - main_b), "low": low, "high": high,
-            "p_value": bootstrap_p_value(a - b), "separable": not low <= 0 <= high}
+            "p_value": bootstrap_p_value(a - b), "separable": bool(low > 0 or high < 0)}

@@ -188,7 +188,8 @@ def compare_models(results_dir, a: str, b: str, level: float = CONFIDENCE) -> tu
 # %% ../nbs/lib/73_intervals.ipynb #b6da3e56
 INTERVALS_NOTE = ("[low, high]: 95% bootstrap interval (bias-corrected percentile), each dataset's units "
                   "resampled (1,000 draws, the same for every model: paired); rank [interval]: the ranks "
-                  "over the draws; "
+                  "over the draws; a score without one: its replicates sit beside it (the bootstrap's own bias "
+                  "exceeds its spread, e.g. a V-measure over many small classes); "
                   "≈#1: not separable from #1 (their paired difference's interval holds 0)")
 
 def interval_report(results_dir, scores=("operational", "definitional"), as_csv: bool = False) -> str:

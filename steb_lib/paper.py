@@ -324,10 +324,11 @@ def plot_score_heatmap(table: pd.DataFrame, ax=None, title: str = ""):
 
 # %% ../nbs/lib/80_paper.ipynb #c027
 def plot_scores_by_category(
-    scores: pd.Series, ax=None, title: str = "", xlabel: str = "STEB score (operational, ×100)"
+    scores: pd.Series, ax=None, title: str = "", xlabel: str = "STEB score (operational, ×100)",
+    intervals: pd.DataFrame | None = None,
 ):
     """Bars of `scores` (model -> score), coloured by category, dashed line at each category's best; reference
-    models (random) are a dotted black line, not a bar."""
+    models (random) are a dotted black line, not a bar; `intervals` (model -> `low`, `high`): error bars."""
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
@@ -336,7 +337,10 @@ def plot_scores_by_category(
     s = scores.drop(index=refs).dropna().sort_values()
     cats, colors = [model_category(m) for m in s.index], category_colors()
     ax = ax or plt.subplots(figsize=(6, 0.28 * len(s) + 1.2))[1]
-    ax.barh([display_name(m) for m in s.index], s.to_numpy(), color=[colors[c] for c in cats])
+    errors = None if intervals is None else abs(
+        intervals.reindex(s.index)[["low", "high"]].to_numpy().T - s.to_numpy())
+    ax.barh([display_name(m) for m in s.index], s.to_numpy(), color=[colors[c] for c in cats], xerr=errors,
+            error_kw={"ecolor": "black", "capsize": 2, "lw": 0.8})
     for c in dict.fromkeys(cats):
         ax.axvline(max(v for v, k in zip(s, cats) if k == c), color=colors[c], ls="--", lw=1)
     for m in refs: ax.axvline(scores[m], color="black", ls=":", lw=1.5)

@@ -186,6 +186,7 @@ def test_export_to_mteb_task_results(tmp_path):
     original = json.loads((ROOT / "data" / "results" / "lite" / "random" / "eWAVE" / "clustering.json").read_text())
     assert ewave.scores["test"][0]["main_score"] == original["main_score"] and ewave.dataset_revision == original["data_sha256"]
     assert ewave.scores["test"][0]["languages"] == ["eng-Latn"]
+    assert ewave.scores["test"][0]["steb_main_score_ci"] == original["bootstrap"]["intervals"]["v_measure"]   # issue 57
     r = steb("export", tmp_path / "empty", tmp_path / "out2")
     assert r.returncode == 2 and "no results under" in r.stderr
     # issue 46, items 10-11: names taken from results never lead out of the export folder; `created` that is no date

@@ -40,8 +40,8 @@ _all_ = [
 
 # %% auto #0
 __all__ = ['BOOTSTRAP_METHOD', 'TaskData', 'prepare_records', 'load_task_records', 'load_task_file', 'score_task',
-           'bootstrap_record', 'with_uncertainty', 'TASK_REGISTRY', 'TaskSpec', 'read_data_file_lines', 'read_jsonl',
-           'read_jsonl_lines', 'sample_counts', 'task_name', 'task_names', 'task_spec']
+           'bootstrap_record', 'json_interval', 'with_uncertainty', 'TASK_REGISTRY', 'TaskSpec', 'read_data_file_lines',
+           'read_jsonl', 'read_jsonl_lines', 'sample_counts', 'task_name', 'task_names', 'task_spec']
 
 # %% ../../nbs/lib/tasks/19_task_data.ipynb #c008
 def _check_name_types(task: str, records: list, where: list[str]):
@@ -166,8 +166,13 @@ def bootstrap_record(unit: str, key: str, counts, replicates: dict, metrics: dic
     "What a result records of its bootstrap: unit, draws, method, level and an interval per metric."
     return {"unit": unit, "units": int(counts.shape[1]), "replicates": int(counts.shape[0]),
             "method": BOOTSTRAP_METHOD, "level": CONFIDENCE, "draws": f"seeded by sha256({key!r})",
-            "intervals": {m: list(bias_corrected_interval(r, metrics[m]))
+            "intervals": {m: json_interval(bias_corrected_interval(r, metrics[m]))
                           for m, r in sorted(replicates.items())}}
+
+def json_interval(interval: tuple) -> list | None:
+    """An interval as a result stores it; None where there is none (the score outside its replicates' central
+    range: `07_bootstrap`)."""
+    return None if interval[0] != interval[0] else list(interval)
 
 def with_uncertainty(data: TaskData, metrics: dict, replicates: int = BOOTSTRAP_REPLICATES) -> dict:
     """{main_score, metrics} of a scored sample, with its per-sample outputs and replicates (`PER_SAMPLE`) and
