@@ -96,11 +96,14 @@ def _scored(encoder, data, how: HowToEvaluate, where: WhereResultsGo) -> tuple[d
 
 def score_line(result: dict) -> str:
     """The main score with its metric's name, and a task's plain accuracy beside it when that is not the main
-    score (order alignment's: `distractor_accuracy 0.0000, accuracy 0.7500`)."""
+    score (order alignment's: `distractor_accuracy 0.0000, accuracy 0.7500`), each with its 95% interval when
+    the result has one (`auroc 0.6257 [0.6190, 0.6320]`)."""
     main, m = task_spec(result["task"]).main_metric, result.get("metrics", {})
     shown = [(main, result["main_score"])]
     if main != "accuracy" and isinstance(m.get("accuracy"), float): shown.append(("accuracy", m["accuracy"]))
-    return ", ".join(f"{k} {v:.4f}" for k, v in shown)
+    intervals = (result.get("bootstrap") or {}).get("intervals") or {}
+    bounds = lambda k: f" [{intervals[k][0]:.4f}, {intervals[k][1]:.4f}]" if intervals.get(k) else ""  # noqa: E731
+    return ", ".join(f"{k} {v:.4f}{bounds(k)}" for k, v in shown)
 
 # %% ../../nbs/lib/eval/65_runner.ipynb #81151fab
 def named_local_model(spec, model_name: str):
