@@ -188,8 +188,8 @@ def compare_models(results_dir, a: str, b: str, level: float = CONFIDENCE) -> tu
 # %% ../nbs/lib/73_intervals.ipynb #b6da3e56
 INTERVALS_NOTE = ("[low, high]: 95% bootstrap interval (bias-corrected percentile), each dataset's units "
                   "resampled (1,000 draws, the same for every model: paired); rank [interval]: the ranks "
-                  "over the draws; a score without one: its replicates sit beside it (the bootstrap's own bias "
-                  "exceeds its spread, e.g. a V-measure over many small classes); "
+                  "over the draws; a score without one: its replicates sit beside it (the bootstrap's own "
+                  "bias exceeds its spread, e.g. a V-measure over many small classes); "
                   "≈#1: not separable from #1 (their paired difference's interval holds 0)")
 
 def interval_report(results_dir, scores=("operational", "definitional"), as_csv: bool = False) -> str:
@@ -238,8 +238,8 @@ def truncation_changes_ranks(stores: dict) -> dict:
     models = [m for m in chunk_table.index if m in trunc_table.index]
     column = "pair_classification"
     if (chunk_table.loc[models, column] == trunc_table.loc[models, column]).all():
-        return {"verdict": "not testable here", "note": "truncation changes no model's score here (the texts fit "
-                "every model's context)"}
+        return {"verdict": "not testable here",
+                "note": "truncation changes no model's score here (the texts fit every model's context)"}
     found = "does not hold"
     for a in models:
         for b in models:

@@ -102,7 +102,7 @@ def score_line(result: dict) -> str:
     shown = [(main, result["main_score"])]
     if main != "accuracy" and isinstance(m.get("accuracy"), float): shown.append(("accuracy", m["accuracy"]))
     intervals = (result.get("bootstrap") or {}).get("intervals") or {}
-    bounds = lambda k: f" [{intervals[k][0]:.4f}, {intervals[k][1]:.4f}]" if intervals.get(k) else ""  # noqa: E731
+    def bounds(k): return f" [{intervals[k][0]:.4f}, {intervals[k][1]:.4f}]" if intervals.get(k) else ""
     return ", ".join(f"{k} {v:.4f}{bounds(k)}" for k, v in shown)
 
 # %% ../../nbs/lib/eval/65_runner.ipynb #81151fab
