@@ -543,7 +543,7 @@ def run_compare(a) -> int:
     from steb_lib.intervals import compare_models
     per_dataset, per_score = compare_models(a.results_dir, a.model_a, a.model_b)
     print(f"A = {a.model_a}, B = {a.model_b} (×100; [low, high]: 95% paired bootstrap interval of A − B)\n")
-    print(per_dataset.to_markdown(floatfmt=".2f")); print()
+    print(per_dataset.reset_index().to_markdown(floatfmt=".2f", index=False)); print()
     if not per_score.empty: print(per_score.to_markdown(floatfmt=".2f"))
     return 0
 

@@ -170,7 +170,7 @@ def score_differences(frame: pd.DataFrame, a: str, b: str, scores=("operational"
         except StebInputError: continue
         if a not in table.index or b not in table.index: continue
         i, j, col = table.index.get_loc(a), table.index.get_loc(b), table.columns[-1]
-        row = {"score": col, a: table.loc[a, col], b: table.loc[b, col],
+        row = {"score": score, "column": col, a: table.loc[a, col], b: table.loc[b, col],
                "A − B": table.loc[a, col] - table.loc[b, col]}
         if np.isfinite(reps[i, -1]).any() and np.isfinite(reps[j, -1]).any():
             d = paired_difference(table.loc[a, col], table.loc[b, col], reps[i, -1], reps[j, -1], level)
