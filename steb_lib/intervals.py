@@ -19,7 +19,7 @@ __all__ = ['REPLICATED', 'SEPARATOR', 'INTERVALS_NOTE', 'CLAIMS', 'replicate_col
            'complete_replicates', 'stacked_replicates', 'aggregate_replicates', 'cell_intervals', 'rank_intervals',
            'tied_with_best', 'interval_table', 'dataset_differences', 'score_differences', 'compare_models',
            'interval_report', 'claim_verdict', 'column_difference', 'table_difference', 'style_leads_order_alignment',
-           'truncation_changes_ranks', 'luar_beats_gpt', 'check_claims', 'claims_report']
+           'truncation_changes_ranks', 'luar_beats_gpt', 'tested', 'check_claims', 'claims_report']
 
 # %% ../nbs/lib/73_intervals.ipynb #0c5e4f07
 REPLICATED = ("main_score", "accuracy", "distractor_accuracy")   # the columns the aggregations read
@@ -266,12 +266,17 @@ CLAIMS = {   # the statement -> (where the paper makes it, its test over the sto
     "LUAR-CRUD beats GPT-5.2 on authorship retrieval": ("Tab. 1", luar_beats_gpt),
 }
 
+def tested(test, stores: dict) -> dict:
+    "A claim's test on the stores; a store it cannot be made of (no replicates, no such score): not testable."
+    try: return test(stores)
+    except StebInputError as e: return {"verdict": "not testable here", "note": str(e)}
+
 def check_claims(results_dir, truncate_dir=None) -> pd.DataFrame:
     "Each of `CLAIMS` tested on a store (and its truncate store): difference, interval, verdict, note."
     stores = {"chunk": results_with_replicates(results_dir)}
     if truncate_dir is not None and any(Path(truncate_dir).glob("*/*/*.json")):
         stores["truncate"] = results_with_replicates(truncate_dir)
-    rows = [{"claim": claim, "source": source, **test(stores)} for claim, (source, test) in CLAIMS.items()]
+    rows = [{"claim": claim, "source": source, **tested(test, stores)} for claim, (source, test) in CLAIMS.items()]
     table = pd.DataFrame(rows).set_index("claim")
     return table.reindex(columns=["source", "difference", "low", "high", "p", "verdict", "note"])
 
