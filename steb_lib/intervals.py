@@ -186,11 +186,12 @@ def compare_models(results_dir, a: str, b: str, level: float = CONFIDENCE) -> tu
     return dataset_differences(frame, a, b, level), score_differences(frame, a, b, level=level)
 
 # %% ../nbs/lib/73_intervals.ipynb #b6da3e56
-INTERVALS_NOTE = ("[low, high]: 95% bootstrap interval (bias-corrected percentile), each dataset's units "
-                  "resampled (1,000 draws, the same for every model: paired); rank [interval]: the ranks "
-                  "over the draws; a score without one: its replicates sit beside it (the bootstrap's own "
-                  "bias exceeds its spread, e.g. a V-measure over many small classes); "
-                  "≈#1: not separable from #1 (their paired difference's interval holds 0)")
+INTERVALS_NOTE = (
+    "Intervals: [low, high] is the 95% bootstrap interval (bias-corrected percentile), each dataset's units "
+    "resampled (1,000 draws, the same for every model: paired); rank [interval]: the ranks over the draws; "
+    "a score without one: its replicates sit beside it (the bootstrap's own bias exceeds its spread, e.g. a "
+    "V-measure over many small classes); ≈#1: not separable from #1 (their paired difference's interval "
+    "holds 0)")
 
 def interval_report(results_dir, scores=("operational", "definitional"), as_csv: bool = False) -> str:
     "Each score's `interval_table` as markdown (or CSV), then what the intervals mean."
@@ -276,7 +277,8 @@ def check_claims(results_dir, truncate_dir=None) -> pd.DataFrame:
     stores = {"chunk": results_with_replicates(results_dir)}
     if truncate_dir is not None and any(Path(truncate_dir).glob("*/*/*.json")):
         stores["truncate"] = results_with_replicates(truncate_dir)
-    rows = [{"claim": claim, "source": source, **tested(test, stores)} for claim, (source, test) in CLAIMS.items()]
+    rows = [{"claim": claim, "source": source, **tested(test, stores)}
+            for claim, (source, test) in CLAIMS.items()]
     table = pd.DataFrame(rows).set_index("claim")
     return table.reindex(columns=["source", "difference", "low", "high", "p", "verdict", "note"])
 
