@@ -1,82 +1,119 @@
-"""Pinned vs native numeric kernels (issue 42): what the pins cost, and whether they give the same bits.
+"""Pinned vs native numeric kernels (issues 42 and 58): what the pins cost, and whether they give the same bits.
 
 1. all-MiniLM-L6-v2 embeds 400 texts of mixed length (batches of 32) in a fresh process per setting (a pin applies when
-   its library loads): native kernels, the pins with MKL's AVX2 path, the default pins (MKL's compatible path); on 1
-   and 2 threads. Prints seconds and the sha256 of the embeddings (equal hashes: the same bits).
-2. One training step (forward, backward, fused AdamW) of all-MiniLM-L6-v2 on four texts: the weights' sha256 per setting.
-3. BENCH_QEMU=1, with Debian's qemu-user installed (`apt-get install qemu-user`): parts 1 (8 texts) and 2 again on
-   emulated CPUs (Intel Haswell, AMD EPYC-Rome: AVX2, no AVX-512), each hash compared with this machine's. Emulation runs
-   each instruction exactly (~60x slower), so it shows which code paths a CPU takes.
-Run: .venv/bin/python scripts/benchmark_kernels.py
+   its library loads), on 1 and 2 threads: native kernels; the pins with torch's matrix products on MKL's compatible
+   path (the default until issue 58); the pins with MKL's AVX2 path; the pins as they are now (products by numpy's
+   OpenBLAS, `run_settings.pinned_products`). Prints seconds, the ratio to native, and the sha256 of the embeddings
+   (equal hashes: the same bits).
+2. Training: 6 steps (forward, backward, fused AdamW when pinned) of all-MiniLM-L6-v2 on batches of 16 texts: seconds
+   per setting (pinned on one thread, as a pinned training runs; native on 1 and 2) and the weights' sha256.
+3. BENCH_QEMU=1, with Debian's qemu-user installed (`apt-get install qemu-user`): parts 1 (8 texts) and 2 (one step) on
+   emulated CPUs (`BENCH_QEMU_CPUS`, default: Intel Haswell, Broadwell, Skylake-Server, Cascade Lake, Icelake-Server,
+   Cooper Lake, AMD EPYC-Rome, EPYC-Milan; qemu 7.2 emulates AVX2, not AVX-512), each hash compared with this
+   machine's, for the default pins; the older settings on the first two CPUs only (`BENCH_QEMU_ALL=1`: on every one).
+   Emulation runs each instruction exactly (~200x slower), so it shows which code paths a CPU takes.
+Run: .venv/bin/python scripts/benchmark_kernels.py   (about 6 minutes on 2 cores; with BENCH_QEMU=1 about an hour)
 """
 import hashlib, json, os, random, shutil, subprocess, sys, time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from steb_lib.run_settings import KERNEL_PINS  # noqa: E402  (no numpy or torch at import)
 
+# name: (environment, matrix products by OpenBLAS under the pins?)
 SETTINGS = {
-    "native": {},
-    "pins, MKL AVX2": KERNEL_PINS | {"MKL_CBWR": "AVX2,STRICT"},
-    "pins (default)": KERNEL_PINS,
+    "native": ({}, False),
+    "pins, products on MKL compatible": (KERNEL_PINS, False),
+    "pins, products on MKL AVX2": (KERNEL_PINS | {"MKL_CBWR": "AVX2,STRICT"}, False),
+    "pins (default): products by OpenBLAS": (KERNEL_PINS, True),
 }
+DEFAULT = "pins (default): products by OpenBLAS"
+CPUS = ("Haswell", "EPYC-Rome", "Broadwell", "Skylake-Server", "Cascadelake-Server", "Icelake-Server", "Cooperlake",
+        "EPYC-Milan")
 
 
-def child(what: str, n: int, threads: int) -> None:
-    "In a fresh process: embed `n` texts or take one training step; print seconds and the sha256 as JSON."
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    import torch
-    from steb_lib.models.encoders import load_encoder
-    torch.set_num_threads(threads); torch.manual_seed(0)
-    encoder = load_encoder("all-MiniLM-L6-v2", device="cpu")
+def texts_of(n: int) -> list[str]:
+    "`n` texts of mixed length built from the example files (the same on every run)."
     texts = [json.loads(line).get("text") for f in sorted((ROOT / "data" / "examples").glob("*.jsonl"))
              for line in f.read_text().splitlines()]
     rng, texts = random.Random(0), [t for t in texts if t]
-    texts = [" ".join(rng.choice(texts) for _ in range(rng.choice([1, 1, 2, 4]))) for _ in range(n)]
+    return [" ".join(rng.choice(texts) for _ in range(rng.choice([1, 1, 2, 4]))) for _ in range(n)]
+
+
+def child(what: str, n: int, threads: int, openblas: bool) -> None:
+    "In a fresh process: embed `n` texts or train; print seconds and the sha256 as JSON."
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    import torch
+    import steb_lib.models.encoders as encoders
+    if not openblas: encoders.pinned_products = lambda environ=None: False   # the products left to MKL
+    torch.set_num_threads(threads); torch.manual_seed(0)
+    encoder = encoders.load_encoder("all-MiniLM-L6-v2", device="cpu")
+    texts = texts_of(n)
     start = time.perf_counter()
     if what == "embed":
         out = encoder.encode(texts, "truncate", batch_size=32).tobytes()
     else:
+        from steb_lib.run_settings import pinned_products, training_settings
+        if openblas: pinned_products()
         model = encoder.model[0].auto_model; model.train()
-        batch = encoder.tokenizer(texts[:4], padding=True, truncation=True, max_length=64, return_tensors="pt")
-        optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4, fused=True)
-        hidden = model(**batch)[0]; mask = batch["attention_mask"][..., None]
-        pooled = torch.nn.functional.normalize((hidden * mask).sum(1) / mask.sum(1), dim=-1)
-        loss = torch.nn.functional.cross_entropy(pooled @ pooled.roll(1, 0).T * 20, torch.arange(4))
-        loss.backward(); optimizer.step()
+        optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4, fused=bool(training_settings()))
+        for step in range(max(1, n // 16)):
+            batch = encoder.tokenizer(texts[16 * step:16 * step + 16] or texts[:4], padding=True, truncation=True,
+                                      max_length=128, return_tensors="pt")
+            hidden = model(**batch)[0]; mask = batch["attention_mask"][..., None]
+            pooled = torch.nn.functional.normalize((hidden * mask).sum(1) / mask.sum(1), dim=-1)
+            size = pooled.shape[0]
+            loss = torch.nn.functional.cross_entropy(pooled @ pooled.roll(1, 0).T * 20, torch.arange(size))
+            optimizer.zero_grad(); loss.backward(); optimizer.step()
         out = b"".join(p.detach().numpy().tobytes() for p in model.parameters())
     print(json.dumps({"seconds": time.perf_counter() - start, "sha256": hashlib.sha256(out).hexdigest()[:16]}))
 
 
-def run(what: str, n: int, threads: int, env: dict, qemu_cpu: str | None = None) -> dict:
+def run(what: str, n: int, threads: int, setting: str, qemu_cpu: str | None = None) -> dict:
+    env, openblas = SETTINGS[setting]
     base = {k: v for k, v in os.environ.items() if k not in KERNEL_PINS}
-    command = [sys.executable, __file__, "--child", what, str(n), str(threads)]
+    command = [sys.executable, __file__, "--child", what, str(n), str(threads), str(int(openblas))]
     if qemu_cpu: command = ["qemu-x86_64", "-cpu", qemu_cpu] + command
-    done = subprocess.run(command, env=base | env, capture_output=True, text=True, check=True)
+    done = subprocess.run(command, env=base | env, capture_output=True, text=True)
+    if done.returncode: raise SystemExit(f"{setting} {what} {qemu_cpu or ''}: failed\n{done.stderr[-2000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def main() -> None:
-    print("1. all-MiniLM-L6-v2, 400 texts: seconds (sha256 of the embeddings)")
-    for name, env in SETTINGS.items():
-        cells = [run("embed", 400, t, env) for t in (1, 2)]
-        print(f"  {name:16s} 1 thread {cells[0]['seconds']:6.1f} s ({cells[0]['sha256']}), "
-              f"2 threads {cells[1]['seconds']:6.1f} s ({cells[1]['sha256']})")
-    print("2. one training step, one thread: sha256 of the weights")
-    here = {name: run("train", 4, 1, env)["sha256"] for name, env in SETTINGS.items()}
-    for name, sha in here.items(): print(f"  {name:16s} {sha}")
+    print("1. all-MiniLM-L6-v2 embeds 400 texts: seconds, ratio to native (sha256 of the embeddings)")
+    cells = {name: [run("embed", 400, t, name) for t in (1, 2)] for name in SETTINGS}
+    for name, (one, two) in cells.items():
+        ratio = [c["seconds"] / n["seconds"] for c, n in zip((one, two), cells["native"])]
+        print(f"  {name:38s} 1 thread {one['seconds']:6.1f} s ({ratio[0]:.2f}x, {one['sha256']}), "
+              f"2 threads {two['seconds']:6.1f} s ({ratio[1]:.2f}x, {two['sha256']})")
+    print("2. training, 6 steps of 16 texts: seconds, ratio to native on one thread (sha256 of the weights)")
+    native = [run("train", 96, t, "native") for t in (1, 2)]
+    print(f"  {'native':38s} 1 thread {native[0]['seconds']:6.1f} s ({native[0]['sha256']}), "
+          f"2 threads {native[1]['seconds']:6.1f} s ({native[1]['sha256']})")
+    here = {}
+    for name in list(SETTINGS)[1:]:
+        cell = run("train", 96, 1, name); here[name] = cell["sha256"]
+        print(f"  {name:38s} 1 thread {cell['seconds']:6.1f} s ({cell['seconds'] / native[0]['seconds']:.2f}x, "
+              f"{cell['sha256']})")
     if not os.environ.get("BENCH_QEMU"): return
     if not shutil.which("qemu-x86_64"): raise SystemExit("BENCH_QEMU=1 needs qemu-x86_64 (apt-get install qemu-user)")
+    cpus = os.environ.get("BENCH_QEMU_CPUS", ",".join(CPUS)).split(",")
     print("3. emulated CPUs: the same bits as this machine? (embedding 8 texts; one training step)")
-    for name, env in SETTINGS.items():
-        mine = run("embed", 8, 1, env)["sha256"]
-        for cpu in ("Haswell", "EPYC-Rome"):
-            same = (run("embed", 8, 1, env, cpu)["sha256"] == mine, run("train", 4, 1, env, cpu)["sha256"] == here[name])
-            print(f"  {name:16s} {cpu:10s} embedding {'same' if same[0] else 'DIFFERS'}, "
-                  f"training step {'same' if same[1] else 'DIFFERS'}")
+    jobs = [(name, cpu) for name in list(SETTINGS)[1:] for cpu in cpus
+            if name == DEFAULT or cpu in cpus[:2] or os.environ.get("BENCH_QEMU_ALL")]
+    mine = {name: (run("embed", 8, 1, name)["sha256"], run("train", 4, 1, name)["sha256"]) for name in SETTINGS}
+    def emulate(job):
+        name, cpu = job
+        return run("embed", 8, 1, name, cpu)["sha256"], run("train", 4, 1, name, cpu)["sha256"]
+    with ThreadPoolExecutor(os.cpu_count() or 2) as pool:
+        for (name, cpu), got in zip(jobs, pool.map(emulate, jobs)):
+            same = [g == m for g, m in zip(got, mine[name])]
+            print(f"  {name:38s} {cpu:18s} embedding {'same' if same[0] else 'DIFFERS'}, "
+                  f"training step {'same' if same[1] else 'DIFFERS'}", flush=True)
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["--child"]: child(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+    if sys.argv[1:2] == ["--child"]: child(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5] == "1")
     else: main()

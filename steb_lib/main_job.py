@@ -15,11 +15,13 @@ from .paper import notebooks_for_suite, protocol_results_dir, run_paper_notebook
 _logger = logging.getLogger("steb_lib.main_job")
 
 # %% auto #0
-__all__ = ['FAMILY_COST', 'PARITY_DONE', 'sweep_main_job', 'run_model_jobs', 'lost_items', 'item_outcomes', 'evaluate_model',
-           'job_cost', 'costliest_first', 'evaluate_models', 'expected_results', 'new_results', 'result_line',
-           'progress_state', 'progress_step', 'failed_items_lines', 'start_line', 'progress_printed', 'main_job',
-           'parity_results_dir', 'verify_main_job', 'main_job_parity', 'parity_variants', 'over_context',
-           'sample_differs', 'touches', 'parity_model', 'run_parity', 'record_parity_run', 'parity_done']
+__all__ = ['TIMELINE_VAR', 'TIMELINE_FILE', 'AFTER_EVALUATION', 'PHASE_COLOURS', 'FAMILY_COST', 'PARITY_DONE', 'sweep_main_job',
+           'timed', 'read_timeline', 'timeline_summary', 'plot_timeline', 'timeline_lines', 'timeline_file',
+           'report_timeline', 'run_model_jobs', 'lost_items', 'item_outcomes', 'evaluate_model', 'job_cost',
+           'costliest_first', 'evaluate_models', 'expected_results', 'new_results', 'result_line', 'progress_state',
+           'progress_step', 'failed_items_lines', 'start_line', 'progress_printed', 'main_job', 'parity_results_dir',
+           'verify_main_job', 'main_job_parity', 'parity_variants', 'over_context', 'sample_differs', 'touches',
+           'parity_model', 'run_parity', 'record_parity_run', 'parity_done']
 
 # %% ../nbs/lib/85_main_job.ipynb #c039
 def sweep_main_job(models, suite, multilingual, results_dir, executor, sweep=None, **kw) -> list:
@@ -39,6 +41,100 @@ def sweep_main_job(models, suite, multilingual, results_dir, executor, sweep=Non
                      f"{out['finished']} already finished" + (f"; SLURM jobs: {ids}" if ids else ""))
         failed += [(job.dataset, job.model, f"{why} (log: {log})") for job, why, log in out["failed"]]
     return failed
+
+# %% ../nbs/lib/85_main_job.ipynb #8e7b63e8
+TIMELINE_VAR = "STEB_TIMELINE"   # a JSON-lines file the main job's processes add their phases to
+TIMELINE_FILE = "main-job-timeline.jsonl"
+
+@contextmanager
+def timed(what: str, model: str | None = None):
+    "Add this phase (process id, what, model, wall-clock start and end) to the file `$STEB_TIMELINE`, if set."
+    start = time.time()
+    try: yield
+    finally:
+        if path := os.environ.get(TIMELINE_VAR):
+            line = json.dumps({"worker": os.getpid(), "what": what, "model": model, "start": start, "end": time.time()})
+            with open(path, "a", encoding="utf-8") as f: f.write(line + "\n")   # a short line is appended whole
+
+def read_timeline(path) -> list[dict]:
+    "The phases in `path`, in order of start, their times in seconds from the first start (a cut line skipped)."
+    events = []
+    for line in Path(path).read_text(encoding="utf-8").splitlines() if Path(path).is_file() else []:
+        try: events.append(json.loads(line))
+        except ValueError: continue
+    t0 = min((e["start"] for e in events), default=0.0)
+    return sorted(({**e, "start": e["start"] - t0, "end": e["end"] - t0} for e in events), key=lambda e: e["start"])
+
+# %% ../nbs/lib/85_main_job.ipynb #ede20ad9
+def timeline_summary(events) -> dict:
+    """Per worker process: its busy seconds and its idle ones up to the end of the evaluation (the last worker's
+    end); and the critical path, the phases of the worker that ended last. The main process's phases (verify,
+    notebooks: `what` in `AFTER_EVALUATION`) come after and are timed apart."""
+    work = [e for e in events if e["what"] not in AFTER_EVALUATION]
+    end = max((e["end"] for e in work), default=0.0)
+    lanes = {}
+    for e in work: lanes.setdefault(e["worker"], []).append(e)
+    busy = {w: sum(e["end"] - e["start"] for e in es) for w, es in lanes.items()}
+    last = max(lanes, key=lambda w: lanes[w][-1]["end"], default=None)
+    after = {e["what"]: e["end"] - e["start"] for e in events if e["what"] in AFTER_EVALUATION}
+    return {"evaluation_s": end, "busy_s": busy, "idle_s": {w: end - b for w, b in busy.items()},
+            "critical_path": [(e["model"], e["what"], e["end"] - e["start"]) for e in lanes.get(last, [])],
+            "after_s": after}
+
+AFTER_EVALUATION = ("verify", "notebooks")
+
+# %% ../nbs/lib/85_main_job.ipynb #e73ab5e7
+PHASE_COLOURS = {"train": "tab:red", "load": "tab:gray", "evaluate": "tab:blue", "truncate": "tab:cyan",
+                 "parity": "tab:purple", "verify": "tab:olive", "notebooks": "tab:green"}
+
+def plot_timeline(events, path) -> Path:
+    "The phases as bars, a row per process (the main process's last), each named by its model; saved as PNG."
+    import matplotlib; matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    workers = list(dict.fromkeys(e["worker"] for e in events if e["what"] not in AFTER_EVALUATION))
+    workers += [w for w in dict.fromkeys(e["worker"] for e in events) if w not in workers]
+    fig, ax = plt.subplots(figsize=(11, 0.7 * len(workers) + 1.4))
+    for e in events:
+        row, width = workers.index(e["worker"]), e["end"] - e["start"]
+        ax.barh(row, width, left=e["start"], color=PHASE_COLOURS.get(e["what"], "black"), edgecolor="white")
+        if width > 12 and e["model"]:
+            ax.text(e["start"] + width / 2, row, e["model"].split("/")[-1][:int(width / 6)], ha="center",
+                    va="center", fontsize=7, color="white")
+    ax.set_yticks(range(len(workers)), [f"process {i + 1}" for i in range(len(workers))])
+    ax.invert_yaxis(); ax.set_xlabel("seconds from the start")
+    ax.legend(handles=[plt.Rectangle((0, 0), 1, 1, color=c) for c in PHASE_COLOURS.values()],
+              labels=list(PHASE_COLOURS), ncol=len(PHASE_COLOURS), fontsize=7, loc="upper center",
+              bbox_to_anchor=(0.5, -0.35 if len(workers) < 3 else -0.2), frameon=False)
+    fig.tight_layout(); Path(path).parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110); plt.close(fig)
+    return Path(path)
+
+def timeline_lines(summary: dict) -> list[str]:
+    "What the main job says of its timeline: the evaluation's length, each worker's idle time, the critical path."
+    idle = ", ".join(f"{s:.0f} s" for s in summary["idle_s"].values())
+    path = ", ".join(f"{(m or '').split('/')[-1]} {w} {s:.0f} s" for m, w, s in summary["critical_path"])
+    after = ", ".join(f"{w} {s:.0f} s" for w, s in summary["after_s"].items())
+    return [f"evaluation {summary['evaluation_s']:.0f} s; workers idle {idle}" + (f"; then {after}" if after else ""),
+            f"critical path (the worker that ended last): {path}"]
+
+# %% ../nbs/lib/85_main_job.ipynb #2581dbb4
+@contextmanager
+def timeline_file(path):
+    "`path` emptied and named in `$STEB_TIMELINE` (for this process and those it starts) while the block runs."
+    path = Path(path); path.parent.mkdir(parents=True, exist_ok=True); path.write_text("")
+    before = os.environ.get(TIMELINE_VAR); os.environ[TIMELINE_VAR] = str(path.resolve())
+    try: yield path
+    finally:
+        if before is None: os.environ.pop(TIMELINE_VAR, None)
+        else: os.environ[TIMELINE_VAR] = before
+
+def report_timeline(path) -> dict:
+    "The timeline in `path` drawn beside it (`.png`), its summary logged; the summary, with the figure's path."
+    events = read_timeline(path)
+    if not events: return {}
+    summary = timeline_summary(events) | {"figure": str(plot_timeline(events, Path(path).with_suffix(".png")))}
+    for line in [f"timeline: {summary['figure']}"] + timeline_lines(summary): _logger.info(line)
+    return summary
 
 # %% ../nbs/lib/85_main_job.ipynb #5d92c7ac
 def run_model_jobs(fn, items, parallelism: int, jobs_dir, what: str) -> list:
@@ -103,15 +199,18 @@ def evaluate_model(model: str, suite: str, multilingual, results_dir, kw: dict, 
     if threads:
         from steb_lib.sweep import limit_threads
         limit_threads(threads)
-    train_on_first_use(model, progress=False)   # a model steb-lib trains (styledistance-mini): trained once
-    encoder = load_encoder(model, profile=kw.get("profile"))   # embedding by the profile's route
-    failed = evaluate_suite(encoder, suite, results_dir=results_dir, protocol="chunk", **kw)["failed"]
+    with timed("train", model): train_on_first_use(model, progress=False)   # styledistance-mini: trained once
+    with timed("load", model): encoder = load_encoder(model, profile=kw.get("profile"))   # the profile's route
+    with timed("evaluate", model):
+        failed = evaluate_suite(encoder, suite, results_dir=results_dir, protocol="chunk", **kw)["failed"]
     truncate_dir = protocol_results_dir(results_dir, "truncate")
-    failed += evaluate_suite(
-        encoder, suite, results_dir=truncate_dir, protocol="truncate", datasets=multilingual, **kw
-    )["failed"]
+    with timed("truncate", model):
+        failed += evaluate_suite(
+            encoder, suite, results_dir=truncate_dir, protocol="truncate", datasets=multilingual, **kw
+        )["failed"]
     if parity and not failed:   # the paper profile's encoder, already loaded
-        return {"failed": [], "parity": parity_model(model, *parity, kw.get("cache_dir"), encoder=encoder)}
+        with timed("parity", model): n = parity_model(model, *parity, kw.get("cache_dir"), encoder=encoder)
+        return {"failed": [], "parity": n}
     return {"failed": failed, "parity": 0}
 
 def _model_job(args: tuple) -> dict: return evaluate_model(*args)
@@ -267,22 +366,24 @@ def main_job(
     expected = expected_results(models, suite, multilingual)
     state = None if quiet or not (executor or parallelism > 1) else progress_state(
         stores, expected, None if executor else jobs, costliest_first(models))
-    with progress_printed(state):
-        if executor: failed = sweep_main_job(models, suite, multilingual, results_dir, executor, sweep, **kw)
-        else:
-            parity = main_job_parity(suite, results_dir, notebooks, kw)
-            failed = evaluate_models(
-                models, suite, multilingual, results_dir, parallelism, jobs, parity, **kw
+    with timeline_file(Path(runs_dir)/TIMELINE_FILE) as timeline:
+        with progress_printed(state):
+            if executor: failed = sweep_main_job(models, suite, multilingual, results_dir, executor, sweep, **kw)
+            else:
+                parity = main_job_parity(suite, results_dir, notebooks, kw)
+                failed = evaluate_models(
+                    models, suite, multilingual, results_dir, parallelism, jobs, parity, **kw
+                )
+        if failed:
+            raise StebInputError(
+                f"the {suite} suite did not complete: " + "; ".join(f"{d}/{t}: {w}" for d, t, w in failed)
             )
-    if failed:
-        raise StebInputError(
-            f"the {suite} suite did not complete: " + "; ".join(f"{d}/{t}: {w}" for d, t, w in failed)
-        )
-    reproduced = verify_main_job(results_dir)
-    notebooks_run = run_paper_notebooks(
-        results_dir, tables_dir, figures_dir, runs_dir, notebooks, suite, parallelism
-    )
-    return {"notebooks": notebooks_run, "reproduced": reproduced}
+        with timed("verify"): reproduced = verify_main_job(results_dir)
+        with timed("notebooks"):
+            notebooks_run = run_paper_notebooks(
+                results_dir, tables_dir, figures_dir, runs_dir, notebooks, suite, parallelism
+            )
+    return {"notebooks": notebooks_run, "reproduced": reproduced, "timeline": report_timeline(timeline)}
 
 # %% ../nbs/lib/85_main_job.ipynb #6cded3be
 def parity_results_dir(results_dir) -> Path:

@@ -12,10 +12,11 @@ from pathlib import Path
 # nothing here imports numpy or torch at module level: `launch` must pin the kernels before they load
 
 # %% auto #0
-__all__ = ['KERNEL_PINS', 'NATIVE_KERNELS_VAR', 'TRAINING_THREADS', 'ISA_FLAGS', 'LIBRARIES', 'THREAD_VARS', 'RUN_SETTINGS_FILE',
-           'native_kernels_asked', 'pin_kernels', 'kernel_mode', 'training_settings', 'training_threads',
-           'cpu_description', 'torch_capability', 'numpy_blas', 'library_versions', 'run_settings', 'run_settings_id',
-           'read_run_settings', 'record_run_settings', 'settings_differences']
+__all__ = ['KERNEL_PINS', 'NATIVE_KERNELS_VAR', 'PRODUCT_OPS', 'PRODUCTS_ROUTE', 'TRAINING_THREADS', 'ISA_FLAGS', 'LIBRARIES',
+           'THREAD_VARS', 'RUN_SETTINGS_FILE', 'native_kernels_asked', 'pin_kernels', 'kernel_mode', 'openblas_product',
+           'scaled_product', 'products_route', 'kernels_tag', 'pinned_products', 'training_settings',
+           'training_threads', 'cpu_description', 'torch_capability', 'numpy_blas', 'library_versions', 'run_settings',
+           'run_settings_id', 'read_run_settings', 'record_run_settings', 'settings_differences']
 
 # %% ../nbs/lib/03_run_settings.ipynb #rs006
 KERNEL_PINS = {
@@ -51,6 +52,54 @@ def kernel_mode(environ=None) -> str:
     if not any(k in environ for k in KERNEL_PINS if k != "OPENBLAS_NUM_THREADS"): return "native"
     return "partly pinned: " + ", ".join(f"{k}={environ.get(k)}" for k in KERNEL_PINS)
 
+# %% ../nbs/lib/03_run_settings.ipynb #03a4eb80
+PRODUCT_OPS = ("mm", "addmm", "bmm", "baddbmm")   # torch's matrix products computed by OpenBLAS when pinned
+PRODUCTS_ROUTE = "numpy's OpenBLAS (pinned kernels)"
+_products_library = None   # the torch.library registration, once made in this process
+
+def openblas_product(a, b):
+    "`a @ b` (matrices or stacks of them) by numpy's `matmul`, as a tensor of `a`'s dtype."
+    import numpy as np, torch
+    def values(t):
+        t = t.detach().resolve_conj().resolve_neg()
+        return (t.float() if t.dtype == torch.bfloat16 else t).numpy()
+    out = torch.from_numpy(np.ascontiguousarray(np.matmul(values(a), values(b))))
+    return out if out.dtype == a.dtype else out.to(a.dtype)
+
+def scaled_product(inp, a, b, *, beta=1, alpha=1):
+    "`beta * inp + alpha * (a @ b)`, torch's `addmm` and `baddbmm` (`beta` 0: `inp` is not read)."
+    out = openblas_product(a, b)
+    if alpha != 1: out.mul_(alpha)
+    return out if beta == 0 else out.add_(inp, alpha=beta)
+
+# %% ../nbs/lib/03_run_settings.ipynb #ad9f22a8
+def products_route(environ=None) -> str:
+    "Where torch's matrix products are computed in a run with these settings: OpenBLAS when pinned, else MKL."
+    return PRODUCTS_ROUTE if kernel_mode(environ) == "pinned" else "torch's own (MKL)"
+
+def kernels_tag(environ=None) -> str:
+    "The kernels in a cache key: vectors made with other kernels differ in their last bits."
+    mode = kernel_mode(environ)
+    if mode in ("pinned", "native"): return {"pinned": "pinned-openblas-products", "native": "native-kernels"}[mode]
+    from steb_lib.core import sha256_text
+    return "kernels-" + sha256_text(mode)[:12]
+
+def pinned_products(environ=None) -> bool:
+    """Under pinned kernels, torch's CPU matrix products (`PRODUCT_OPS`) by numpy's OpenBLAS from now on in this
+    process (`torch.library`, registered once); True if they are. Native kernels: nothing changes."""
+    global _products_library
+    if kernel_mode(environ) != "pinned": return False
+    if _products_library is None:
+        import torch
+        lib = torch.library.Library("aten", "IMPL")
+        kernels = {"mm": openblas_product, "bmm": openblas_product, "addmm": scaled_product,
+                   "baddbmm": scaled_product}
+        with warnings.catch_warnings():   # "overriding a previously registered kernel": the point of it
+            warnings.simplefilter("ignore")
+            for op in PRODUCT_OPS: lib.impl(op, kernels[op], "CPU")
+        _products_library = lib
+    return True
+
 # %% ../nbs/lib/03_run_settings.ipynb #rs012
 TRAINING_THREADS = 1   # pinned training: gradient sums are split by thread
 
@@ -60,10 +109,11 @@ def training_settings(environ=None) -> dict:
 
 @contextmanager
 def training_threads(environ=None):
-    "Torch on `TRAINING_THREADS` threads while a pinned training runs (restored after); yields the count."
+    """Torch on `TRAINING_THREADS` threads, its products by OpenBLAS (`pinned_products`), while a pinned training
+    runs (the threads restored after); yields the count."""
     import torch
     before = torch.get_num_threads()
-    if kernel_mode(environ) == "pinned": torch.set_num_threads(TRAINING_THREADS)
+    if pinned_products(environ): torch.set_num_threads(TRAINING_THREADS)
     try: yield torch.get_num_threads()
     finally: torch.set_num_threads(before)
 
@@ -115,7 +165,8 @@ def run_settings(environ=None) -> dict:
     environ = os.environ if environ is None else environ
     cpu = cpu_description()
     kernels = {"mode": kernel_mode(environ), "env": {k: environ.get(k) for k in KERNEL_PINS},
-               "torch": torch_capability(environ, cpu["isa"]), "numpy_blas": numpy_blas()}
+               "torch": torch_capability(environ, cpu["isa"]), "numpy_blas": numpy_blas(),
+               "products": products_route(environ)}
     return {"cpu": cpu, "kernels": kernels, "threads": {k: environ.get(k) for k in THREAD_VARS},
             "libraries": library_versions(), "python": platform.python_version(),
             "system": f"{platform.system()} {platform.machine()}"}

@@ -25,6 +25,24 @@ def test_the_console_script_pins_the_kernels_before_numpy_loads():
     assert steb("kernels", STEB_NATIVE_KERNELS="1").stdout.startswith("kernels: native")
     shell = steb("kernels", "--shell").stdout.splitlines()
     assert shell == [f"export {k}={v}" for k, v in KERNEL_PINS.items()]
+    assert "torch's matrix products: numpy's OpenBLAS (pinned kernels)" in r.stdout.splitlines()[0]
+
+
+LOADED = """
+import numpy as np, torch
+from steb_lib.models.encoders import load_encoder
+from steb_lib import run_settings
+encoder = load_encoder("all-MiniLM-L6-v2", device="cpu")
+a, b = torch.randn(37, 384), torch.randn(384, 1536)
+print(run_settings._products_library is not None, torch.equal(a @ b, torch.from_numpy(a.numpy() @ b.numpy())))
+"""
+
+
+def test_a_model_loaded_under_the_pins_takes_its_products_from_openblas():
+    pinned = subprocess.run([sys.executable, "-c", LOADED], env=ENV | KERNEL_PINS, capture_output=True, text=True)
+    assert pinned.stdout.split() == ["True", "True"], pinned.stderr[-2000:]
+    native = subprocess.run([sys.executable, "-c", LOADED], env=ENV, capture_output=True, text=True)
+    assert native.stdout.split()[0] == "False", native.stderr[-2000:]
 
 
 def test_every_results_directory_records_its_run_settings_once(tmp_path):

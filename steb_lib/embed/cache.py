@@ -20,6 +20,7 @@ from steb_lib.core import (
     usable_cache_dir,
 )
 from ..models.registry import settings_fingerprint
+from ..run_settings import kernels_tag
 
 # %% auto #0
 __all__ = ['cache_key', 'EmbeddingCache', 'vectors_key', 'embed_texts']
@@ -81,10 +82,11 @@ class EmbeddingCache:
 # %% ../../nbs/lib/embed/41_cache.ipynb #c010
 def vectors_key(encoder, protocol: str, batch_size: int = DEFAULT_BATCH_SIZE) -> str:
     """What, beside the model's name and revision, keys the vectors `encoder` makes: the protocol, the route
-    of the profile, a batch size other than the default, and the settings fingerprint (`vector_settings`)."""
+    of the profile, a batch size other than the default, the settings fingerprint (`vector_settings`) and the
+    kernels (`kernels_tag`)."""
     tag = encoder.cache_tag(protocol) if hasattr(encoder, "cache_tag") else ""   # the released code's route
     batch = [] if batch_size == DEFAULT_BATCH_SIZE else [f"batch-{batch_size}"]
-    return "+".join([protocol] + ([tag] if tag else []) + batch + [settings_fingerprint(encoder)])
+    return "+".join([protocol] + ([tag] if tag else []) + batch + [settings_fingerprint(encoder), kernels_tag()])
 
 # %% ../../nbs/lib/embed/41_cache.ipynb #ac32ae37
 def embed_texts(encoder, texts, protocol: str, cache_root, model_name: str, shard_size: int = 256,

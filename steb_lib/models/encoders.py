@@ -23,6 +23,7 @@ from steb_lib.models.registry import (
 from ..data.sources import offline
 from ..chunking import bounded_prefixes, protocol_pieces, mean_pool_pieces, count_tokens, token_counts
 from ..profiles import make_profile
+from ..run_settings import pinned_products
 from ..text_features import spacy_pipeline
 from . import stylometry  # noqa: F401  (its non-neural families register on import)
 
@@ -230,7 +231,8 @@ class PieceEncoder:
 
     def _locate(self, spec: ModelSpec, device: str | None, files: dict | None = None):
         """Record the spec, its local files and revision (`materialize`, unless given), the device and the
-        precision used on it."""
+        precision used on it; under pinned kernels, torch's products by OpenBLAS (`run_settings`)."""
+        pinned_products()
         self.spec, files = spec, files or materialize(spec)
         self.source, self.source_note = files["path"], files["source_note"]
         self.revision, self.files_sha256 = files["revision"], files["files_sha256"]
