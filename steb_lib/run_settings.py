@@ -5,6 +5,7 @@
 # %% ../nbs/lib/03_run_settings.ipynb #rs003
 from __future__ import annotations
 import json, os, platform, sys, warnings
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from functools import lru_cache
 from importlib import metadata
@@ -12,9 +13,10 @@ from pathlib import Path
 # nothing here imports numpy or torch at module level: `launch` must pin the kernels before they load
 
 # %% auto #0
-__all__ = ['KERNEL_PINS', 'NATIVE_KERNELS_VAR', 'PRODUCT_OPS', 'PRODUCTS_ROUTE', 'TRAINING_THREADS', 'ISA_FLAGS', 'LIBRARIES',
-           'THREAD_VARS', 'RUN_SETTINGS_FILE', 'native_kernels_asked', 'pin_kernels', 'kernel_mode', 'openblas_product',
-           'scaled_product', 'products_route', 'kernels_tag', 'pinned_products', 'training_settings',
+__all__ = ['KERNEL_PINS', 'NATIVE_KERNELS_VAR', 'PRODUCT_OPS', 'PRODUCTS_ROUTE', 'ROW_BLOCK', 'PARALLEL_WORK', 'TRAINING_THREADS',
+           'ISA_FLAGS', 'LIBRARIES', 'THREAD_VARS', 'RUN_SETTINGS_FILE', 'native_kernels_asked', 'pin_kernels',
+           'kernel_mode', 'row_blocks', 'product_parts', 'matmul_split', 'openblas_product', 'scaled_product',
+           'products_route', 'kernels_tag', 'pinned_products', 'route_products_when_torch_loads', 'training_settings',
            'training_threads', 'cpu_description', 'torch_capability', 'numpy_blas', 'library_versions', 'run_settings',
            'run_settings_id', 'read_run_settings', 'record_run_settings', 'settings_differences']
 
@@ -41,6 +43,7 @@ def pin_kernels(environ=None) -> dict:
     loaded = [m for m in ("numpy", "torch") if m in sys.modules]
     if changed and loaded and environ is os.environ:
         warnings.warn(f"{' and '.join(loaded)} already loaded: the kernel pins apply to new processes only")
+    if environ is os.environ: route_products_when_torch_loads()   # torch's products, when it loads (below)
     return changed
 
 # %% ../nbs/lib/03_run_settings.ipynb #rs008
@@ -57,13 +60,41 @@ PRODUCT_OPS = ("mm", "addmm", "bmm", "baddbmm")   # torch's matrix products comp
 PRODUCTS_ROUTE = "numpy's OpenBLAS (pinned kernels)"
 _products_library = None   # the torch.library registration, once made in this process
 
+ROW_BLOCK = 12          # rows in a block of OpenBLAS's Haswell kernels: whole blocks give the whole product's bits
+PARALLEL_WORK = 1 << 21  # multiply-adds below which a product is not split over threads
+_pools = {}
+
+def row_blocks(rows: int, parts: int) -> list[slice]:
+    "`rows` in at most `parts` slices of whole `ROW_BLOCK`s (the last takes the rows left over)."
+    blocks = rows // ROW_BLOCK
+    if blocks < 2 or parts < 2: return [slice(0, rows)]
+    starts = list(range(0, blocks * ROW_BLOCK, -(-blocks // parts) * ROW_BLOCK))
+    return [slice(s, e) for s, e in zip(starts, starts[1:] + [rows])]
+
+def product_parts(x, threads: int) -> list[slice]:
+    "Slices of `x`'s first axis, one per thread: a stack's matrices, or a matrix's rows in whole blocks."
+    n = x.shape[0]
+    if x.ndim == 2: return row_blocks(n, threads)
+    return [s for i in range(threads) if (s := slice(i * n // threads, (i + 1) * n // threads)).stop > s.start]
+
+def matmul_split(x, y, threads: int):
+    "numpy's `x @ y` (matrices, or stacks of as many matrices) over `threads` threads when it is worth it."
+    import numpy as np
+    small = x.size * y.shape[-1] < PARALLEL_WORK
+    if threads < 2 or small or x.ndim != y.ndim or x.ndim not in (2, 3) or len(parts := product_parts(x, threads)) < 2:
+        return np.matmul(x, y)
+    out = np.empty(x.shape[:-1] + y.shape[-1:], np.result_type(x, y))
+    pool = _pools.get(threads) or _pools.setdefault(threads, ThreadPoolExecutor(threads, "steb-product"))
+    list(pool.map(lambda s: np.matmul(x[s], y[s] if x.ndim == 3 else y, out=out[s]), parts))
+    return out
+
 def openblas_product(a, b):
-    "`a @ b` (matrices or stacks of them) by numpy's `matmul`, as a tensor of `a`'s dtype."
+    "`a @ b` (matrices or stacks of them) by numpy's `matmul` (`matmul_split`), as a tensor of `a`'s dtype."
     import numpy as np, torch
     def values(t):
         t = t.detach().resolve_conj().resolve_neg()
         return (t.float() if t.dtype == torch.bfloat16 else t).numpy()
-    out = torch.from_numpy(np.ascontiguousarray(np.matmul(values(a), values(b))))
+    out = torch.from_numpy(np.ascontiguousarray(matmul_split(values(a), values(b), torch.get_num_threads())))
     return out if out.dtype == a.dtype else out.to(a.dtype)
 
 def scaled_product(inp, a, b, *, beta=1, alpha=1):
@@ -99,6 +130,26 @@ def pinned_products(environ=None) -> bool:
             for op in PRODUCT_OPS: lib.impl(op, kernels[op], "CPU")
         _products_library = lib
     return True
+
+# %% ../nbs/lib/03_run_settings.ipynb #89e42943
+class _AfterTorchLoads:
+    "An import hook that finds nothing itself: it has `pinned_products` run right after `torch` is imported."
+    def find_spec(self, name, path=None, target=None):
+        if name != "torch": return None
+        import importlib.util
+        sys.meta_path.remove(self)   # once, and not while finding torch itself
+        spec = importlib.util.find_spec("torch")
+        if spec is not None and spec.loader is not None:
+            load = spec.loader.exec_module
+            def load_then_route(module): load(module); pinned_products()
+            spec.loader.exec_module = load_then_route
+        return spec
+
+def route_products_when_torch_loads(environ=None) -> None:
+    "Under pinned kernels: torch's products by OpenBLAS from torch's import on (now, if it is loaded already)."
+    if kernel_mode(environ) != "pinned": return
+    if "torch" in sys.modules: pinned_products(environ)
+    elif not any(isinstance(f, _AfterTorchLoads) for f in sys.meta_path): sys.meta_path.insert(0, _AfterTorchLoads())
 
 # %% ../nbs/lib/03_run_settings.ipynb #rs012
 TRAINING_THREADS = 1   # pinned training: gradient sums are split by thread
