@@ -112,7 +112,10 @@ def plot_timeline(events, path) -> Path:
 def timeline_lines(summary: dict) -> list[str]:
     "What the main job says of its timeline: the evaluation's length, each worker's idle time, the critical path."
     idle = ", ".join(f"{s:.0f} s" for s in summary["idle_s"].values())
-    path = ", ".join(f"{(m or '').split('/')[-1]} {w} {s:.0f} s" for m, w, s in summary["critical_path"])
+    models = {}
+    for m, w, s in summary["critical_path"]:
+        if s >= 0.5: models.setdefault((m or "").split("/")[-1], []).append(f"{w} {s:.0f}")
+    path = "; ".join(f"{m} ({', '.join(ps)} s)" for m, ps in models.items())
     after = ", ".join(f"{w} {s:.0f} s" for w, s in summary["after_s"].items())
     return [f"evaluation {summary['evaluation_s']:.0f} s; workers idle {idle}" + (f"; then {after}" if after else ""),
             f"critical path (the worker that ended last): {path}"]
