@@ -88,7 +88,7 @@ PHASE_COLOURS = {"train": "tab:red", "load": "tab:gray", "evaluate": "tab:blue",
                  "parity": "tab:purple", "verify": "tab:olive", "notebooks": "tab:green"}
 
 def plot_timeline(events, path) -> Path:
-    "The phases as bars, a row per process (the main process's last), each named by its model; saved as PNG."
+    "The phases as bars, a row per worker and one for the main process, each named by its model; saved as PNG."
     import matplotlib; matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     workers = list(dict.fromkeys(e["worker"] for e in events if e["what"] not in AFTER_EVALUATION))
@@ -100,7 +100,9 @@ def plot_timeline(events, path) -> Path:
         if width > 12 and e["model"]:
             ax.text(e["start"] + width / 2, row, e["model"].split("/")[-1][:int(width / 6)], ha="center",
                     va="center", fontsize=7, color="white")
-    ax.set_yticks(range(len(workers)), [f"process {i + 1}" for i in range(len(workers))])
+    evaluating = {e["worker"] for e in events if e["what"] not in AFTER_EVALUATION}
+    ax.set_yticks(range(len(workers)), [f"worker {i + 1}" if w in evaluating else "main process"
+                                        for i, w in enumerate(workers)])
     ax.invert_yaxis(); ax.set_xlabel("seconds from the start")
     ax.legend(handles=[plt.Rectangle((0, 0), 1, 1, color=c) for c in PHASE_COLOURS.values()],
               labels=list(PHASE_COLOURS), ncol=len(PHASE_COLOURS), fontsize=7, loc="upper center",
