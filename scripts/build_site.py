@@ -65,12 +65,19 @@ LINK = re.compile(r"(!?\[[^\]]*\])\(([^)\s]+)\)")
 FENCE = re.compile(r"^(```|~~~)")
 
 
-def link_target(target, src, pages, problems):
-    "The URL a repository-relative markdown link `target` in page `src` points to on the site."
+IMAGES = (".png", ".jpg", ".jpeg", ".svg", ".gif")
+ASSETS = set()   # repository files a page shows as images: copied into the site beside their pages
+
+
+def link_target(target, src, pages, problems, image=False):
+    """The URL a repository-relative markdown link `target` in page `src` points to on the site (an image in the
+    repository: the same relative path, the file copied into the site, `ASSETS`)."""
     if re.match(r"^[a-z][a-z0-9+.-]*:", target) or target.startswith("#"): return target
     path, _, fragment = target.partition("#")
     resolved = os.path.normpath(os.path.join(os.path.dirname(src), path))
     fragment = f"#{fragment}" if fragment else ""
+    if image and resolved.lower().endswith(IMAGES) and (REPO / resolved).is_file():
+        ASSETS.add(resolved); return target
     if resolved in pages:
         return os.path.relpath(page_url(resolved), os.path.dirname(page_url(src)) or ".") + fragment
     if resolved.startswith("..") or not (REPO / resolved).exists():
@@ -88,7 +95,8 @@ def rewrite_links(markdown, src, pages, problems):
         if not fenced:
             parts = re.split(r"(`[^`]*`)", line)   # code spans keep their text
             line = "".join(p if p.startswith("`") else
-                           LINK.sub(lambda m: f"{m[1]}({link_target(m[2], src, pages, problems)})", p) for p in parts)
+                           LINK.sub(lambda m: f"{m[1]}({link_target(m[2], src, pages, problems, m[1].startswith('!'))})", p)
+                           for p in parts)
         out.append(line)
     return "\n".join(out)
 
@@ -340,6 +348,7 @@ def stage_pages(stage, runs, jobs, execute=False):
         if src in origin: nb["cells"].insert(1, origin_cell(origin[src]))
         dest.write_text(json.dumps(nb, indent=1, ensure_ascii=False))
     if problems: sys.exit("broken links in the sources:\n  " + "\n  ".join(problems))
+    for asset in ASSETS: (stage / asset).parent.mkdir(parents=True, exist_ok=True); shutil.copyfile(REPO / asset, stage / asset)
     return pages
 
 

@@ -652,8 +652,8 @@ def print_kernels(a) -> None:
     if a.shell: return print("\n".join(f"export {k}={v}" for k, v in KERNEL_PINS.items()))
     s = run_settings(); cpu, k = s["cpu"], s["kernels"]
     print(f"kernels: {k['mode']} (torch: {k['torch']}; numpy's OpenBLAS: {k['numpy_blas']['architecture']}, "
-          f"{k['numpy_blas']['num_threads']} thread(s); torch's matrix products: {k['products']}); every steb command "
-          "without --native-kernels pins:")
+          f"{k['numpy_blas']['num_threads']} thread(s); torch's matrix products: {k['products']}); "
+          "every steb command without --native-kernels pins:")
     for var, value in KERNEL_PINS.items(): print(f"  {var}={value}")
     print(f"this machine: {cpu['model']}, {cpu['cores']} cores, {' '.join(cpu['isa'])}")
 

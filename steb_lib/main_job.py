@@ -53,23 +53,24 @@ def timed(what: str, model: str | None = None):
     try: yield
     finally:
         if path := os.environ.get(TIMELINE_VAR):
-            line = json.dumps({"worker": os.getpid(), "what": what, "model": model, "start": start, "end": time.time()})
-            with open(path, "a", encoding="utf-8") as f: f.write(line + "\n")   # a short line is appended whole
+            phase = {"worker": os.getpid(), "what": what, "model": model, "start": start, "end": time.time()}
+            with open(path, "a", encoding="utf-8") as f: f.write(json.dumps(phase) + "\n")   # appended whole
 
 def read_timeline(path) -> list[dict]:
-    "The phases in `path`, in order of start, their times in seconds from the first start (a cut line skipped)."
+    "The phases in `path` by start, their times in seconds from the first start (a line cut short: skipped)."
     events = []
     for line in Path(path).read_text(encoding="utf-8").splitlines() if Path(path).is_file() else []:
         try: events.append(json.loads(line))
         except ValueError: continue
     t0 = min((e["start"] for e in events), default=0.0)
-    return sorted(({**e, "start": e["start"] - t0, "end": e["end"] - t0} for e in events), key=lambda e: e["start"])
+    events = [{**e, "start": e["start"] - t0, "end": e["end"] - t0} for e in events]
+    return sorted(events, key=lambda e: e["start"])
 
 # %% ../nbs/lib/85_main_job.ipynb #ede20ad9
 def timeline_summary(events) -> dict:
-    """Per worker process: its busy seconds and its idle ones up to the end of the evaluation (the last worker's
-    end); and the critical path, the phases of the worker that ended last. The main process's phases (verify,
-    notebooks: `what` in `AFTER_EVALUATION`) come after and are timed apart."""
+    """Per worker process: its busy seconds and its idle ones up to the end of the evaluation (the last
+    worker's end); and the critical path, the phases of the worker that ended last. The main process's
+    phases (verify, notebooks: `what` in `AFTER_EVALUATION`) come after and are timed apart."""
     work = [e for e in events if e["what"] not in AFTER_EVALUATION]
     end = max((e["end"] for e in work), default=0.0)
     lanes = {}
@@ -88,7 +89,7 @@ PHASE_COLOURS = {"train": "tab:red", "load": "tab:gray", "evaluate": "tab:blue",
                  "parity": "tab:purple", "verify": "tab:olive", "notebooks": "tab:green"}
 
 def plot_timeline(events, path) -> Path:
-    "The phases as bars, a row per worker and one for the main process, each named by its model; saved as PNG."
+    "The phases as bars, a row per worker and one for the main process, named by their models; a PNG."
     import matplotlib; matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     workers = list(dict.fromkeys(e["worker"] for e in events if e["what"] not in AFTER_EVALUATION))
@@ -112,20 +113,21 @@ def plot_timeline(events, path) -> Path:
     return Path(path)
 
 def timeline_lines(summary: dict) -> list[str]:
-    "What the main job says of its timeline: the evaluation's length, each worker's idle time, the critical path."
+    "What the main job says of its timeline: the evaluation's length, idle workers, the critical path."
     idle = ", ".join(f"{s:.0f} s" for s in summary["idle_s"].values())
     models = {}
     for m, w, s in summary["critical_path"]:
         if s >= 0.5: models.setdefault((m or "").split("/")[-1], []).append(f"{w} {s:.0f}")
     path = "; ".join(f"{m} ({', '.join(ps)} s)" for m, ps in models.items())
     after = ", ".join(f"{w} {s:.0f} s" for w, s in summary["after_s"].items())
-    return [f"evaluation {summary['evaluation_s']:.0f} s; workers idle {idle}" + (f"; then {after}" if after else ""),
+    then = f"; then {after}" if after else ""
+    return [f"evaluation {summary['evaluation_s']:.0f} s; workers idle {idle}{then}",
             f"critical path (the worker that ended last): {path}"]
 
 # %% ../nbs/lib/85_main_job.ipynb #2581dbb4
 @contextmanager
 def timeline_file(path):
-    "`path` emptied and named in `$STEB_TIMELINE` (for this process and those it starts) while the block runs."
+    "`path` emptied and named in `$STEB_TIMELINE` (for this process and those it starts) during the block."
     path = Path(path); path.parent.mkdir(parents=True, exist_ok=True); path.write_text("")
     before = os.environ.get(TIMELINE_VAR); os.environ[TIMELINE_VAR] = str(path.resolve())
     try: yield path
@@ -134,10 +136,11 @@ def timeline_file(path):
         else: os.environ[TIMELINE_VAR] = before
 
 def report_timeline(path) -> dict:
-    "The timeline in `path` drawn beside it (`.png`), its summary logged; the summary, with the figure's path."
+    "The timeline in `path` drawn beside it (`.png`), its summary logged; the summary, with the figure."
     events = read_timeline(path)
     if not events: return {}
-    summary = timeline_summary(events) | {"figure": str(plot_timeline(events, Path(path).with_suffix(".png")))}
+    figure = plot_timeline(events, Path(path).with_suffix(".png"))
+    summary = timeline_summary(events) | {"figure": str(figure)}
     for line in [f"timeline: {summary['figure']}"] + timeline_lines(summary): _logger.info(line)
     return summary
 
@@ -205,7 +208,7 @@ def evaluate_model(model: str, suite: str, multilingual, results_dir, kw: dict, 
         from steb_lib.sweep import limit_threads
         limit_threads(threads)
     with timed("train", model): train_on_first_use(model, progress=False)   # styledistance-mini: trained once
-    with timed("load", model): encoder = load_encoder(model, profile=kw.get("profile"))   # the profile's route
+    with timed("load", model): encoder = load_encoder(model, profile=kw.get("profile"))   # profile's route
     with timed("evaluate", model):
         failed = evaluate_suite(encoder, suite, results_dir=results_dir, protocol="chunk", **kw)["failed"]
     truncate_dir = protocol_results_dir(results_dir, "truncate")
@@ -373,7 +376,8 @@ def main_job(
         stores, expected, None if executor else jobs, costliest_first(models))
     with timeline_file(Path(runs_dir)/TIMELINE_FILE) as timeline:
         with progress_printed(state):
-            if executor: failed = sweep_main_job(models, suite, multilingual, results_dir, executor, sweep, **kw)
+            if executor:
+                failed = sweep_main_job(models, suite, multilingual, results_dir, executor, sweep, **kw)
             else:
                 parity = main_job_parity(suite, results_dir, notebooks, kw)
                 failed = evaluate_models(

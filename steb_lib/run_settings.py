@@ -60,7 +60,7 @@ PRODUCT_OPS = ("mm", "addmm", "bmm", "baddbmm")   # torch's matrix products comp
 PRODUCTS_ROUTE = "numpy's OpenBLAS (pinned kernels)"
 _products_library = None   # the torch.library registration, once made in this process
 
-ROW_BLOCK = 12          # rows in a block of OpenBLAS's Haswell kernels: whole blocks give the whole product's bits
+ROW_BLOCK = 12           # rows in a block of OpenBLAS's Haswell kernels: whole blocks keep the product's bits
 PARALLEL_WORK = 1 << 21  # multiply-adds below which a product is not split over threads
 _pools = {}
 
@@ -75,14 +75,15 @@ def product_parts(x, threads: int) -> list[slice]:
     "Slices of `x`'s first axis, one per thread: a stack's matrices, or a matrix's rows in whole blocks."
     n = x.shape[0]
     if x.ndim == 2: return row_blocks(n, threads)
-    return [s for i in range(threads) if (s := slice(i * n // threads, (i + 1) * n // threads)).stop > s.start]
+    parts = [slice(i * n // threads, (i + 1) * n // threads) for i in range(threads)]
+    return [s for s in parts if s.stop > s.start]
 
 def matmul_split(x, y, threads: int):
     "numpy's `x @ y` (matrices, or stacks of as many matrices) over `threads` threads when it is worth it."
     import numpy as np
     small = x.size * y.shape[-1] < PARALLEL_WORK
-    if threads < 2 or small or x.ndim != y.ndim or x.ndim not in (2, 3) or len(parts := product_parts(x, threads)) < 2:
-        return np.matmul(x, y)
+    if threads < 2 or small or x.ndim != y.ndim or x.ndim not in (2, 3): return np.matmul(x, y)
+    if len(parts := product_parts(x, threads)) < 2: return np.matmul(x, y)
     out = np.empty(x.shape[:-1] + y.shape[-1:], np.result_type(x, y))
     pool = _pools.get(threads) or _pools.setdefault(threads, ThreadPoolExecutor(threads, "steb-product"))
     list(pool.map(lambda s: np.matmul(x[s], y[s] if x.ndim == 3 else y, out=out[s]), parts))
@@ -111,13 +112,14 @@ def products_route(environ=None) -> str:
 def kernels_tag(environ=None) -> str:
     "The kernels in a cache key: vectors made with other kernels differ in their last bits."
     mode = kernel_mode(environ)
-    if mode in ("pinned", "native"): return {"pinned": "pinned-openblas-products", "native": "native-kernels"}[mode]
+    if mode == "pinned": return "pinned-openblas-products"
+    if mode == "native": return "native-kernels"
     from steb_lib.core import sha256_text
     return "kernels-" + sha256_text(mode)[:12]
 
 def pinned_products(environ=None) -> bool:
-    """Under pinned kernels, torch's CPU matrix products (`PRODUCT_OPS`) by numpy's OpenBLAS from now on in this
-    process (`torch.library`, registered once); True if they are. Native kernels: nothing changes."""
+    """Under pinned kernels, torch's CPU matrix products (`PRODUCT_OPS`) by numpy's OpenBLAS from now on in
+    this process (`torch.library`, registered once); True if they are. Native kernels: nothing changes."""
     global _products_library
     if kernel_mode(environ) != "pinned": return False
     if _products_library is None:
@@ -146,10 +148,11 @@ class _AfterTorchLoads:
         return spec
 
 def route_products_when_torch_loads(environ=None) -> None:
-    "Under pinned kernels: torch's products by OpenBLAS from torch's import on (now, if it is loaded already)."
+    "Under pinned kernels: torch's products by OpenBLAS from torch's import on (now, if it is loaded)."
     if kernel_mode(environ) != "pinned": return
     if "torch" in sys.modules: pinned_products(environ)
-    elif not any(isinstance(f, _AfterTorchLoads) for f in sys.meta_path): sys.meta_path.insert(0, _AfterTorchLoads())
+    elif not any(isinstance(f, _AfterTorchLoads) for f in sys.meta_path):
+        sys.meta_path.insert(0, _AfterTorchLoads())
 
 # %% ../nbs/lib/03_run_settings.ipynb #rs012
 TRAINING_THREADS = 1   # pinned training: gradient sums are split by thread
@@ -160,8 +163,8 @@ def training_settings(environ=None) -> dict:
 
 @contextmanager
 def training_threads(environ=None):
-    """Torch on `TRAINING_THREADS` threads, its products by OpenBLAS (`pinned_products`), while a pinned training
-    runs (the threads restored after); yields the count."""
+    """Torch on `TRAINING_THREADS` threads, its products by OpenBLAS (`pinned_products`), while a pinned
+    training runs (the threads restored after); yields the count."""
     import torch
     before = torch.get_num_threads()
     if pinned_products(environ): torch.set_num_threads(TRAINING_THREADS)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from steb_lib.verify import AUROC, TOLERANCES
+from steb_lib.verify import AUROC, TOLERANCES, tolerance_of
 
 STEB = [str(Path(sys.executable).parent / "steb")]
 MINILM = "sentence-transformers/all-MiniLM-L6-v2"
@@ -61,13 +61,17 @@ def test_clustering_follows_the_released_embedding_route(tmp, dataset, released,
 def test_order_alignment_follows_the_released_procedure(tmp, dataset, released, own):
     metric_only = evaluate(tmp, dataset, "order_alignment", "--correct", "st-pipeline,exact-chunks," + SAME_SAMPLES[1], store="rm")
     assert metric_only["profile"] == "paper+exact-chunks,onestop-sentences,seeded-selection,st-pipeline"
+    # the released numbers are printed to 4 digits; OneStopEnglish's repeated sentences leave ~1,700 decisions won by
+    # less than 1e-6, which other kernels may turn (issue 58's route moved its accuracy by 1.2e-3): there the bound is
+    # the declared tolerance of order alignment (one decision per near tie, `72_verify`)
+    bound = lambda r: max(1e-4, tolerance_of(r)[0])   # noqa: E731
     got = (metric_only["metrics"]["accuracy"], metric_only["metrics"]["distractor_accuracy"])
-    assert all(abs(g - w) < 1e-4 for g, w in zip(got, released)), got
+    assert all(abs(g - w) < bound(metric_only) for g, w in zip(got, released)), got
     corrected = evaluate(tmp, dataset, "order_alignment", "--profile", "corrected", store="rc")
     got = (corrected["metrics"]["accuracy"], corrected["metrics"]["distractor_accuracy"])
-    assert all(abs(g - w) < 1e-4 for g, w in zip(got, own)), got
+    assert all(abs(g - w) < bound(corrected) for g, w in zip(got, own)), got
     paper = evaluate(tmp, dataset, "order_alignment", *SAME_SAMPLES, store="rs")   # the released route too: the same
-    assert abs(paper["metrics"]["accuracy"] - released[0]) < 1e-3 and paper["profile"] == SAMPLES_PROFILE   # directions
+    assert abs(paper["metrics"]["accuracy"] - released[0]) < max(1e-3, bound(paper)) and paper["profile"] == SAMPLES_PROFILE
 
 
 def test_a_store_holds_one_profile_and_the_table_says_which(tmp):
@@ -160,17 +164,21 @@ def test_the_corrected_profile_reproduces_the_results_from_before_profiles(tmp_p
 def test_the_committed_corrected_variant_is_the_pre_profile_protocol():
     "Every default model's committed `corrected` result (the parity notebook's) against the results of before profiles."
     store = ROOT / "data" / "results" / "lite-parity" / "corrected"
-    got = {}
+    got, bounds = {}, {}
     for p in store.glob("*/*/*.json"):
         r = json.loads(p.read_text())
         got[f"{r['model']}/{r['dataset']}/{r['task']}"] = r["main_score"]
+        bounds[f"{r['model']}/{r['dataset']}/{r['task']}"] = tolerance_of(r)[0]
     assert len(got) >= 60
     # stylometric is left out: before profiles its LFTK features depended on a text's place in a batch (LFTK's
     # readability formulas leaked their options into the next document; nbs/lib/06_text_features), which is fixed,
     # so its vectors changed
     # styledistance-mini was retrained with the kernels pinned (issue 42): its weights changed, and a k-means that one
     # changed assignment sends another way moved (eWAVE clustering 0.313 -> 0.308); its other results within 1e-6
-    allowed = lambda k: 1e-2 if k.startswith("styledistance-mini/") and k.endswith("/clustering") else 1e-6   # noqa: E731
+    # issue 58's kernels (torch's products by OpenBLAS) moved OneStopEnglish's order alignment, whose near ties other
+    # kernels may turn, by up to 1e-4: order alignment is held to its declared tolerance (`72_verify`)
+    allowed = lambda k: (1e-2 if k.startswith("styledistance-mini/") and k.endswith("/clustering")   # noqa: E731
+                         else bounds[k] if k.endswith("/order_alignment") else 1e-6)
     moved = {k: (v, PRE_PROFILE[k]) for k, v in got.items()
              if not bug_fixed(k) and not k.startswith("stylometric/") and abs(v - PRE_PROFILE[k]) > allowed(k)}
     assert moved == {} and len({k.split("/")[0] for k in got}) == 8, moved

@@ -86,7 +86,8 @@ def vectors_key(encoder, protocol: str, batch_size: int = DEFAULT_BATCH_SIZE) ->
     kernels (`kernels_tag`)."""
     tag = encoder.cache_tag(protocol) if hasattr(encoder, "cache_tag") else ""   # the released code's route
     batch = [] if batch_size == DEFAULT_BATCH_SIZE else [f"batch-{batch_size}"]
-    return "+".join([protocol] + ([tag] if tag else []) + batch + [settings_fingerprint(encoder), kernels_tag()])
+    fingerprints = [settings_fingerprint(encoder), kernels_tag()]
+    return "+".join([protocol] + ([tag] if tag else []) + batch + fingerprints)
 
 # %% ../../nbs/lib/embed/41_cache.ipynb #ac32ae37
 def embed_texts(encoder, texts, protocol: str, cache_root, model_name: str, shard_size: int = 256,
