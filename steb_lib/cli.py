@@ -192,6 +192,8 @@ def _add_paper_parser(sub) -> None:
     pp.add_argument("--notebooks-only", action="store_true",
                     help="skip the evaluation, only run the notebooks on RESULTS_DIR")
     pp.add_argument("--quiet", action="store_true", help="no line per result as the evaluation goes")
+    pp.add_argument("--exit-zero", action="store_true",
+                    help="exit 0 even when the verdict is NOT reproduced (default: 1 then, as steb verify)")
     _add_executor_options(pp); _add_kernels_option(pp)
 
 def _add_listing_parsers(sub) -> None:
@@ -281,6 +283,7 @@ def _add_recipe_options(m, method: str) -> None:
 def _add_verify_parser(sub) -> None:
     vf = _command(sub, "verify", run_verify)
     vf.add_argument("run_dir", help="a results directory, e.g. results/lite")
+    vf.add_argument("--models", nargs="+", help="judge only these models' results (a run of some models)")
     vf.add_argument("--against", help="the reference results directory (default: the committed store of the "
                     "same name, data/results/...)")
 
@@ -557,8 +560,10 @@ def print_intervals_and_claims(results_dir) -> None:
     try: print("\n" + interval_report(results_dir) + "\n\n" + claims_report(results_dir, truncated))
     except StebInputError as e: print(f"\n(no intervals: {e})")
 
-def run_paper(a) -> None:
-    "`steb paper`: STEB-lite for the default models (unless --notebooks-only), then the paper notebooks."
+def run_paper(a) -> int:
+    """`steb paper`: STEB-lite for the default models (unless --notebooks-only), then the paper notebooks; the
+    last line one verdict over all stores against the committed ones, and the exit code with it (1: NOT
+    reproduced, unless --exit-zero)."""
     from steb_lib.main_job import main_job
     from steb_lib.paper import run_paper_notebooks
     a.results_dir = a.results_dir or f"results/{a.suite}"
@@ -569,10 +574,11 @@ def run_paper(a) -> None:
     )
     inline = {"parallelism": a.parallelism}
     sweep = dict(executor=a.executor, sweep=sweep_options(a)) if a.executor != "inline" else inline
+    verdict = {"passed": None, "line": ""}
     if a.notebooks_only: run_paper_notebooks(a.results_dir, **dirs)
     else:
-        main_job(a.models, a.results_dir, seed=a.seed, cache_dir=a.cache_dir, quiet=a.quiet,
-                 profile=make_profile(a.profile, a.correct), **dirs, **sweep)
+        verdict = main_job(a.models, a.results_dir, seed=a.seed, cache_dir=a.cache_dir, quiet=a.quiet,
+                           profile=make_profile(a.profile, a.correct), **dirs, **sweep)["reproduced"]
         if not a.quiet: print_intervals_and_claims(a.results_dir)
     print(f"\ndone in {time.perf_counter() - start:.0f} s")
     for what, d in (
@@ -582,6 +588,8 @@ def run_paper(a) -> None:
         ("executed notebooks", a.runs_dir),
     ):
         print(f"{what:19s} {Path(d).resolve()}")
+    if verdict["line"]: print(f"\n{verdict['line']}")
+    return 1 if verdict["passed"] is False and not a.exit_zero else 0
 
 # %% ../nbs/lib/98_cli.ipynb #ce0a2e59
 def _given(a, names) -> dict:
@@ -642,7 +650,7 @@ def progress_bar(done: int, total: int, width: int = 30) -> str:
 def run_verify(a) -> int:
     "`steb verify`: a verdict for every result of a run against its reference (`72_verify`); 0 if reproduced."
     from steb_lib.verify import verify
-    passed, summary = verify(a.run_dir, a.against)
+    passed, summary = verify(a.run_dir, a.against, a.models)
     print(summary)
     return 0 if passed else 1
 

@@ -11,12 +11,12 @@ from pathlib import Path
 import numpy as np
 
 # %% auto #0
-__all__ = ['DEFAULT_SEED', 'NEAR_TIE_MARGIN', 'DEFAULT_BATCH_SIZE', 'PROTOCOLS', 'StebInputError', 'check_texts',
+__all__ = ['DEFAULT_SEED', 'NEAR_TIE_MARGIN', 'DEFAULT_BATCH_SIZE', 'PROTOCOLS', 'TIMELINE_VAR', 'StebInputError', 'check_texts',
            'check_protocol', 'canonical_json', 'sha256_text', 'sha256_json', 'file_sha256', 'remove_stale_temporaries',
            'fsync_directory', 'inside', 'atomic_file', 'atomic_write_bytes', 'atomic_write_text', 'log_to_stdout',
            'collect_log', 'work_labelled', 'bar_label', 'l2_normalize', 'cosine_similarity_matrix', 'path_name',
            'default_cache_dir', 'data_dir', 'set_aside', 'writable_directory', 'usable_cache_dir', 'LazyRegistry',
-           'lazy_module']
+           'lazy_module', 'timeline_event', 'timed']
 
 # %% ../nbs/lib/00_core.ipynb #c006
 DEFAULT_SEED = 42
@@ -309,3 +309,20 @@ def lazy_module(name: str):
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
+
+# %% ../nbs/lib/00_core.ipynb #3f00d630
+TIMELINE_VAR = "STEB_TIMELINE"   # a JSON-lines file the main job's processes add their phases to
+
+def timeline_event(event: dict) -> None:
+    "Add `event` to the file `$STEB_TIMELINE` (if set) as one line, appended whole."
+    if path := os.environ.get(TIMELINE_VAR):
+        with open(path, "a", encoding="utf-8") as f: f.write(json.dumps(event) + "\n")
+
+@contextlib.contextmanager
+def timed(what: str, model: str | None = None, detail: str | None = None):
+    """Add this phase to the timeline (`timeline_event`): a line as it starts (no `end`: the progress lines
+    say what is running) and one as it ends (process id, what, model, detail, wall-clock start and end)."""
+    phase = {"worker": os.getpid(), "what": what, "model": model, "detail": detail, "start": time.time()}
+    timeline_event(phase)
+    try: yield
+    finally: timeline_event(phase | {"end": time.time()})

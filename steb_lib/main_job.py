@@ -4,24 +4,27 @@
 
 # %% ../nbs/lib/85_main_job.ipynb #m003
 from __future__ import annotations
-import json, logging, os, pickle, shutil, threading, time, traceback
+import contextlib, json, logging, os, pickle, shutil, threading, time, traceback
 from contextlib import contextmanager
 from pathlib import Path
 import steb_lib
 from .core import StebInputError, atomic_write_bytes, atomic_write_text, canonical_json, sha256_json
+from .core import TIMELINE_VAR, timed, timeline_event
 from .profiles import make_profile
 from .paper import notebooks_for_suite, protocol_results_dir, run_paper_notebooks
 
 _logger = logging.getLogger("steb_lib.main_job")
 
 # %% auto #0
-__all__ = ['TIMELINE_VAR', 'TIMELINE_FILE', 'AFTER_EVALUATION', 'PHASE_COLOURS', 'FAMILY_COST', 'PARITY_DONE', 'sweep_main_job',
-           'timed', 'read_timeline', 'timeline_summary', 'plot_timeline', 'timeline_lines', 'timeline_file',
+__all__ = ['TIMELINE_FILE', 'AFTER_EVALUATION', 'PHASE_COLOURS', 'FAMILY_COST', 'PHASE_WORDS', 'PARITY_DONE', 'sweep_main_job',
+           'read_timeline', 'training_progress', 'timeline_summary', 'plot_timeline', 'timeline_lines', 'timeline_file',
            'report_timeline', 'run_model_jobs', 'lost_items', 'item_outcomes', 'evaluate_model', 'job_cost',
-           'costliest_first', 'evaluate_models', 'expected_results', 'new_results', 'result_line', 'progress_state',
-           'progress_step', 'failed_items_lines', 'start_line', 'progress_printed', 'main_job', 'parity_results_dir',
-           'verify_main_job', 'main_job_parity', 'parity_variants', 'over_context', 'sample_differs', 'touches',
-           'parity_model', 'run_parity', 'record_parity_run', 'parity_done']
+           'costliest_first', 'evaluate_models', 'expected_by_store', 'expected_results', 'expected_parity',
+           'training_plan', 'new_results', 'duration', 'result_line', 'progress_state', 'totals', 'progress_step',
+           'new_events', 'track_event', 'training_left', 'time_left', 'phase_words', 'phase_line', 'quiet_line',
+           'failed_items_lines', 'job_plan', 'plan_progress', 'plan_line', 'progress_printed', 'main_job',
+           'parity_results_dir', 'verify_main_job', 'main_job_parity', 'parity_variants', 'over_context',
+           'sample_differs', 'touches', 'parity_model', 'run_parity', 'record_parity_run', 'parity_done']
 
 # %% ../nbs/lib/85_main_job.ipynb #c039
 def sweep_main_job(models, suite, multilingual, results_dir, executor, sweep=None, **kw) -> list:
@@ -43,28 +46,34 @@ def sweep_main_job(models, suite, multilingual, results_dir, executor, sweep=Non
     return failed
 
 # %% ../nbs/lib/85_main_job.ipynb #8e7b63e8
-TIMELINE_VAR = "STEB_TIMELINE"   # a JSON-lines file the main job's processes add their phases to
 TIMELINE_FILE = "main-job-timeline.jsonl"
 
-@contextmanager
-def timed(what: str, model: str | None = None):
-    "Add this phase (process id, what, model, wall-clock start and end) to the file `$STEB_TIMELINE`, if set."
-    start = time.time()
-    try: yield
-    finally:
-        if path := os.environ.get(TIMELINE_VAR):
-            phase = {"worker": os.getpid(), "what": what, "model": model, "start": start, "end": time.time()}
-            with open(path, "a", encoding="utf-8") as f: f.write(json.dumps(phase) + "\n")   # appended whole
-
 def read_timeline(path) -> list[dict]:
-    "The phases in `path` by start, their times in seconds from the first start (a line cut short: skipped)."
+    """The phases that ended in `path` by start, their times in seconds from the first start (a line cut
+    short: skipped)."""
     events = []
     for line in Path(path).read_text(encoding="utf-8").splitlines() if Path(path).is_file() else []:
         try: events.append(json.loads(line))
         except ValueError: continue
+    events = [e for e in events if "end" in e]
     t0 = min((e["start"] for e in events), default=0.0)
     events = [{**e, "start": e["start"] - t0, "end": e["end"] - t0} for e in events]
     return sorted(events, key=lambda e: e["start"])
+
+# %% ../nbs/lib/85_main_job.ipynb #9dd92125
+def training_progress(model: str, lines: int = 10):
+    """A transformers `TrainerCallback` adding `model`'s training step to the timeline at its start, about
+    `lines` times as it goes and at its last step: {worker, what: train, model, step, steps, time}."""
+    from transformers import TrainerCallback
+    def step(state):
+        timeline_event({"worker": os.getpid(), "what": "train", "model": model, "step": state.global_step,
+                        "steps": state.max_steps, "time": time.time()})
+    class TrainingProgress(TrainerCallback):
+        def on_train_begin(self, args, state, control, **kw): step(state)
+        def on_step_end(self, args, state, control, **kw):
+            every = max(1, state.max_steps // lines)
+            if state.global_step % every == 0 or state.global_step == state.max_steps: step(state)
+    return TrainingProgress()
 
 # %% ../nbs/lib/85_main_job.ipynb #ede20ad9
 def timeline_summary(events) -> dict:
@@ -203,11 +212,14 @@ def evaluate_model(model: str, suite: str, multilingual, results_dir, kw: dict, 
     parity runs (`parity_model`); {'failed': [(dataset, task, why)], 'parity': parity results}."""
     from steb_lib.eval.runner import evaluate_suite
     from steb_lib.models.encoders import load_encoder
+    from steb_lib.models.registry import trained_entry
     from steb_lib.train.recipes import train_on_first_use
     if threads:
         from steb_lib.sweep import limit_threads
         limit_threads(threads)
-    with timed("train", model): train_on_first_use(model, progress=False)   # styledistance-mini: trained once
+    with timed("train", model):   # styledistance-mini: trained once, its steps in the timeline
+        callbacks = [training_progress(model)] if trained_entry(model) else []
+        train_on_first_use(model, progress=False, callbacks=callbacks)
     with timed("load", model): encoder = load_encoder(model, profile=kw.get("profile"))   # profile's route
     with timed("evaluate", model):
         failed = evaluate_suite(encoder, suite, results_dir=results_dir, protocol="chunk", **kw)["failed"]
@@ -217,7 +229,7 @@ def evaluate_model(model: str, suite: str, multilingual, results_dir, kw: dict, 
             encoder, suite, results_dir=truncate_dir, protocol="truncate", datasets=multilingual, **kw
         )["failed"]
     if parity and not failed:   # the paper profile's encoder, already loaded
-        with timed("parity", model): n = parity_model(model, *parity, kw.get("cache_dir"), encoder=encoder)
+        n = parity_model(model, *parity, kw.get("cache_dir"), encoder=encoder)   # timed per variant
         return {"failed": [], "parity": n}
     return {"failed": failed, "parity": 0}
 
@@ -251,13 +263,42 @@ def evaluate_models(
     return failed
 
 # %% ../nbs/lib/85_main_job.ipynb #prog1
-def expected_results(models, suite: str, multilingual) -> int:
-    "The results the evaluation writes: per model, each (dataset, task) of `suite` and of its `multilingual`."
+def expected_by_store(models, suite: str, multilingual, results_dir) -> dict:
+    """{store: results the evaluation writes there}: per model, each (dataset, task) of `suite` into
+    `results_dir`, and each of its `multilingual` datasets truncated into the `-truncate` twin."""
     from steb_lib.data.datasets import suite_datasets, suite_tasks
     entries = suite_datasets(suite)
     chunk = sum(len(suite_tasks(e, suite)) for e in entries)
     truncate = sum(len(suite_tasks(e, suite)) for e in entries if e["name"] in multilingual)
-    return len(models) * (chunk + truncate)
+    return {str(results_dir): len(models) * chunk,
+            str(protocol_results_dir(results_dir, "truncate")): len(models) * truncate}
+
+def expected_results(models, suite: str, multilingual) -> int:
+    "The results the evaluation writes: per model, each (dataset, task) of `suite` and of its `multilingual`."
+    return sum(expected_by_store(models, suite, multilingual, "results").values())
+
+def expected_parity(models, suite: str) -> int | None:
+    """The parity results the main job writes for `models`: as many as the committed store of `suite` holds
+    for them (the same runs); None when it has none, or lacks a model (then counted as they land)."""
+    from collections import Counter
+    from steb_lib.core import data_dir, path_name
+    from steb_lib.verify import model_names
+    have = Counter(p.parts[-3] for p in (data_dir()/"results"/f"{suite}-parity").glob("*/*/*/*.json"))
+    names = [path_name(m) for m in model_names(models) or ()]
+    return sum(have[n] for n in names) if names and all(have[n] for n in names) else None
+
+def training_plan(models) -> dict:
+    "{model: its recipe's steps} of the `models` steb-lib trains and has not trained yet (trained first)."
+    from steb_lib.models.registry import trained_entry, trained_model_dir
+    from steb_lib.train.recipes import registered_recipe
+    from steb_lib.training_record import check_training_record
+    plan = {}
+    for model in models:
+        if (spec := trained_entry(model)) is None: continue
+        try: trained = check_training_record(trained_model_dir(spec)) is not None
+        except StebInputError: trained = False   # damaged: trained again
+        if not trained: plan[model] = registered_recipe(spec).steps
+    return plan
 
 def new_results(stores, seen: set) -> list[dict]:
     """The results under `stores` whose paths are not in `seen` (added to it), oldest first, as written (to
@@ -272,38 +313,131 @@ def new_results(stores, seen: set) -> list[dict]:
     seen.update(paths)
     return [r for r in map(read, paths) if isinstance(r, dict) and "main_score" in r]
 
-def result_line(result: dict, done: int, expected: int, left_s: float | None) -> str:
-    "`[done/expected, ~N min left] model / dataset / task: score (seconds)`."
-    if not left_s: left = ""   # nothing is left
-    else: left = f", ~{left_s:.0f} s left" if left_s < 60 else f", ~{round(left_s / 60)} min left"
+def duration(seconds: float) -> str:
+    "`N s` under two minutes, else `N min`."
+    return f"{seconds:.0f} s" if seconds < 120 else f"{round(seconds / 60)} min"
+
+def result_line(result: dict, done: int, expected: int, left_s: float | None, tag: str = "") -> str:
+    "`[done/expected, ~N min left] model / dataset / task (tag): score (seconds)`."
+    left = f", ~{duration(left_s)} left" if left_s else ""   # None: no estimate yet; 0: nothing is left
     protocol = " (truncate)" if result.get("protocol") == "truncate" else ""
-    what = f"{result['model']} / {result['dataset']} / {result['task']}{protocol}"
+    what = f"{result['model']} / {result['dataset']} / {result['task']}{protocol}{tag}"
     return f"[{done}/{expected}{left}] {what}: {result['main_score']:.4f} ({result['seconds']:.1f} s)"
 
 # %% ../nbs/lib/85_main_job.ipynb #prog3
-def progress_state(stores, expected: int, jobs_dir=None, names=()) -> dict:
-    """What the progress lines follow: the stores and the results already in them (counted as done), the
-    worker pool's outcome files (`jobs_dir`, items named by `names`), the clock."""
-    seen = {p for s in stores for p in Path(s).glob("*/*/*.json")}
-    now = time.monotonic()
-    return {"stores": list(stores), "seen": seen, "expected": expected, "done": len(seen), "new": 0,
-            "start": now, "last": now, "jobs_dir": jobs_dir, "names": list(names), "failures": set(),
-            "since": time.time()}   # a worker's outcome file older than this is an earlier run's
+def progress_state(stores: dict, expected: dict, jobs_dir=None, names=(), parallelism: int = 2,
+                   timeline=None) -> dict:
+    """What the progress lines follow: the stores ({directory: kind of work}) and the results already in them
+    (counted as done), the results expected of each kind (None: not known ahead), the worker pool's outcome
+    files (`jobs_dir`, items named by `names`), the workers, the timeline they add their phases to, the
+    clock."""
+    seen, done = set(), dict.fromkeys(expected, 0)
+    for store, kind in stores.items():
+        found = set(Path(store).glob("*/*/*.json")); seen |= found; done[kind] += len(found)
+    now = time.time()
+    return {"stores": dict(stores), "seen": seen, "expected": dict(expected), "done": done,
+            "spent": {k: [0.0, 0] for k in expected}, "start": now, "last_result": now, "last_line": now,
+            "jobs_dir": jobs_dir, "names": list(names), "failures": set(), "parallelism": parallelism,
+            "since": now,   # a worker's outcome file older than this is an earlier run's
+            "timeline": timeline, "offset": 0, "workers": {}, "running": {}, "training": {}}
+
+def totals(state: dict) -> tuple[int, int]:
+    "(results done, results expected) over every kind (a kind not known ahead: as many as done)."
+    done = sum(state["done"].values())
+    return done, sum(max(e or 0, state["done"][k]) for k, e in state["expected"].items())
 
 def progress_step(state: dict, now: float, heartbeat_s: float = 55.0) -> list[str]:
-    "The lines since the last step: new results, newly failed items, a line after `heartbeat_s` of quiet."
-    lines = []
-    for result in new_results(state["stores"], state["seen"]):
-        state["done"] += 1; state["new"] += 1; state["last"] = now
-        pace = (now - state["start"]) / state["new"]   # this run's seconds per result
-        left = pace * max(0, state["expected"] - state["done"])
-        lines.append(result_line(result, state["done"], state["expected"], left))
+    """The lines since the last step: phases started (the timeline), new results, newly failed items, and a
+    line on what is running after `heartbeat_s` without any."""
+    lines = [line for event in new_events(state) if (line := phase_line(state, event))]
+    for store, kind in state["stores"].items():
+        for result in new_results([store], state["seen"]):
+            state["done"][kind] += 1; state["last_result"] = now
+            spent = state["spent"][kind]; spent[0] += result.get("seconds") or 0.0; spent[1] += 1
+            tag = f" (parity: {Path(store).name})" if kind == "parity" else ""
+            lines.append(result_line(result, *totals(state), time_left(state), tag))
     lines += failed_items_lines(state)
-    if now - state["last"] >= heartbeat_s:
-        minutes, quiet_s = (now - state["start"]) / 60, now - state["last"]
-        lines.append(f"[{state['done']}/{state['expected']}] {minutes:.0f} min in; still working "
-                     f"({quiet_s:.0f} s since the last result)"); state["last"] = now
+    if not lines and now - state["last_line"] >= heartbeat_s: lines.append(quiet_line(state, now))
+    if lines: state["last_line"] = now
     return lines
+
+# %% ../nbs/lib/85_main_job.ipynb #94dfb914
+def new_events(state: dict) -> list[dict]:
+    "The timeline's whole lines added since the last look, also kept in `state` (`track_event`)."
+    path = state["timeline"]
+    if not path or not Path(path).is_file(): return []
+    with open(path, "rb") as f: f.seek(state["offset"]); data = f.read()
+    whole = data[:data.rfind(b"\n") + 1]; state["offset"] += len(whole)
+    events = []
+    for line in whole.decode("utf-8").splitlines():
+        try: events.append(json.loads(line))
+        except ValueError: continue
+    for event in events: track_event(state, event)
+    return events
+
+def track_event(state: dict, e: dict) -> None:
+    "Note `e` in `state`: its worker's number, the phases running on it, a training's steps and pace."
+    state["workers"].setdefault(e["worker"], len(state["workers"]) + 1)
+    running = state["running"].setdefault(e["worker"], [])
+    if "step" in e:
+        t = state["training"].setdefault(e["model"], {"s0": e["step"], "t0": e["time"]})
+        t.update(step=e["step"], steps=e["steps"], t=e["time"])
+    elif "end" in e: running[:] = [r for r in running if (r["what"], r["start"]) != (e["what"], e["start"])]
+    else: running.append(e)
+
+def training_left(t: dict) -> float:
+    "Seconds a training has left at its pace so far (0 before a second step is seen)."
+    steps_seen = t["step"] - t["s0"]
+    return (t["steps"] - t["step"]) * (t["t"] - t["t0"]) / steps_seen if steps_seen > 0 else 0.0
+
+def time_left(state: dict) -> float | None:
+    """Seconds left: each kind's results to come at that kind's mean seconds per result (one not seen yet: the
+    others' mean) plus the trainings' steps to come at their pace, over the workers; never less than a
+    training's own. None before any result."""
+    rates = {k: s / n for k, (s, n) in state["spent"].items() if n}
+    if not rates: return None
+    other = sum(rates.values()) / len(rates)
+    work = sum(max(0, (e or 0) - state["done"][k]) * rates.get(k, other)
+               for k, e in state["expected"].items())
+    training = [training_left(t) for t in state["training"].values()]
+    return max([(work + sum(training)) / state["parallelism"]] + training)
+
+# %% ../nbs/lib/85_main_job.ipynb #07892fd8
+PHASE_WORDS = {"evaluate": "evaluating {model}", "truncate": "{model}: the multilingual datasets, truncated",
+               "parity": "parity runs of {model} under {detail}", "notebook": "notebook {detail}",
+               "train": "training {model}"}
+
+def phase_words(e: dict) -> str:
+    "What a phase of the timeline is doing, in words (`PHASE_WORDS`; another: its name)."
+    model = (e.get("model") or "").split("/")[-1]
+    return PHASE_WORDS.get(e["what"], e["what"]).format(model=model, detail=e.get("detail"))
+
+def phase_line(state: dict, e: dict) -> str | None:
+    """The line for a timeline event, None for most: a phase that starts on a worker (and its number), a
+    notebook's end, a training's steps."""
+    worker = f" (worker {state['workers'][e['worker']]})"
+    if "step" in e:
+        t = state["training"][e["model"]]
+        if e["step"] == t["s0"]: return f"→ {phase_words(e)}: {e['steps']} steps{worker}"
+        pace = (t["t"] - t["t0"]) / (t["step"] - t["s0"])
+        return f"→ {phase_words(e)}: step {e['step']}/{e['steps']} ({pace:.1f} s a step)"
+    if e["what"] not in PHASE_WORDS or e["what"] == "train": return None   # trained or not: its steps say
+    if "end" in e:
+        if e["what"] != "notebook": return None
+        return f"→ {phase_words(e)}: done in {duration(e['end'] - e['start'])}"
+    return f"→ {phase_words(e)}" + ("" if e["what"] == "notebook" else worker)
+
+def quiet_line(state: dict, now: float) -> str:
+    "What each worker is doing and for how long, and the time since the last result (its own clock)."
+    def doing(e):
+        t = state["training"].get(e["model"]) if e["what"] == "train" else None
+        return phase_words(e) + (f" (step {t['step']}/{t['steps']})" if t else
+                                 f" ({duration(now - e['start'])})")
+    running = [doing(es[-1]) for es in state["running"].values() if es]
+    done, expected = totals(state)
+    running = "; ".join(running) or "nothing said yet"
+    return (f"[{done}/{expected}] {duration(now - state['start'])} in; running: {running}; "
+            f"{duration(now - state['last_result'])} since the last result")
 
 # %% ../nbs/lib/85_main_job.ipynb #7cb1b5bd
 def failed_items_lines(state: dict) -> list[str]:
@@ -321,28 +455,55 @@ def failed_items_lines(state: dict) -> list[str]:
     return lines
 
 # %% ../nbs/lib/85_main_job.ipynb #prog5
-def start_line(state: dict) -> str:
-    "What the evaluation is about to do, and what the lines that follow will say."
-    todo = max(0, state["expected"] - state["done"])
-    return (f"evaluating: {todo} results to compute, {state['done']} already there; a line as each lands "
-            "(results / of all, time left at this run's pace), and one at least every minute")
+def job_plan(models, suite: str, multilingual, results_dir, parity, notebooks) -> dict:
+    """What the main job will do: {models, stores: {store: results expected}, variants: the parity stores
+    (given `parity`, from `main_job_parity`), parity: results expected there, training: {model: steps},
+    notebooks}."""
+    variants = [str(Path(parity[1])/v.name) for v in parity_variants().values()] if parity else []
+    return {"models": list(models), "stores": expected_by_store(models, suite, multilingual, results_dir),
+            "variants": variants, "parity": expected_parity(models, suite) if parity else 0,
+            "training": training_plan(models), "notebooks": list(notebooks)}
+
+def plan_progress(plan: dict, jobs_dir=None, parallelism: int = 2, timeline=None) -> dict:
+    "The `progress_state` of `plan`: its stores (evaluation, parity) and the results expected of each."
+    stores = {s: "evaluation" for s in plan["stores"]} | {v: "parity" for v in plan["variants"]}
+    expected = {"evaluation": sum(plan["stores"].values())}
+    if plan["variants"]: expected["parity"] = plan["parity"]
+    return progress_state(stores, expected, jobs_dir, costliest_first(plan["models"]), parallelism, timeline)
+
+def plan_line(plan: dict, state: dict) -> str:
+    "The first line: everything the job will do, counted, and what the lines that follow say."
+    left = lambda kind: max(0, (state["expected"].get(kind) or 0) - state["done"].get(kind, 0))   # noqa: E731
+    stores = ", ".join(f"{n} into {s}" for s, n in plan["stores"].items() if n)
+    there = state["done"]["evaluation"]
+    parts = [f"{left('evaluation')} results to compute ({stores}; {there} already there)"]
+    if plan["variants"]:
+        n = (f"{left('parity')} parity results" if plan["parity"] else
+             "the parity results (counted as they land)")
+        parts.append(f"{n} under {len(plan['variants'])} variants ({state['done']['parity']} already there)")
+    parts += [f"training {m} first ({s} steps)" for m, s in plan["training"].items()]
+    if plan["notebooks"]: parts.append(f"then {len(plan['notebooks'])} notebooks")
+    n = len(plan["models"])
+    return (f"the main job, {n} model{'s' * (n != 1)}: " + "; ".join(parts) + ". A line per result as it "
+            "lands ([done/all, time left]), per phase as it starts, and one at least every minute")
 
 @contextmanager
-def progress_printed(state: dict | None, poll_s: float = 2.0, heartbeat_s: float = 55.0):
+def progress_printed(state: dict | None, first: str | None = None, poll_s: float = 2.0,
+                     heartbeat_s: float = 55.0):
     """While the block runs, print `progress_step`'s lines every `poll_s` (from a thread), then the last ones;
-    `start_line` at once, so that the terminal says what is happening before the first result lands; the quiet
-    line after 55 s, so that with the polling a line comes at least once a minute."""
+    `first` at once, so that the terminal says what is happening before anything lands; the quiet line after
+    55 s without a line, so that with the polling a line comes at least once a minute."""
     if state is None: yield; return   # quiet
-    print(start_line(state), flush=True)
+    if first: print(first, flush=True)
     stop = threading.Event()
     def watch():
         while not stop.wait(poll_s):
-            for line in progress_step(state, time.monotonic(), heartbeat_s): print(line, flush=True)
+            for line in progress_step(state, time.time(), heartbeat_s): print(line, flush=True)
     thread = threading.Thread(target=watch, daemon=True); thread.start()
     try: yield
     finally:
         stop.set(); thread.join()
-        for line in progress_step(state, time.monotonic(), float("inf")): print(line, flush=True)
+        for line in progress_step(state, time.time(), float("inf")): print(line, flush=True)
 
 # %% ../nbs/lib/85_main_job.ipynb #c040
 def main_job(
@@ -370,16 +531,16 @@ def main_job(
     multilingual = [e["name"] for e in suite_datasets(suite) if is_multilingual(e["name"])]
     models = list(models or DEFAULT_MODELS)
     notebooks = notebooks_for_suite(suite, notebooks, kw.get("profile"))
-    jobs, stores = Path(runs_dir)/"main-job", [results_dir, protocol_results_dir(results_dir, "truncate")]
-    expected = expected_results(models, suite, multilingual)
-    state = None if quiet or not (executor or parallelism > 1) else progress_state(
-        stores, expected, None if executor else jobs, costliest_first(models))
+    jobs = Path(runs_dir)/"main-job"
+    parity = None if executor else main_job_parity(suite, results_dir, notebooks, kw)
+    plan = job_plan(models, suite, multilingual, results_dir, parity, notebooks)
     with timeline_file(Path(runs_dir)/TIMELINE_FILE) as timeline:
-        with progress_printed(state):
+        state = None if quiet or not (executor or parallelism > 1) else plan_progress(
+            plan, None if executor else jobs, parallelism, timeline)
+        with progress_printed(state, state and plan_line(plan, state)):
             if executor:
                 failed = sweep_main_job(models, suite, multilingual, results_dir, executor, sweep, **kw)
             else:
-                parity = main_job_parity(suite, results_dir, notebooks, kw)
                 failed = evaluate_models(
                     models, suite, multilingual, results_dir, parallelism, jobs, parity, **kw
                 )
@@ -387,8 +548,9 @@ def main_job(
             raise StebInputError(
                 f"the {suite} suite did not complete: " + "; ".join(f"{d}/{t}: {w}" for d, t, w in failed)
             )
-        with timed("verify"): reproduced = verify_main_job(results_dir)
-        with timed("notebooks"):
+        with timed("verify"): reproduced = verify_main_job(results_dir, models)
+        at_once = f"→ the paper notebooks: {len(notebooks)}, {min(parallelism, len(notebooks))} at once"
+        with timed("notebooks"), progress_printed(state, at_once):
             notebooks_run = run_paper_notebooks(
                 results_dir, tables_dir, figures_dir, runs_dir, notebooks, suite, parallelism
             )
@@ -399,19 +561,24 @@ def parity_results_dir(results_dir) -> Path:
     "Where the parity notebook's variants of `results_dir` live (its default store): `<results_dir>-parity`."
     return Path(f"{results_dir}-parity")
 
-def verify_main_job(results_dir) -> bool | None:
+def verify_main_job(results_dir, models=None) -> dict:
     """The main job's stores (chunk, truncate, each parity variant) against the committed stores of those
-    names (`72_verify`), each summary logged; whether all reproduced them (None: none has a committed one)."""
-    from steb_lib.verify import default_reference, verify
+    names (`72_verify`), judged on `models` alone (None: every model), each summary logged; {'passed': all
+    reproduced (None: none has a committed store), 'line': one verdict over all of them}."""
+    from collections import Counter
+    from steb_lib.verify import PASSING, default_reference, overall_verdict, verify_store
     stores = [Path(results_dir), protocol_results_dir(results_dir, "truncate")]
     stores += sorted(p for p in parity_results_dir(results_dir).glob("*") if p.is_dir())
-    verdicts = []
+    counts, failed, judged = Counter(), [], 0
     for store in (s for s in stores if any(s.glob("*/*/*.json"))):
         try: reference = default_reference(store)
         except StebInputError: continue   # another suite, or a results directory of the user's own name
-        passed, summary = verify(store, reference); verdicts.append(passed)
-        _logger.info("verify " + summary)
-    return all(verdicts) if verdicts else None
+        rows, summary = verify_store(store, reference, models); judged += 1
+        counts.update(rows["verdict"]); _logger.info("verify " + summary)
+        if not rows["verdict"].isin(PASSING).all(): failed.append(str(store))
+    if not judged: return {"passed": None, "line": f"{results_dir}: no committed store of its name to verify"}
+    passed, line = overall_verdict(counts, failed)
+    return {"passed": passed, "line": f"verified {judged} stores against the committed ones: {line}"}
 
 def main_job_parity(suite: str, results_dir, notebooks, kw: dict) -> tuple | None:
     """(pairs, parity_dir) of the parity notebook's runs, for the model jobs to do beside the evaluation; None
@@ -479,10 +646,11 @@ def parity_model(model: str, pairs, parity_dir, cache_dir=None, threads: int | N
         applied = sorted(profile.corrections)
         reroute = any(CORRECTIONS[c].kind == "route" and touches(c, base, "") for c in applied)
         encoder = load_encoder(model, profile=profile) if reroute else base
-        for dataset, task in pairs:
-            if not any(touches(c, base, task, dataset) for c in applied): continue
-            evaluate(encoder, task, dataset=dataset, results_dir=Path(parity_dir)/profile.name,
-                     cache_dir=cache_dir, progress=False, profile=profile); n += 1
+        touched = [(d, t) for d, t in pairs if any(touches(c, base, t, d) for c in applied)]
+        with timed("parity", model, profile.name) if touched else contextlib.nullcontext():
+            for dataset, task in touched:
+                evaluate(encoder, task, dataset=dataset, results_dir=Path(parity_dir)/profile.name,
+                         cache_dir=cache_dir, progress=False, profile=profile); n += 1
     return n
 
 # %% ../nbs/lib/85_main_job.ipynb #dc8a013c

@@ -12,9 +12,10 @@ from .eval.results import IDENTITY_FIELDS, RESULT_RECORD, parse_result, samples_
 from .run_settings import read_run_settings, settings_differences
 
 # %% auto #0
-__all__ = ['AUROC', 'TOLERANCES', 'EXACT', 'CAUSE_FIELDS', 'VERDICTS', 'PASSING', 'Tolerance', 'tolerance_of', 'near_tie_cause',
-           'result_causes', 'compare_result', 'default_reference', 'result_index', 'verify_run', 'moved_table_cells',
-           'verification_summary', 'verify', 'largest_moves']
+__all__ = ['AUROC', 'TOLERANCES', 'EXACT', 'CAUSE_FIELDS', 'VERDICTS', 'PASSING', 'UNMOVED', 'Tolerance', 'tolerance_of',
+           'near_tie_cause', 'result_causes', 'compare_result', 'default_reference', 'result_index', 'verify_run',
+           'model_names', 'of_models', 'table_cell_moves', 'moved_table_cells', 'cell_lines', 'verification_summary',
+           'verify_store', 'verify', 'overall_verdict', 'largest_moves']
 
 # %% ../nbs/lib/72_verify.ipynb #vf006
 @dataclass(frozen=True)
@@ -128,12 +129,13 @@ def result_index(results_dir) -> dict:
     return found
 
 # %% ../nbs/lib/72_verify.ipynb #vf016
-def verify_run(run_dir, reference_dir=None):
+def verify_run(run_dir, reference_dir=None, models=None):
     """One row per result of either store (DataFrame): verdict, scores, move, tolerance, causes; a run's
-    result whose per-sample outputs are missing, damaged or do not give its main score again differs."""
+    result whose per-sample outputs are missing, damaged or do not give its main score again differs.
+    `models`: only those models' results (a run of a subset: the others are not missing)."""
     import pandas as pd
     reference_dir = Path(reference_dir) if reference_dir else default_reference(run_dir)
-    run, ref = result_index(run_dir), result_index(reference_dir)
+    run, ref = (of_models(result_index(d), models) for d in (run_dir, reference_dir))
     settings = read_run_settings(run_dir), read_run_settings(reference_dir)
     rows = []
     for key in sorted(set(run) | set(ref)):
@@ -148,23 +150,67 @@ def verify_run(run_dir, reference_dir=None):
 VERDICTS = ("identical", "same numbers", "within tolerance", "differs", "missing", "new")
 PASSING = ("identical", "same numbers", "within tolerance", "new")
 
+# %% ../nbs/lib/72_verify.ipynb #2df19239
+def model_names(models) -> set[str] | None:
+    "The registry names of `models` (a name, alias or paper name; unregistered: as given); None: every model."
+    from steb_lib.models.registry import registry_lookup
+    return None if not models else {spec.name if (spec := registry_lookup(m)) else m for m in models}
+
+def of_models(index: dict, models) -> dict:
+    "The results of `index` (`result_index`) whose model is one of `models` (None: all of them)."
+    names = model_names(models)
+    return index if names is None else {k: r for k, r in index.items() if r["model"] in names}
+
 # %% ../nbs/lib/72_verify.ipynb #vf020
-def moved_table_cells(run_dir, reference_dir, scores=("operational", "definitional")) -> list[str]:
-    "The cells of the STEB tables (scores ×100, two decimals) that print differently for run and reference."
-    from steb_lib.scores import results_frame, steb_scores
+def table_cell_moves(run_dir, reference_dir, scores=("operational", "definitional"), models=None) -> list:
+    """The cells of the STEB tables (scores ×100, two decimals) that print differently for run and reference,
+    each table made of `models`' results in both stores (None: every model): (score, model, column, reference,
+    run)."""
     moved = []
     for score in scores:
-        try: run, ref = (steb_scores(results_frame(d), score)[0] for d in (run_dir, reference_dir))   # ×100
+        try: run, ref = (_steb_table(d, score, models) for d in (run_dir, reference_dir))   # ×100
         except StebInputError: continue   # a store this table cannot be made of (truncate only, one task)
         for row in run.index.intersection(ref.index):
             for col in run.columns.intersection(ref.columns):
                 a, b = f"{ref.loc[row, col]:.2f}", f"{run.loc[row, col]:.2f}"
-                if a != b: moved.append(f"{score}: {row} / {col}: {a} → {b}")
+                if a != b: moved.append((score, row, col, a, b))
     return moved
 
+def _steb_table(results_dir, score: str, models):
+    from steb_lib.scores import results_frame, steb_scores
+    frame, names = results_frame(results_dir), model_names(models)
+    if names is not None: frame = frame[frame["model"].str.split("@").str[0].isin(names)]
+    if frame.empty: raise StebInputError(f"none of {sorted(names)} in {results_dir}")
+    return steb_scores(frame, score)[0]
+
+def moved_table_cells(run_dir, reference_dir, scores=("operational", "definitional"),
+                      models=None) -> list[str]:
+    "`table_cell_moves` as lines: `score: model / column: reference → run`."
+    moves = table_cell_moves(run_dir, reference_dir, scores, models)
+    return [f"{s}: {m} / {c}: {a} → {b}" for s, m, c, a, b in moves]
+
+# %% ../nbs/lib/72_verify.ipynb #569933d0
+UNMOVED = ("identical", "same numbers")
+
+def cell_lines(rows, cells: list) -> list[str]:
+    """A line per moved table cell (`table_cell_moves`) one of whose model's results moved; one line for the
+    cells whose model's results all stayed (they moved with the groups, which other results refitted)."""
+    from steb_lib.core import path_name
+    moved = {key.split("/")[0] for key in rows.index[~rows["verdict"].isin(UNMOVED)]}
+    own = [c for c in cells if {path_name(c[1]), path_name(c[1].split("@")[0])} & moved]
+    lines = [f"  table cell moved: {s}: {m} / {c}: {a} → {b}" for s, m, c, a, b in own]
+    if grouped := [c for c in cells if c not in own]:
+        lines.append(f"  {len(grouped)} table cell(s) print differently though no result of their model "
+                     "moved "
+                     "(the groups are fitted on every model's results): " +
+                     "; ".join(f"{s}: {m} / {c}: {a} → {b}" for s, m, c, a, b in grouped))
+    return lines
+
 # %% ../nbs/lib/72_verify.ipynb #vf022
-def verification_summary(rows, cells: list[str], run_dir, reference_dir) -> str:
-    "What `steb verify` prints: counts per verdict, the largest move, every result that failed, moved cells."
+def verification_summary(rows, cells: list, run_dir, reference_dir) -> str:
+    """What `steb verify` prints: counts per verdict, the largest move, every result that failed, the table
+    cells (`table_cell_moves`) that moved with a result of their model, and apart those that moved only with
+    the groups (the operational score's groups are fitted on every model's results)."""
     counts = rows["verdict"].value_counts()
     lines = [f"{run_dir} against {reference_dir}: {len(rows)} results",
              "  " + ", ".join(f"{counts.get(v, 0)} {v}" for v in VERDICTS)]
@@ -176,16 +222,32 @@ def verification_summary(rows, cells: list[str], run_dir, reference_dir) -> str:
         what = "not in the run" if r["verdict"] == "missing" else (
             f"{r['run']:.6g} vs {r['reference']:.6g} (tolerance {r['tolerance']:.2g}); causes: {r['causes']}")
         lines.append(f"  {r['verdict']:8s} {key}: {what}")
-    lines += [f"  table cell moved: {c}" for c in cells]
+    lines += cell_lines(rows, cells)
     verdict = "reproduced" if rows["verdict"].isin(PASSING).all() else "NOT reproduced"
     return "\n".join(lines + [f"  → {verdict}"])
 
-def verify(run_dir, reference_dir=None) -> tuple[bool, str]:
-    "(passed, summary) of `run_dir` against `reference_dir` (default: its committed store)."
+def verify_store(run_dir, reference_dir=None, models=None) -> tuple:
+    """(rows, summary) of `run_dir` against `reference_dir` (default: its committed store); `models`: only
+    those models' results, and the tables made of them alone."""
     reference_dir = Path(reference_dir) if reference_dir else default_reference(run_dir)
-    rows = verify_run(run_dir, reference_dir)
-    summary = verification_summary(rows, moved_table_cells(run_dir, reference_dir), run_dir, reference_dir)
+    rows = verify_run(run_dir, reference_dir, models)
+    cells = table_cell_moves(run_dir, reference_dir, models=models)
+    return rows, verification_summary(rows, cells, run_dir, reference_dir)
+
+def verify(run_dir, reference_dir=None, models=None) -> tuple[bool, str]:
+    "(passed, summary) of `verify_store`: passed when every result's verdict is in `PASSING`."
+    rows, summary = verify_store(run_dir, reference_dir, models)
     return bool(rows["verdict"].isin(PASSING).all()), summary
+
+# %% ../nbs/lib/72_verify.ipynb #b50d1d55
+def overall_verdict(counts: dict, failed_stores=()) -> tuple[bool, str]:
+    """(passed, the line) over stores whose verdicts sum to `counts` ({verdict: n}); `failed_stores`: those
+    that did not pass, each named with the command that shows why."""
+    total = sum(counts.values())
+    parts = ", ".join(f"{counts[v]} {v}" for v in VERDICTS if counts.get(v))
+    if not failed_stores: return True, f"{total} results: {parts or 'none'} → reproduced"
+    see = "; ".join(f"steb verify {s}" for s in failed_stores)
+    return False, f"{total} results: {parts} → NOT reproduced (see: {see})"
 
 # %% ../nbs/lib/72_verify.ipynb #vf025
 def largest_moves(rows):

@@ -109,8 +109,9 @@ def ensure_trained(model, progress: bool = True, **options) -> Path | None:
     return out
 
 # %% ../../nbs/lib/train/59_recipes.ipynb #r016
-def train_on_first_use(model, progress: bool = True) -> Path | None:
+def train_on_first_use(model, progress: bool = True, callbacks=()) -> Path | None:
     """Train `model` if it names a registered model steb-lib trains and it is not trained with its registered
-    recipe; its directory. None: `model` is no such model (another name, or a model object)."""
+    recipe (`callbacks`: transformers `TrainerCallback`s, e.g. the main job's `training_progress`); its
+    directory. None: `model` is no such model (another name, or a model object)."""
     spec = trained_entry(model)
-    return None if spec is None else ensure_trained(spec, progress=progress)
+    return None if spec is None else ensure_trained(spec, progress=progress, callbacks=callbacks)
