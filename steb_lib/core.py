@@ -15,8 +15,8 @@ __all__ = ['DEFAULT_SEED', 'NEAR_TIE_MARGIN', 'DEFAULT_BATCH_SIZE', 'PROTOCOLS',
            'check_protocol', 'canonical_json', 'sha256_text', 'sha256_json', 'file_sha256', 'remove_stale_temporaries',
            'fsync_directory', 'inside', 'atomic_file', 'atomic_write_bytes', 'atomic_write_text', 'log_to_stdout',
            'collect_log', 'work_labelled', 'bar_label', 'l2_normalize', 'cosine_similarity_matrix', 'path_name',
-           'default_cache_dir', 'data_dir', 'set_aside', 'writable_directory', 'usable_cache_dir', 'LazyRegistry',
-           'lazy_module', 'timeline_event', 'timed']
+           'default_cache_dir', 'clone_holding', 'data_dir', 'set_aside', 'writable_directory', 'usable_cache_dir',
+           'LazyRegistry', 'lazy_module', 'timeline_event', 'timed']
 
 # %% ../nbs/lib/00_core.ipynb #c006
 DEFAULT_SEED = 42
@@ -232,11 +232,23 @@ def default_cache_dir() -> Path:
     "The embedding/data cache: `$STEB_CACHE` if set, else `~/.cache/steb-lib`."
     return Path(os.environ.get("STEB_CACHE") or Path.home()/".cache"/"steb-lib")
 
+def clone_holding(path) -> Path | None:
+    "The steb-lib clone that holds `path` (it or a folder above: `settings.ini`, `steb_lib/`, the registry)."
+    path, marks = Path(path).resolve(), ("data/models/registry.json", "settings.ini", "steb_lib/__init__.py")
+    return next((d for d in (path, *path.parents) if all((d/m).is_file() for m in marks)), None)
+
+def _working_clone() -> Path | None:
+    try: return clone_holding(Path.cwd())
+    except OSError: return None   # the working directory was removed
+
 def data_dir() -> Path:
     """The project's `data/` directory: registries, built-in datasets, bundled resources. `$STEB_DATA_DIR`
-    overrides; then a checkout's `data/`; an installed wheel carries it as the package `steb_lib_data`."""
+    overrides; then the `data/` of the clone the working directory is in (a second clone sharing the first's
+    environment reads its own); then the installed package's checkout; an installed wheel carries it as the
+    package `steb_lib_data`."""
     import importlib.util, steb_lib
     if os.environ.get("STEB_DATA_DIR"): return Path(os.environ["STEB_DATA_DIR"])
+    if (clone := _working_clone()) is not None: return clone/"data"
     checkout = Path(steb_lib.__file__).resolve().parent.parent/"data"
     if (checkout/"models"/"registry.json").is_file(): return checkout
     shipped = importlib.util.find_spec("steb_lib_data")

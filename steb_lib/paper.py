@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging, os, sys, time
 from contextlib import contextmanager
 from pathlib import Path
-from .core import StebInputError, data_dir, lazy_module
+from .core import StebInputError, data_dir, lazy_module, timed
 pd = lazy_module("pandas")   # imported at first use: `steb paper --help` need not pay for it
 from .models.registry import registry_lookup
 from .profiles import make_profile
@@ -18,12 +18,13 @@ _logger = logging.getLogger("steb_lib.paper")
 __all__ = ['pd', 'PUBLISHED', 'CATEGORY_LABELS', 'PAPER_TOLERANCE', 'VERDICT_MARKS', 'SCORE_TABLES', 'PAPER_DATASETS',
            'PAPER_NOTEBOOKS', 'DEFINITIONAL_NOTEBOOKS', 'paper_table', 'paper_dataset_counts',
            'published_without_consumer', 'select_models', 'category_colors', 'model_category', 'display_name',
-           'side_by_side', 'output_dir', 'results_to_read', 'markdown_table', 'save_table', 'cell_verdict',
-           'paper_verdicts', 'dataset_counts', 'comparability', 'not_comparable_notes', 'marked_side_by_side',
-           'verdict_legend', 'paper_column_counts', 'paper_comparison', 'paper_datasets', 'describe_run',
-           'describe_profile', 'per_dataset_scores', 'save_figure', 'plot_score_heatmap', 'plot_scores_by_category',
-           'protocol_results_dir', 'notebooks_for_suite', 'repo_root', 'execute_paper_notebook',
-           'check_notebook_inputs', 'results_dir_profile', 'run_paper_notebooks', 'kernel_stderr_to']
+           'side_by_side', 'output_dir', 'store_keys', 'store_extent', 'results_to_read', 'markdown_table',
+           'save_table', 'cell_verdict', 'paper_verdicts', 'dataset_counts', 'comparability', 'not_comparable_notes',
+           'marked_side_by_side', 'verdict_legend', 'paper_column_counts', 'paper_comparison', 'paper_datasets',
+           'describe_run', 'describe_profile', 'per_dataset_scores', 'save_figure', 'plot_score_heatmap',
+           'plot_scores_by_category', 'protocol_results_dir', 'notebooks_for_suite', 'repo_root',
+           'execute_paper_notebook', 'check_notebook_inputs', 'results_dir_profile', 'run_paper_notebooks',
+           'kernel_stderr_to']
 
 # %% ../nbs/lib/80_paper.ipynb #c006
 def _read_paper_csv(name: str) -> pd.DataFrame:
@@ -113,17 +114,31 @@ def side_by_side(this_run: pd.DataFrame, paper: pd.DataFrame, columns=None) -> p
 
 def output_dir(given, kind: str) -> Path:
     """Where a paper notebook writes its `kind` ("tables" or "figures"): `given`; else `$STEB_TABLES_DIR` /
-    `$STEB_FIGURES_DIR` (test.sh points them at a temporary folder for nbdev_test); else the repository's."""
+    `$STEB_FIGURES_DIR` (test.sh points them at a temporary folder for nbdev_test); else the clone's own (the
+    one the notebook runs in: `core.data_dir`)."""
     return Path(given or os.environ.get(f"STEB_{kind.upper()}_DIR") or data_dir().parent/kind)
 
+def store_keys(results_dir) -> set[str]:
+    "The results of a store, as `model/dataset/task`."
+    return {p.relative_to(results_dir).with_suffix("").as_posix() for p in Path(results_dir).glob("*/*/*.json")}
+
+def store_extent(keys: set) -> str:
+    "`N results of M models`."
+    return f"{len(keys)} results of {len({k.split('/')[0] for k in keys})} models"
+
 def results_to_read(results_dir=None, suite: str = "lite") -> str:
-    """The results a paper notebook reads: `results_dir` as given; else what the main job (`bash run.sh`) last
-    wrote, `results/<suite>`, when it holds results; else the shipped `data/results/<suite>`. Printed, so the
-    executed notebook says which it read."""
+    """The results a paper notebook reads: `results_dir` as given; else what the main job (`bash run.sh`) wrote
+    in this clone, `results/<suite>`, when it holds every result of the committed `data/results/<suite>`; else
+    the committed store, saying why (a partial run is never read silently). Printed with its extent, so that
+    the executed notebook says which store it read and how complete it is."""
     if results_dir is None:
-        fresh = data_dir().parent/"results"/suite
-        results_dir = fresh if next(fresh.glob("*/*/*.json"), None) else data_dir()/"results"/suite
-    print(f"reading results from {Path(results_dir).absolute()}")
+        fresh, committed = data_dir().parent/"results"/suite, data_dir()/"results"/suite
+        have, want = store_keys(fresh), store_keys(committed)
+        results_dir = fresh if have and want <= have else committed
+        if have and results_dir == committed:
+            print(f"{fresh.absolute()} holds {store_extent(have)}, not all the committed store's "
+                  f"({store_extent(want)}): reading the committed one; results_dir={str(fresh)!r} reads it")
+    print(f"reading results from {Path(results_dir).absolute()} ({store_extent(store_keys(results_dir))})")
     return str(results_dir)
 
 def markdown_table(table: pd.DataFrame) -> str:
@@ -414,7 +429,7 @@ def execute_paper_notebook(name: str, params: dict, runs_dir) -> tuple[Path, flo
     nbs, start, dst = repo_root()/"nbs", time.perf_counter(), Path(runs_dir).resolve()/f"{name}.ipynb"
     running = dst.with_name(f".{name}.running.ipynb")
     try:
-        with kernel_stderr_to(Path(runs_dir)/"kernels.log"):   # the kernels' chatter; cell errors still raise
+        with timed("notebook", detail=name), kernel_stderr_to(Path(runs_dir)/"kernels.log"):   # cell errors raise
             pm.execute_notebook(nbs/f"{name}.ipynb", running, parameters=params, cwd=str(nbs),
                                 progress_bar=False, kernel_name="python3")
     except pm.PapermillExecutionError as e:

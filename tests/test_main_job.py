@@ -26,13 +26,24 @@ def test_steb_paper_runs_steb_lite_from_the_shipped_samples(tmp_path):
     assert len(results) == 32                                   # 16 (dataset, task) pairs x 2 models
     assert {r["data_found_in"] for r in results} == {"lite", "package"}    # shipped samples + the mini suite's packages
     assert len(list((dirs["results"] / "lite-truncate").glob("*/*/*.json"))) == 4      # the Dutch sets, truncated
-    # a line per result as it lands (the workers write their own logs), with the count and the time left
-    out = done.stdout.splitlines()   # the first line of the evaluation says what it does, before any result lands
-    start = [i for i, line in enumerate(out) if line.startswith("evaluating: 36 results to compute, 0 already there")]
-    assert start and start[0] < min(i for i, line in enumerate(out) if line.startswith("[")), done.stdout[:1000]
-    lines = [line for line in done.stdout.splitlines() if line.startswith("[")]
-    assert len(lines) == 36 and re.match(r"\[1/36, ~\d+ (min|s) left\] \S+ / \S+ / \w+: \d\.\d{4} \(\d+\.\d s\)$", lines[0]), lines
+    # the first line counts everything the job will do, before anything lands (issue 59)
+    out = done.stdout.splitlines()
+    first = [i for i, line in enumerate(out) if line.startswith("the main job, 2 models: 36 results to compute (32 into ")]
+    assert first and "; 0 already there); then 2 notebooks. A line per result as it lands" in out[first[0]], done.stdout[:1000]
+    result_re = re.compile(r"\[(\d+)/36(, ~\d+ (min|s) left)?\] \S+ / \S+ / \w+( \(truncate\))?: \d\.\d{4} \(\d+\.\d s\)$")
+    lines = [line for line in out if result_re.match(line)]               # a line per result as it lands
+    assert len(lines) == 36 and first[0] < out.index(lines[0]) and ", ~" in lines[0], lines
     assert lines[-1].startswith("[36/36] ") and sum("(truncate)" in line for line in lines) == 4, lines
+    # a line as each phase starts: each model's evaluation on its worker, its truncated datasets, each notebook
+    phases = [line for line in out if line.startswith("→ ")]
+    for model in ("random", "function-words"):
+        assert any(re.fullmatch(rf"→ evaluating {model} \(worker \d\)", p) for p in phases), phases
+        assert any(p.startswith(f"→ {model}: the multilingual datasets, truncated (worker ") for p in phases), phases
+    assert "→ the paper notebooks: 2, 2 at once" in phases, phases
+    for name in ("02_operational", "03_definitional"):
+        assert f"→ notebook {name}" in phases and any(p.startswith(f"→ notebook {name}: done in ") for p in phases), phases
+    # the last line: one verdict over the stores, judged on the two models asked for, and the exit code with it
+    assert out[-1] == "verified 2 stores against the committed ones: 36 results: 36 identical → reproduced", out[-12:]
     # at its end: the tables with intervals, ranks and ≈#1 marks, and the paper's claims with their verdicts (issue 57)
     end = done.stdout[done.stdout.index("## STEB (operational)"):]
     assert "rank [interval]" in end and "| 1 [1–1]" in end and "#1" in end and "bias-corrected" in end, end[:3000]
@@ -52,3 +63,14 @@ def test_steb_paper_runs_steb_lite_from_the_shipped_samples(tmp_path):
                            env=env, cwd=tmp_path, capture_output=True, text=True, timeout=900)
     assert again.returncode == 0 and not [l for l in again.stdout.splitlines() if l.startswith("[")], again.stdout[-2000:]
     assert [json.loads(p.read_text(encoding="utf-8")) for p in sorted((dirs["results"] / "lite").glob("*/*/*.json"))] == results
+    # a result that differs from the committed one: NOT reproduced on the last line, exit 1 (0 with --exit-zero)
+    from steb_lib.eval.results import RESULT_RECORD
+    moved = dirs["results"] / "lite" / "random" / "STEL_feature" / "order_alignment.json"
+    r = json.loads(moved.read_text(encoding="utf-8")) | {"main_score": 0.99}; r.pop("per_sample", None)
+    moved.write_text(json.dumps(r | {RESULT_RECORD.checksum_field: RESULT_RECORD.checksum(r)}), encoding="utf-8")
+    quiet = cmd[:cmd.index("--notebooks")] + ["--notebooks", "02_operational", "--quiet"] + cmd[cmd.index("--results-dir"):]
+    for extra, code in (([], 1), (["--exit-zero"], 0)):
+        third = subprocess.run(quiet + extra, env=env, cwd=tmp_path, capture_output=True, text=True, timeout=900)
+        last = third.stdout.splitlines()[-1]
+        assert third.returncode == code and last.startswith("verified 2 stores against the committed ones: 36 results: 35 identical, "), third.stdout[-2000:]
+        assert last.endswith(f"→ NOT reproduced (see: steb verify {dirs['results'] / 'lite'})"), last
