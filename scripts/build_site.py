@@ -31,7 +31,8 @@ MathJax.Ajax.loadComplete("[MathJax]/config/local/steb.js");
 # wide tables (Tab. 2 has 8 columns and long model names) scroll inside their box, the model column kept in view:
 # notebook outputs (HTML tables, markdown tables); the theme already scrolls the guides' tables in a box of their own,
 # where the first column is kept in view too (issue 44, item 6)
-SITE_CSS = """.jp-OutputArea-output table, .jp-RenderedMarkdown table { display: block; overflow-x: auto; max-width: 100%; }
+SITE_CSS = """.md-grid { max-width: none; }
+.jp-OutputArea-output table, .jp-RenderedMarkdown table { display: block; overflow-x: auto; max-width: 100%; }
 .jp-OutputArea-output table tr > :first-child, .jp-RenderedMarkdown table tr > :first-child,
 .md-typeset table:not([class]) tr > :first-child {
   position: sticky; left: 0; z-index: 1; background: var(--md-default-bg-color, white); }
@@ -316,9 +317,51 @@ def store_executed(runs):
 # ---- the source folder, the configuration, the build ---------------------------------------------------------------
 
 def origin_cell(origin):
-    "A note under a paper notebook's title: where the outputs shown come from (issue 44, item 6)."
-    return {"cell_type": "markdown", "metadata": {}, "source": f"!!! note \"Outputs\"\n    {origin}; what it wrote to "
+    """A note under a paper notebook's title: where the outputs shown come from (issue 44, item 6); a quote, which
+    notebook pages render (an admonition is python-markdown's, not nbconvert's: it showed as raw `!!!`)."""
+    return {"cell_type": "markdown", "metadata": {}, "source": f"> **Outputs.** {origin}; what it wrote to "
             "stderr (progress bars, libraries' warnings) is not shown."}
+
+
+# ---- figures' alt texts: nbconvert writes "No description has been provided for this image" on every output image;
+# each gets one from its notebook instead: the title its cell sets, else the section it is in (issue 59, item 4)
+
+NO_ALT = 'alt="No description has been provided for this image"'
+ALT_TEXTS = {}   # page URL -> the alt text of each image output, in the page's order
+TITLE_IN_CODE = re.compile(r"""(?:suptitle|set_title|title)\s*[(=]\s*f?["']([^"'{}]{4,})["']""")
+
+
+def figure_alts(nb, title):
+    "The alt text of each image output of `nb`, in order: the title its cell sets, else its section's heading."
+    alts, heading = [], title
+    for cell in nb["cells"]:
+        text = "".join(cell["source"])
+        if cell["cell_type"] == "markdown":
+            headings = re.findall(r"^#{1,4}\s+(.+)$", text, re.M)
+            heading = headings[-1].strip() if headings else heading
+            continue
+        named = TITLE_IN_CODE.search(text)
+        for o in cell.get("outputs", []):
+            if any(kind.startswith("image/") for kind in o.get("data", {})):
+                alts.append(f"Figure: {named[1] if named else heading} ({title})")
+    return alts
+
+
+def apply_alt_texts(html, problems):
+    "Give each output image of each notebook page its alt text (`ALT_TEXTS`); a count that differs is a problem."
+    for url, alts in ALT_TEXTS.items():
+        page = html / url
+        text = page.read_text(encoding="utf-8")
+        if text.count(NO_ALT) != len(alts):
+            problems.append(f"{url}: {text.count(NO_ALT)} images without alt text, {len(alts)} in the notebook")
+            continue
+        for alt in alts: text = text.replace(NO_ALT, f'alt="{html_escape(alt)}"', 1)
+        page.write_text(text, encoding="utf-8")
+
+
+def html_escape(text):
+    import html
+    return html.escape(text, quote=True)
 
 
 def without_stderr(nb):
@@ -346,6 +389,7 @@ def stage_pages(stage, runs, jobs, execute=False):
         module = notebook_module(nb)
         if module: nb["cells"].insert(1, api_cell(module))
         if src in origin: nb["cells"].insert(1, origin_cell(origin[src]))
+        if alts := figure_alts(nb, notebook_title(src)): ALT_TEXTS[page_url(src)] = alts
         dest.write_text(json.dumps(nb, indent=1, ensure_ascii=False))
     if problems: sys.exit("broken links in the sources:\n  " + "\n  ".join(problems))
     for asset in ASSETS: (stage / asset).parent.mkdir(parents=True, exist_ok=True); shutil.copyfile(REPO / asset, stage / asset)
@@ -361,11 +405,23 @@ def notebook_title(src):
     return m[1].strip() if m else Path(src).stem
 
 
+# the guides in reading order: the main job, your own model and data, how the numbers are made and what they mean,
+# training, the other methods, running elsewhere, then the project's own pages (a guide not named here comes last,
+# and a test says so)
+GUIDE_ORDER = ["docs/main-job.md", "nbs/evaluate_your_model.ipynb", "docs/own-data.md", "docs/tables.md",
+               "docs/protocol.md", "docs/profiles.md", "nbs/parity.ipynb", "docs/reproducibility.md",
+               "nbs/reproducibility.ipynb", "docs/datasets.md", "docs/extending.md", "docs/training.md",
+               "nbs/train_styledistance.ipynb", "nbs/train_contrastive.ipynb", "docs/late-interaction.md",
+               "nbs/li_late_interaction.ipynb", "docs/prompting.md", "docs/cluster.md", "docs/benchmarks.md",
+               "docs/tests.md", "docs/layout.md", "docs/site.md"]
+
+
 def navigation(pages):
     "Home, the guides, the paper notebooks, then the library notebooks by folder."
     def entry(p): return {notebook_title(p): page_source_name(p)}
     top = [p for p in pages if Path(p).parent == Path("nbs")]
     guides = [p for p in pages if p.startswith("docs/")] + [p for p in top if not re.match(r"nbs/(\d\d|f\d)_", p)]
+    guides = sorted(guides, key=lambda p: GUIDE_ORDER.index(p) if p in GUIDE_ORDER else len(GUIDE_ORDER))
     paper = [p for p in top if p not in guides]
     library = {}
     for p in pages:
@@ -413,6 +469,8 @@ def build_site(out, runs=None, jobs=2, execute=False):
     subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-f", str(config)], check=True,
                    env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
     install_mathjax(html)
+    problems = []; apply_alt_texts(html, problems)
+    if problems: sys.exit("figures without their alt text:\n  " + "\n  ".join(problems))
     print(f"site: {html / 'index.html'} ({len(pages)} pages)")
     return html, pages
 
@@ -436,6 +494,7 @@ def visit(page, url, report):
     report["links"][url] = page.eval_on_selector_all("a[href]", "els => els.map(e => e.href)")
     report["ids"][url] = set(page.eval_on_selector_all("[id]", "els => els.map(e => e.id)"))
     report["wide_tables"] += [f"{url}: {t}" for t in page.evaluate(WIDE_TABLES)]
+    report["raw_markup"] += [f"{url}: {m}" for m in page.evaluate(RAW_MARKUP)]
 
 
 # tables whose box reaches past the page's content column (scrolling inside their box is what they should do)
@@ -450,6 +509,23 @@ WIDE_TABLES = """() => {
         return false;
     };
     return [...document.querySelectorAll('table')].filter(t => !fits(t)).map(t => t.textContent.trim().slice(0, 60));
+}"""
+
+
+# markup the page shows as text instead of rendering it, outside code: an admonition (`!!! note`), a MyST/Sphinx role
+# (`{doc}`x``), and images whose alt text is nbconvert's placeholder
+RAW_MARKUP = """() => {
+    const content = document.querySelector('.md-content');
+    if (!content) return [];
+    const text = content.cloneNode(true);
+    text.querySelectorAll('pre, code, .highlight, .jp-InputArea').forEach(e => e.remove());
+    const found = [], words = text.textContent;
+    for (const m of words.matchAll(/(^|\\n)\\s*(!!!\\s*\\w+[^\\n]{0,40})/g)) found.push(`raw admonition: ${m[2]}`);
+    const roles = /\\{(doc|ref|numref|term|eq|cite|download|math|py:\\w+|func|class|meth|mod|attr)\\}/g;
+    for (const m of words.matchAll(roles)) found.push(`raw role: ${m[0]}`);
+    const placeholder = [...document.querySelectorAll('img')].filter(i => /No description has been provided/.test(i.alt));
+    if (placeholder.length) found.push(`${placeholder.length} image(s) with the alt text "No description has been provided"`);
+    return found;
 }"""
 
 
@@ -496,7 +572,8 @@ def check_site(html, pages, out, chromium="/usr/bin/chromium"):
     if not Path(chromium).exists():
         sys.exit(f"{chromium} not found: install Debian's chromium (apt-get install chromium), as test.sh does")
     server, base = serve(html)
-    report = {"bad_pages": [], "links": {}, "ids": {}, "outside": [], "failed": [], "errors": [], "wide_tables": []}
+    report = {"bad_pages": [], "links": {}, "ids": {}, "outside": [], "failed": [], "errors": [], "wide_tables": [],
+              "raw_markup": []}
     urls = [base + page_url(p) for p in pages]
     try:
         with sync_playwright() as p:
@@ -535,16 +612,18 @@ def summary(report):
              f"bad pages: {report['bad_pages'] or 'none'}", f"broken internal links: {report['broken_links'] or 'none'}",
              f"requests outside the site: {report['outside'] or 'none'}", f"failed requests: {report['failed'] or 'none'}",
              f"script errors: {report['errors'] or 'none'}", f"tables wider than the page: {report['wide_tables'] or 'none'}",
+             f"markup shown raw: {report['raw_markup'] or 'none'}",
              f"Fig. 1: {f'{fig[0]} x {fig[1]} px, shown at {fig[2] / fig[0]:.0%} of its size' if fig else 'not found'}",
              f"Tab. 2's model column: {report.get('tab2_model_column')}"]
     # legible: Fig. 1 shown at 70% of its pixels or more (its 8-point labels at 130 dpi are 14 px: 10 px or more)
-    ok = not any(report[k] for k in ("bad_pages", "broken_links", "outside", "failed", "errors", "wide_tables")) \
+    ok = not any(report[k] for k in ("bad_pages", "broken_links", "outside", "failed", "errors", "wide_tables",
+                                     "raw_markup")) \
         and bool(fig and fig[0] and fig[2] / fig[0] >= 0.7)
     return lines, ok
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", default=str(REPO / "_site"), help="build folder (default: _site)")
     parser.add_argument("--runs", help="take executed paper notebooks from here (default: _runs, the main job's, "
                         "where it holds one; else the committed notebooks, committed executed)")

@@ -91,11 +91,12 @@ def timeline_summary(events) -> dict:
             "critical_path": [(e["model"], e["what"], e["end"] - e["start"]) for e in lanes.get(last, [])],
             "after_s": after}
 
-AFTER_EVALUATION = ("verify", "notebooks")
+AFTER_EVALUATION = ("verify", "notebooks", "notebook")   # the main process, the notebooks' processes
 
 # %% ../nbs/lib/85_main_job.ipynb #e73ab5e7
 PHASE_COLOURS = {"train": "tab:red", "load": "tab:gray", "evaluate": "tab:blue", "truncate": "tab:cyan",
-                 "parity": "tab:purple", "verify": "tab:olive", "notebooks": "tab:green"}
+                 "parity": "tab:purple", "verify": "tab:olive", "notebooks": "tab:green",
+                 "notebook": "tab:green"}
 
 def plot_timeline(events, path) -> Path:
     "The phases as bars, a row per worker and one for the main process, named by their models; a PNG."
@@ -107,15 +108,18 @@ def plot_timeline(events, path) -> Path:
     for e in events:
         row, width = workers.index(e["worker"]), e["end"] - e["start"]
         ax.barh(row, width, left=e["start"], color=PHASE_COLOURS.get(e["what"], "black"), edgecolor="white")
-        if width > 12 and e["model"]:
-            ax.text(e["start"] + width / 2, row, e["model"].split("/")[-1][:int(width / 6)], ha="center",
+        if width > 12 and (label := e["model"] or e.get("detail")):
+            ax.text(e["start"] + width / 2, row, label.split("/")[-1][:int(width / 6)], ha="center",
                     va="center", fontsize=7, color="white")
     evaluating = {e["worker"] for e in events if e["what"] not in AFTER_EVALUATION}
-    ax.set_yticks(range(len(workers)), [f"worker {i + 1}" if w in evaluating else "main process"
+    notebooks = {e["worker"] for e in events if e["what"] == "notebook"}
+    ax.set_yticks(range(len(workers)), [f"worker {i + 1}" if w in evaluating else
+                                        "notebooks" if w in notebooks else "main process"
                                         for i, w in enumerate(workers)])
     ax.invert_yaxis(); ax.set_xlabel("seconds from the start")
-    ax.legend(handles=[plt.Rectangle((0, 0), 1, 1, color=c) for c in PHASE_COLOURS.values()],
-              labels=list(PHASE_COLOURS), ncol=len(PHASE_COLOURS), fontsize=7, loc="upper center",
+    colours = {what: c for what, c in PHASE_COLOURS.items() if what != "notebook"}   # one legend entry
+    ax.legend(handles=[plt.Rectangle((0, 0), 1, 1, color=c) for c in colours.values()],
+              labels=list(colours), ncol=len(colours), fontsize=7, loc="upper center",
               bbox_to_anchor=(0.5, -0.35 if len(workers) < 3 else -0.2), frameon=False)
     fig.tight_layout(); Path(path).parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110); plt.close(fig)
@@ -414,7 +418,7 @@ def phase_words(e: dict) -> str:
 
 def phase_line(state: dict, e: dict) -> str | None:
     """The line for a timeline event, None for most: a phase that starts on a worker (and its number), a
-    notebook's end, a training's steps."""
+    training's steps (a notebook's end: `paper.run_paper_notebooks` logs it, with where its copy is)."""
     worker = f" (worker {state['workers'][e['worker']]})"
     if "step" in e:
         t = state["training"][e["model"]]
@@ -422,9 +426,7 @@ def phase_line(state: dict, e: dict) -> str | None:
         pace = (t["t"] - t["t0"]) / (t["step"] - t["s0"])
         return f"→ {phase_words(e)}: step {e['step']}/{e['steps']} ({pace:.1f} s a step)"
     if e["what"] not in PHASE_WORDS or e["what"] == "train": return None   # trained or not: its steps say
-    if "end" in e:
-        if e["what"] != "notebook": return None
-        return f"→ {phase_words(e)}: done in {duration(e['end'] - e['start'])}"
+    if "end" in e: return None
     return f"→ {phase_words(e)}" + ("" if e["what"] == "notebook" else worker)
 
 def quiet_line(state: dict, now: float) -> str:
@@ -482,7 +484,7 @@ def plan_line(plan: dict, state: dict) -> str:
              "the parity results (counted as they land)")
         parts.append(f"{n} under {len(plan['variants'])} variants ({state['done']['parity']} already there)")
     parts += [f"training {m} first ({s} steps)" for m, s in plan["training"].items()]
-    if plan["notebooks"]: parts.append(f"then {len(plan['notebooks'])} notebooks")
+    if k := len(plan["notebooks"]): parts.append(f"then {k} notebook{'s' * (k != 1)}")
     n = len(plan["models"])
     return (f"the main job, {n} model{'s' * (n != 1)}: " + "; ".join(parts) + ". A line per result as it "
             "lands ([done/all, time left]), per phase as it starts, and one at least every minute")

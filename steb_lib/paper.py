@@ -343,7 +343,8 @@ def plot_scores_by_category(
     intervals: pd.DataFrame | None = None,
 ):
     """Bars of `scores` (model -> score), coloured by category, dashed line at each category's best; reference
-    models (random) are a dotted black line, not a bar; `intervals` (model -> `low`, `high`): error bars."""
+    models (random) are a dotted black line, not a bar; `intervals` (model -> `low`, `high`): error bars; the
+    legend right of the axes."""
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
@@ -362,7 +363,7 @@ def plot_scores_by_category(
     ax.legend(
         handles=[Patch(color=colors[c], label=CATEGORY_LABELS[c]) for c in dict.fromkeys(reversed(cats))]
         + [Line2D([], [], color="black", ls=":", label=f"{display_name(m)} (reference)") for m in refs],
-        loc="lower right",
+        loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0,   # beside the bars, never over them
         fontsize=8,
     )
     ax.set_xlabel(xlabel); ax.set_title(title); ax.tick_params(axis="y", labelsize=8)

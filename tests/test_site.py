@@ -76,3 +76,32 @@ def test_the_site_builds_offline_and_every_page_loads_in_headless_chromium(tmp_p
     outputs = runs / "outputs" if runs else out / "outputs"                   # in the build folder, or the executions'
     assert (outputs / "figures" / "fig1_steb_by_category.png").exists() and (outputs / "tables" / "late_interaction.csv").exists()
     assert (html / "mathjax" / "MathJax.js").exists() and "../../mathjax/MathJax.js" in order
+
+
+def test_every_guide_has_its_place_in_the_reading_order():
+    "Issue 59, item 4: the Guides section in reading order; a new guide is placed in GUIDE_ORDER, not appended by name."
+    nav = build_site.navigation(build_site.source_pages())
+    guides = [next(iter(entry.values())) for entry in nav[1]["Guides"]]
+    assert guides == [build_site.page_source_name(p) for p in build_site.GUIDE_ORDER], guides
+
+
+def test_notebook_pages_get_no_admonition_and_their_figures_an_alt_text():
+    "Notebook pages render markdown with nbconvert, which has no admonitions; each output image is described."
+    assert "!!!" not in build_site.origin_cell("committed executed")["source"]
+    nb = {"cells": [{"cell_type": "markdown", "source": "# Tab. 2\n## Fig. 1: by category"},
+                    {"cell_type": "code", "source": "plot_scores_by_category(s)", "outputs": [{"data": {"image/png": "x"}}]},
+                    {"cell_type": "code", "source": "ax.set_title('Order alignment per tuple')", "outputs": [{"data": {"image/png": "y"}}, {"text": "z"}]}]}
+    assert build_site.figure_alts(nb, "Tab. 2") == ["Figure: Fig. 1: by category (Tab. 2)", "Figure: Order alignment per tuple (Tab. 2)"]
+
+
+def test_the_check_fails_on_markup_shown_raw(tmp_path):
+    "An admonition shown as text, a role left unrendered and nbconvert's placeholder alt text fail the site check."
+    html = tmp_path / "html"; html.mkdir()
+    (html / "index.html").write_text('<html><body><div class="md-content"><p>!!! note "Outputs"</p><p>see {doc}</p>'
+                                     '<pre>!!! in code is fine</pre><img alt="No description has been provided for this image" '
+                                     'src="data:image/gif;base64,R0lGODlhAQABAAAAACw="></div></body></html>')
+    report = build_site.check_site(html, ["README.md"], tmp_path)
+    assert len(report["raw_markup"]) == 3, report                           # the code block's "!!!" is not one
+    assert any("raw admonition: !!! note" in m for m in report["raw_markup"]) and any("{doc}" in m for m in report["raw_markup"])
+    assert any("No description has been provided" in m for m in report["raw_markup"])
+    assert not build_site.summary(report)[1]
