@@ -120,17 +120,18 @@ def output_dir(given, kind: str) -> Path:
 
 def store_keys(results_dir) -> set[str]:
     "The results of a store, as `model/dataset/task`."
-    return {p.relative_to(results_dir).with_suffix("").as_posix() for p in Path(results_dir).glob("*/*/*.json")}
+    found = Path(results_dir).glob("*/*/*.json")
+    return {p.relative_to(results_dir).with_suffix("").as_posix() for p in found}
 
 def store_extent(keys: set) -> str:
     "`N results of M models`."
     return f"{len(keys)} results of {len({k.split('/')[0] for k in keys})} models"
 
 def results_to_read(results_dir=None, suite: str = "lite") -> str:
-    """The results a paper notebook reads: `results_dir` as given; else what the main job (`bash run.sh`) wrote
-    in this clone, `results/<suite>`, when it holds every result of the committed `data/results/<suite>`; else
-    the committed store, saying why (a partial run is never read silently). Printed with its extent, so that
-    the executed notebook says which store it read and how complete it is."""
+    """The results a paper notebook reads: `results_dir` as given; else what the main job (`bash run.sh`)
+    wrote in this clone, `results/<suite>`, when it holds every result of the committed store of the suite;
+    else the committed store, saying why (a partial run is never read silently). Printed with its extent, so
+    that the executed notebook says which store it read and how complete it is."""
     if results_dir is None:
         fresh, committed = data_dir().parent/"results"/suite, data_dir()/"results"/suite
         have, want = store_keys(fresh), store_keys(committed)
@@ -430,7 +431,7 @@ def execute_paper_notebook(name: str, params: dict, runs_dir) -> tuple[Path, flo
     nbs, start, dst = repo_root()/"nbs", time.perf_counter(), Path(runs_dir).resolve()/f"{name}.ipynb"
     running = dst.with_name(f".{name}.running.ipynb")
     try:
-        with timed("notebook", detail=name), kernel_stderr_to(Path(runs_dir)/"kernels.log"):   # cell errors raise
+        with timed("notebook", detail=name), kernel_stderr_to(Path(runs_dir)/"kernels.log"):   # errors raise
             pm.execute_notebook(nbs/f"{name}.ipynb", running, parameters=params, cwd=str(nbs),
                                 progress_bar=False, kernel_name="python3")
     except pm.PapermillExecutionError as e:

@@ -216,3 +216,9 @@ def test_help_and_version_import_no_heavy_library():
     from steb_lib.cli import COMMAND_HELP, build_parser
     full = build_parser()._subparsers._group_actions[0].choices                   # the full parser has the same commands
     assert list(full) == list(COMMAND_HELP)
+
+
+def test_train_help_lists_the_registered_scoring_modes():
+    "Issue 59, item 6: `--scoring` names what is registered, not only 'any registered one'."
+    r = steb("train", "contrastive", "--help")
+    assert r.returncode == 0 and "registered: mean|maxsim|patch-N|patch-word|patch-auto" in " ".join(r.stdout.split()), r.stdout

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/lib/models/33_in_memory.ipynb #c8488a67
 from __future__ import annotations
-import functools, hashlib, inspect
+import functools, hashlib, inspect, sys
 import numpy as np
 from ..core import StebInputError, check_protocol, check_texts, sha256_text
 from .registry import ModelSpec
@@ -12,7 +12,7 @@ from .encoders import PieceEncoder, context_length, embedding_route, length_sort
 
 # %% auto #0
 __all__ = ['weights_fingerprint', 'InMemoryEncoder', 'is_mteb_encoder', 'steb_task_metadata', 'mteb_embedding',
-           'sentence_transformer_settings', 'in_memory_encoder']
+           'sentence_transformer_settings', 'is_torch_module', 'in_memory_encoder']
 
 # %% ../../nbs/lib/models/33_in_memory.ipynb #49d362b4
 def weights_fingerprint(module) -> str:
@@ -41,7 +41,11 @@ class InMemoryEncoder(PieceEncoder):
         self.route_fields = ("exact_chunks",) if tokenizer is not None else ()
 
     def embed_batch(self, pieces: list[str]) -> np.ndarray:
-        out = np.asarray(self.embed_fn(list(pieces)), dtype=np.float32)
+        try: out = np.asarray(self.embed_fn(list(pieces)), dtype=np.float32)
+        except (TypeError, AttributeError, ValueError, RuntimeError) as e:
+            if self.dim is not None: raise   # it embedded texts before: a failure of its own
+            raise StebInputError(f"{self.spec.name} ({self.kind}) cannot embed a list of texts: "
+                                 f"{type(e).__name__}: {e}") from None
         if out.ndim != 2 or len(out) != len(pieces) or (self.dim is not None and out.shape[1] != self.dim):
             raise StebInputError(f"{self.spec.name}: {len(pieces)} texts gave vectors of shape {out.shape}, "
                                  f"not one row each{f' of width {self.dim}' if self.dim else ''}")
@@ -166,6 +170,11 @@ def _released_sentence_transformer(model, name, version, profile) -> InMemoryEnc
     return encoder
 
 # %% ../../nbs/lib/models/33_in_memory.ipynb #484b2b6a
+def is_torch_module(model) -> bool:
+    "Is `model` a `torch.nn.Module` (torch not imported: it cannot be one)?"
+    torch = sys.modules.get("torch")
+    return torch is not None and isinstance(model, torch.nn.Module)
+
 def in_memory_encoder(model, name: str | None = None, version: str | None = None, profile=None):
     """An encoder for a model held in memory: a `SentenceTransformer`, a `(model, tokenizer)` pair from
     `transformers`, an MTEB 2 encoder, an object with `encode(sentences, **kwargs)` (MTEB 1), or a function
@@ -191,6 +200,10 @@ def in_memory_encoder(model, name: str | None = None, version: str | None = None
         encoder.route_fields = ("exact_chunks", "own_pipeline")
         encoder.runtime_settings = sentence_transformer_settings(model)
         return encoder
+    if is_torch_module(model) and not callable(getattr(model, "encode", None)):
+        raise StebInputError(f"cannot evaluate a {type(model).__name__}: a torch module takes tensors, not "
+                             "texts; give a SentenceTransformer, a (transformers model, tokenizer) pair, "
+                             "or a function of texts that calls it")
     if callable(getattr(model, "encode", None)) or callable(model):
         if not name: raise StebInputError("name the model you hold (model_name=...): its results go under it")
         embed = model.encode if callable(getattr(model, "encode", None)) else model

@@ -108,6 +108,10 @@ class DistinctAuthorBatchSampler(DefaultBatchSampler):
         return done
 
 # %% ../../nbs/lib/train/54_contrastive.ipynb #c022
+def _scoring_choices() -> str:
+    from steb_lib.embed.scoring import scoring_choices
+    return scoring_choices()
+
 @dataclass(frozen=True)
 class ContrastiveRecipe:
     "Everything that determines a contrastive authorship model (a `Recipe` of `train/50_lifecycle`)."
@@ -115,6 +119,7 @@ class ContrastiveRecipe:
     save_every: ClassVar[int] = 50
     usage: ClassVar[str] = "evaluate it with: steb evaluate {out} --dataset mini_authors_retrieval_en"
     option_choices: ClassVar[dict] = {"positives": POSITIVE_CHOICES}   # steb train's choices (59_recipes)
+    option_hints: ClassVar[dict] = {"scoring": lambda: "registered: " + _scoring_choices()}   # in its help
     base: str = "sentence-transformers/all-MiniLM-L6-v2"   # the model to fine-tune
     scoring: str = "mean"             # the scoring mode to train for (any registered one: embed/40_scoring)
     data: str | None = None           # an authorship JSONL file (None: a dataset or the built-in corpus)

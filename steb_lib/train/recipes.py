@@ -62,13 +62,15 @@ def recipe_flags(cls) -> list[tuple[tuple, dict]]:
     "(flag names, `add_argument` keywords) for each field of recipe class `cls` (see above)."
     from fastcore.docments import docments
     helps, choices = docments(cls), getattr(cls, "option_choices", {})
+    hints = getattr(cls, "option_hints", {})
     aliases = {field: option for option, field in getattr(cls, "option_aliases", {}).items()}
     flags = []
     for f in dataclasses.fields(cls):
         names = tuple(f"--{n.replace('_', '-')}" for n in (f.name, aliases.get(f.name)) if n)
         default = f.default_factory() if f.default is dataclasses.MISSING else f.default
         shown = " ".join(map(str, default)) if isinstance(default, tuple) else default
-        text = f"{helps.get(f.name) or f.name} (default: {shown})".replace("%", "%%")   # argparse: % formats
+        hint = f"; {hints[f.name]()}" if f.name in hints else ""   # e.g. what is registered now
+        text = f"{helps.get(f.name) or f.name} (default: {shown}{hint})".replace("%", "%%")   # %: argparse's
         kw = {"dest": f.name, "default": None, "help": text}
         kind = f.type if isinstance(f.type, str) else getattr(f.type, "__name__", str(f.type))   # "int", int
         if kind.startswith("tuple"): kw["nargs"] = "+"
