@@ -105,3 +105,9 @@ def test_the_check_fails_on_markup_shown_raw(tmp_path):
     assert any("raw admonition: !!! note" in m for m in report["raw_markup"]) and any("{doc}" in m for m in report["raw_markup"])
     assert any("No description has been provided" in m for m in report["raw_markup"])
     assert not build_site.summary(report)[1]
+
+
+def test_the_page_count_docs_site_gives_is_the_sites():
+    "Issue 59, item 5: a figure the docs give is checked, not typed and left to drift."
+    n = int(re.search(r"loads each of its (\d+) pages", (ROOT / "docs" / "site.md").read_text())[1])
+    assert n == len(build_site.source_pages())
