@@ -18,7 +18,7 @@ from .profiles import CORRECTIONS, DEFAULT_PROFILE, PROFILES, make_profile
 # %% auto #0
 __all__ = ['COMMAND_HELP', 'COMMAND_PARSERS', 'EXAMPLE_MODELS', 'SCORE_CHOICES', 'commands_parser', 'build_parser', 'run_fetch',
            'list_corrections', 'run_examples', 'list_models', 'list_datasets', 'prepare', 'sweep_options', 'run_sweep',
-           'run_evaluate', 'run_rerank', 'print_tables', 'print_interval_tables', 'run_compare',
+           'run_evaluate', 'run_rerank', 'of_a_suite', 'print_tables', 'print_interval_tables', 'run_compare',
            'print_intervals_and_claims', 'run_paper', 'run_train', 'main', 'progress_bar', 'run_verify',
            'print_kernels', 'run_export', 'run_status']
 
@@ -499,6 +499,11 @@ def run_rerank(a) -> int:
     return 0
 
 # %% ../nbs/lib/98_cli.ipynb #ae0e4c14
+def of_a_suite(results) -> bool:
+    "Do `results` (`scores.results_frame`) hold a dataset of a STEB suite? Else STEB scores mean nothing."
+    from steb_lib.data.datasets import SUITES, suite_datasets
+    return bool({e["name"] for s in SUITES for e in suite_datasets(s)} & set(results["dataset"]))
+
 def print_tables(results_dir, scores=("operational", "definitional"), as_csv=False, ci=False) -> None:
     """Print each score's table (×100) for a results directory, as markdown or CSV, with what was left out
     (`ci`: with intervals, ranks and the models not separable from the best, `print_interval_tables`)."""
@@ -507,6 +512,10 @@ def print_tables(results_dir, scores=("operational", "definitional"), as_csv=Fal
     from steb_lib.paper import SCORE_TABLES, markdown_table
     from steb_lib.scores import results_frame, steb_scores
     results = results_frame(results_dir)
+    if not of_a_suite(results) and "main" not in scores:
+        print(f"(no dataset of a STEB suite here: {', '.join(sorted(set(results['dataset'])))}; each result's "
+              "main score instead of STEB scores, which average a suite's datasets)\n")
+        scores = ("main",)
     profiles = sorted(set(results["profile"].dropna()))
     if profiles and not as_csv: print(f"profile: {profiles[0]} (steb corrections lists the corrections)\n")
     for score in scores:

@@ -29,7 +29,8 @@ def test_a_sentence_transformer_in_memory_scores_as_the_model_loaded_by_name(tmp
                            profile=profile, results_dir=tmp_path / f"mteb-{profile}", cache_dir=tmp_path / "c", progress=False)
         assert wrapped["main_score"] == named["main_score"] and wrapped["model_revision"] == held["model_revision"], profile
     frame = held.to_frame()
-    assert frame.loc[0, "model"] == "my-minilm" and frame.loc[0, "main_metric"] == "v_measure"
+    row = frame.loc["my-minilm/hate_speech/clustering"]          # rows named as in the store
+    assert row["model"] == "my-minilm" and row["main_metric"] == "v_measure" and row["n_texts"] > 0
 
 
 def test_changed_weights_are_a_new_revision_never_the_old_result(tmp_path, st):

@@ -321,16 +321,20 @@ def results_table(results_dir):
 
 # %% ../../nbs/lib/eval/60_results.ipynb #ae3aadab
 def results_to_frame(results):
-    "One row per result: model, dataset, task, protocol, profile, main score and its metric, numeric metrics."
+    """One row per result, named `model/dataset/task` as in the store: model, its revision, dataset, task,
+    protocol, profile, texts embedded, main score and its metric, numeric metrics."""
     import pandas as pd
     from steb_lib.tasks.task_data import task_spec
     def row(r):
         numbers = {k: v for k, v in r.get("metrics", {}).items()
                    if isinstance(v, (int, float)) and not isinstance(v, bool)}
-        return {"model": result_system(r), "dataset": r["dataset"], "task": r["task"],
-                "protocol": r.get("protocol"), "profile": r.get("profile"), "main_score": r["main_score"],
+        return {"model": result_system(r), "model_revision": r.get("model_revision"), "dataset": r["dataset"],
+                "task": r["task"], "protocol": r.get("protocol"), "profile": r.get("profile"),
+                "n_texts": r.get("n_texts"), "main_score": r["main_score"],
                 "main_metric": task_spec(r["task"]).main_metric, **numbers}
-    return pd.DataFrame([row(r) for r in results])
+    rows = [row(r) for r in results]
+    names = pd.Index([f"{r['model']}/{r['dataset']}/{r['task']}" for r in rows], name="result")
+    return pd.DataFrame(rows, index=names)
 
 class Result(dict):
     "A result as the store holds it (a dict), with `to_frame()`: one row."
