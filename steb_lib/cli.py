@@ -512,8 +512,9 @@ def print_tables(results_dir, scores=("operational", "definitional"), as_csv=Fal
     from steb_lib.paper import SCORE_TABLES, markdown_table
     from steb_lib.scores import results_frame, steb_scores
     results = results_frame(results_dir)
-    if not of_a_suite(results) and "main" not in scores:
-        print(f"(no dataset of a STEB suite here: {', '.join(sorted(set(results['dataset'])))}; each result's "
+    if not of_a_suite(results) and tuple(scores) != ("main",):
+        datasets = ", ".join(sorted(set(results["dataset"])))
+        print(f"(no dataset of a STEB suite here: {datasets}; each result's "
               "main score instead of STEB scores, which average a suite's datasets)\n")
         scores = ("main",)
     profiles = sorted(set(results["profile"].dropna()))

@@ -281,15 +281,16 @@ def expected_results(models, suite: str, multilingual) -> int:
     "The results the evaluation writes: per model, each (dataset, task) of `suite` and of its `multilingual`."
     return sum(expected_by_store(models, suite, multilingual, "results").values())
 
-def expected_parity(models, suite: str) -> int | None:
-    """The parity results the main job writes for `models`: as many as the committed store of `suite` holds
-    for them (the same runs); None when it has none, or lacks a model (then counted as they land)."""
-    from collections import Counter
+def expected_parity(models, suite: str) -> tuple[int | None, int]:
+    """(results, variants) of the parity runs of `models`: as many as the committed store of `suite` holds for
+    them (the same runs), and in how many variants; (None, 0) when it has none, or lacks a model (then counted
+    as they land)."""
     from steb_lib.core import data_dir, path_name
     from steb_lib.verify import model_names
-    have = Counter(p.parts[-3] for p in (data_dir()/"results"/f"{suite}-parity").glob("*/*/*/*.json"))
-    names = [path_name(m) for m in model_names(models) or ()]
-    return sum(have[n] for n in names) if names and all(have[n] for n in names) else None
+    names = {path_name(m) for m in model_names(models) or ()}
+    found = [p for p in (data_dir()/"results"/f"{suite}-parity").glob("*/*/*/*.json") if p.parts[-3] in names]
+    if not names or names - {p.parts[-3] for p in found}: return None, 0
+    return len(found), len({p.parts[-4] for p in found})
 
 def training_plan(models) -> dict:
     "{model: its recipe's steps} of the `models` steb-lib trains and has not trained yet (trained first)."
@@ -459,11 +460,12 @@ def failed_items_lines(state: dict) -> list[str]:
 # %% ../nbs/lib/85_main_job.ipynb #prog5
 def job_plan(models, suite: str, multilingual, results_dir, parity, notebooks) -> dict:
     """What the main job will do: {models, stores: {store: results expected}, variants: the parity stores
-    (given `parity`, from `main_job_parity`), parity: results expected there, training: {model: steps},
-    notebooks}."""
+    (given `parity`, from `main_job_parity`), parity: results expected there, variants_touched: how many
+    variants hold them, training: {model: steps}, notebooks}."""
     variants = [str(Path(parity[1])/v.name) for v in parity_variants().values()] if parity else []
+    n, touched = expected_parity(models, suite) if parity else (0, 0)
     return {"models": list(models), "stores": expected_by_store(models, suite, multilingual, results_dir),
-            "variants": variants, "parity": expected_parity(models, suite) if parity else 0,
+            "variants": variants, "parity": n, "variants_touched": touched,
             "training": training_plan(models), "notebooks": list(notebooks)}
 
 def plan_progress(plan: dict, jobs_dir=None, parallelism: int = 2, timeline=None) -> dict:
@@ -482,7 +484,9 @@ def plan_line(plan: dict, state: dict) -> str:
     if plan["variants"]:
         n = (f"{left('parity')} parity results" if plan["parity"] else
              "the parity results (counted as they land)")
-        parts.append(f"{n} under {len(plan['variants'])} variants ({state['done']['parity']} already there)")
+        some = f"{plan['variants_touched']} of " if plan.get("variants_touched") else ""
+        there = state["done"]["parity"]
+        parts.append(f"{n} under {some}{len(plan['variants'])} variants ({there} already there)")
     parts += [f"training {m} first ({s} steps)" for m, s in plan["training"].items()]
     if k := len(plan["notebooks"]): parts.append(f"then {k} notebook{'s' * (k != 1)}")
     n = len(plan["models"])

@@ -1,6 +1,7 @@
 """The README is a front page (issue 44, item 3): at most 250 lines, every guide under docs/ linked from it, every
 `steb` command that the README or a guide shows accepted by the CLI's parser, and the README's Python example run as
 written (the packaged all-MiniLM-L6-v2 as a `SentenceTransformer`, offline)."""
+import json
 import os, re, shlex, subprocess, sys
 from pathlib import Path
 import pytest
@@ -59,8 +60,13 @@ def test_every_steb_command_shown_is_accepted_by_the_cli(page):
 
 def test_the_readme_python_example_runs_as_written(tmp_path):
     (example,) = [b for b in code_blocks(README, "python") if "model_path" in b]
+    (through_mteb,) = [b for b in code_blocks(README, "python") if "SentenceTransformerEncoderWrapper" in b]   # goes on
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "STEB_CACHE": str(tmp_path / "cache")}
-    r = subprocess.run([sys.executable, "-c", example], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    r = subprocess.run([sys.executable, "-c", example + "\n" + through_mteb], cwd=tmp_path, env=env, capture_output=True,
+                       text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-3000:]
     assert re.search(r"STEL_feature\s+order_alignment\s+0\.\d+", r.stdout), r.stdout
     assert list((tmp_path / "results" / "my-style-model" / "STEL_feature").glob("order_alignment*.json"))
+    scores = [json.loads((tmp_path / "results" / name / "STEL_feature" / "order_alignment.json").read_text())["main_score"]
+              for name in ("my-style-model", "my-style-model-mteb")]
+    assert scores[0] == scores[1], scores                                  # MTEB's wrapper scores as the model itself
