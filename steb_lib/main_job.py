@@ -20,11 +20,12 @@ __all__ = ['TIMELINE_FILE', 'AFTER_EVALUATION', 'PHASE_COLOURS', 'FAMILY_COST', 
            'read_timeline', 'training_progress', 'timeline_summary', 'plot_timeline', 'timeline_lines', 'timeline_file',
            'report_timeline', 'run_model_jobs', 'lost_items', 'item_outcomes', 'evaluate_model', 'job_cost',
            'costliest_first', 'evaluate_models', 'expected_by_store', 'expected_results', 'expected_parity',
-           'training_plan', 'new_results', 'duration', 'result_line', 'progress_state', 'totals', 'progress_step',
-           'new_events', 'track_event', 'training_left', 'time_left', 'phase_words', 'phase_line', 'quiet_line',
-           'failed_items_lines', 'job_plan', 'plan_progress', 'plan_line', 'progress_printed', 'main_job',
-           'parity_results_dir', 'verify_main_job', 'main_job_parity', 'parity_variants', 'over_context',
-           'sample_differs', 'touches', 'parity_model', 'run_parity', 'record_parity_run', 'parity_done']
+           'training_plan', 'new_result_files', 'new_results', 'prior_seconds', 'duration', 'result_line',
+           'progress_state', 'totals', 'progress_step', 'new_events', 'track_event', 'training_left', 'time_left',
+           'phase_words', 'phase_line', 'quiet_line', 'failed_items_lines', 'job_plan', 'plan_progress', 'plan_line',
+           'progress_printed', 'main_job', 'parity_results_dir', 'verify_main_job', 'main_job_parity',
+           'parity_variants', 'over_context', 'sample_differs', 'touches', 'parity_model', 'run_parity',
+           'record_parity_run', 'parity_done']
 
 # %% ../nbs/lib/85_main_job.ipynb #c039
 def sweep_main_job(models, suite, multilingual, results_dir, executor, sweep=None, **kw) -> list:
@@ -305,9 +306,9 @@ def training_plan(models) -> dict:
         if not trained: plan[model] = registered_recipe(spec).steps
     return plan
 
-def new_results(stores, seen: set) -> list[dict]:
-    """The results under `stores` whose paths are not in `seen` (added to it), oldest first, as written (to
-    show them: the runner checks them when it reads them)."""
+def new_result_files(stores, seen: set) -> list[tuple[Path, dict]]:
+    """(path, result) of the results under `stores` whose paths are not in `seen` (added to it), oldest first,
+    as written (to show them: the runner checks them when it reads them)."""
     def read(p):
         try: return json.loads(p.read_text(encoding="utf-8"))
         except (OSError, ValueError): return None   # set aside meanwhile
@@ -316,7 +317,28 @@ def new_results(stores, seen: set) -> list[dict]:
         except OSError: return 0.0   # set aside meanwhile
     paths = sorted((p for s in stores for p in Path(s).glob("*/*/*.json") if p not in seen), key=age)
     seen.update(paths)
-    return [r for r in map(read, paths) if isinstance(r, dict) and "main_score" in r]
+    return [(p, r) for p, r in zip(paths, map(read, paths)) if isinstance(r, dict) and "main_score" in r]
+
+def new_results(stores, seen: set) -> list[dict]:
+    "The results of `new_result_files`."
+    return [r for _, r in new_result_files(stores, seen)]
+
+def prior_seconds(stores, models) -> dict:
+    """{(store, `model/dataset/task`): seconds} of the committed results of `models` in each store's
+    committed counterpart (`verify.default_reference`; a store without one: none): what each result to come
+    cost there."""
+    from steb_lib.core import path_name
+    from steb_lib.verify import default_reference, model_names
+    names, prior = {path_name(m) for m in model_names(models) or ()}, {}
+    for store in stores:
+        try: committed = default_reference(store)
+        except StebInputError: continue
+        for p in committed.glob("*/*/*.json"):
+            if p.parts[-3] not in names: continue
+            try: seconds = json.loads(p.read_text("utf-8"))["seconds"]
+            except (OSError, ValueError, KeyError): continue
+            prior[(str(store), p.relative_to(committed).as_posix())] = seconds
+    return prior
 
 def duration(seconds: float) -> str:
     "`N s` under two minutes, else `N min`."
@@ -331,20 +353,23 @@ def result_line(result: dict, done: int, expected: int, left_s: float | None, ta
 
 # %% ../nbs/lib/85_main_job.ipynb #prog3
 def progress_state(stores: dict, expected: dict, jobs_dir=None, names=(), parallelism: int = 2,
-                   timeline=None) -> dict:
+                   timeline=None, prior=None) -> dict:
     """What the progress lines follow: the stores ({directory: kind of work}) and the results already in them
     (counted as done), the results expected of each kind (None: not known ahead), the worker pool's outcome
     files (`jobs_dir`, items named by `names`), the workers, the timeline they add their phases to, the
-    clock."""
+    seconds each result to come cost in the committed stores (`prior_seconds`), the clock."""
     seen, done = set(), dict.fromkeys(expected, 0)
     for store, kind in stores.items():
         found = set(Path(store).glob("*/*/*.json")); seen |= found; done[kind] += len(found)
     now = time.time()
-    return {"stores": dict(stores), "seen": seen, "expected": dict(expected), "done": done,
+    return {"stores": {str(s): kind for s, kind in stores.items()}, "seen": seen, "expected": dict(expected),
+            "done": done,
             "spent": {k: [0.0, 0] for k in expected}, "start": now, "last_result": now, "last_line": now,
             "jobs_dir": jobs_dir, "names": list(names), "failures": set(), "parallelism": parallelism,
             "since": now,   # a worker's outcome file older than this is an earlier run's
-            "timeline": timeline, "offset": 0, "workers": {}, "running": {}, "training": {}}
+            "timeline": timeline, "offset": 0, "workers": {}, "running": {}, "training": {},
+            "prior": {(s, k): v for (s, k), v in (prior or {}).items() if Path(s)/k not in seen},
+            "calibration": [0.0, 0.0]}   # seconds here and in the committed stores, of the results seen
 
 def totals(state: dict) -> tuple[int, int]:
     "(results done, results expected) over every kind (a kind not known ahead: as many as done)."
@@ -356,9 +381,12 @@ def progress_step(state: dict, now: float, heartbeat_s: float = 55.0) -> list[st
     line on what is running after `heartbeat_s` without any."""
     lines = [line for event in new_events(state) if (line := phase_line(state, event))]
     for store, kind in state["stores"].items():
-        for result in new_results([store], state["seen"]):
+        for path, result in new_result_files([store], state["seen"]):
             state["done"][kind] += 1; state["last_result"] = now
             spent = state["spent"][kind]; spent[0] += result.get("seconds") or 0.0; spent[1] += 1
+            key = (str(store), path.relative_to(store).as_posix())
+            if (before := state["prior"].pop(key, None)) is not None:
+                state["calibration"][0] += result.get("seconds") or 0.0; state["calibration"][1] += before
             tag = f" (parity: {Path(store).name})" if kind == "parity" else ""
             lines.append(result_line(result, *totals(state), time_left(state), tag))
     lines += failed_items_lines(state)
@@ -396,14 +424,20 @@ def training_left(t: dict) -> float:
     return (t["steps"] - t["step"]) * (t["t"] - t["t0"]) / steps_seen if steps_seen > 0 else 0.0
 
 def time_left(state: dict) -> float | None:
-    """Seconds left: each kind's results to come at that kind's mean seconds per result (one not seen yet: the
-    others' mean) plus the trainings' steps to come at their pace, over the workers; never less than a
-    training's own. None before any result."""
+    """Seconds left: each result to come at what it cost in the committed store (`prior_seconds`) times this
+    run's pace against those so far (1 before any); one without a committed counterpart at its kind's mean
+    seconds here (a kind not seen yet: the others' mean); plus the trainings' steps to come at their pace;
+    over the workers, and never less than a training's own. None while nothing is known to go by."""
+    from collections import Counter
+    seen, committed = state["calibration"]
+    pace = seen / committed if committed else 1.0
     rates = {k: s / n for k, (s, n) in state["spent"].items() if n}
-    if not rates: return None
-    other = sum(rates.values()) / len(rates)
-    work = sum(max(0, (e or 0) - state["done"][k]) * rates.get(k, other)
-               for k, e in state["expected"].items())
+    other = sum(rates.values()) / len(rates) if rates else None
+    with_prior = Counter(state["stores"][s] for s, _ in state["prior"])
+    unknown = {k: max(0, (e or 0) - state["done"][k] - with_prior[k]) for k, e in state["expected"].items()}
+    if not state["prior"] and other is None: return None
+    work = pace * sum(state["prior"].values())
+    work += sum(n * rates.get(k, other or 0.0) for k, n in unknown.items())
     training = [training_left(t) for t in state["training"].values()]
     return max([(work + sum(training)) / state["parallelism"]] + training)
 
@@ -473,7 +507,9 @@ def plan_progress(plan: dict, jobs_dir=None, parallelism: int = 2, timeline=None
     stores = {s: "evaluation" for s in plan["stores"]} | {v: "parity" for v in plan["variants"]}
     expected = {"evaluation": sum(plan["stores"].values())}
     if plan["variants"]: expected["parity"] = plan["parity"]
-    return progress_state(stores, expected, jobs_dir, costliest_first(plan["models"]), parallelism, timeline)
+    prior = prior_seconds(stores, plan["models"])
+    names = costliest_first(plan["models"])
+    return progress_state(stores, expected, jobs_dir, names, parallelism, timeline, prior)
 
 def plan_line(plan: dict, state: dict) -> str:
     "The first line: everything the job will do, counted, and what the lines that follow say."
