@@ -87,7 +87,7 @@ def timeline_summary(events) -> dict:
     for e in work: lanes.setdefault(e["worker"], []).append(e)
     busy = {w: sum(e["end"] - e["start"] for e in es) for w, es in lanes.items()}
     last = max(lanes, key=lambda w: lanes[w][-1]["end"], default=None)
-    after = {e["what"]: e["end"] - e["start"] for e in events if e["what"] in AFTER_EVALUATION}
+    after = {e["what"]: e["end"] - e["start"] for e in events if e["what"] in ("verify", "notebooks")}
     return {"evaluation_s": end, "busy_s": busy, "idle_s": {w: end - b for w, b in busy.items()},
             "critical_path": [(e["model"], e["what"], e["end"] - e["start"]) for e in lanes.get(last, [])],
             "after_s": after}
@@ -129,10 +129,11 @@ def plot_timeline(events, path) -> Path:
 def timeline_lines(summary: dict) -> list[str]:
     "What the main job says of its timeline: the evaluation's length, idle workers, the critical path."
     idle = ", ".join(f"{s:.0f} s" for s in summary["idle_s"].values())
-    models = {}
+    models = {}   # model -> {phase: seconds}, a phase's parts (the parity variants) summed
     for m, w, s in summary["critical_path"]:
-        if s >= 0.5: models.setdefault((m or "").split("/")[-1], []).append(f"{w} {s:.0f}")
-    path = "; ".join(f"{m} ({', '.join(ps)} s)" for m, ps in models.items())
+        phases = models.setdefault((m or "").split("/")[-1], {}); phases[w] = phases.get(w, 0.0) + s
+    path = "; ".join(f"{m} ({', '.join(f'{w} {s:.0f}' for w, s in ps.items() if s >= 0.5)} s)"
+                     for m, ps in models.items())
     after = ", ".join(f"{w} {s:.0f} s" for w, s in summary["after_s"].items())
     then = f"; then {after}" if after else ""
     return [f"evaluation {summary['evaluation_s']:.0f} s; workers idle {idle}{then}",

@@ -474,15 +474,13 @@ def run_paper_notebooks(
               "figures_dir": str(Path(figures_dir).resolve()), "suite": suite}
     Path(runs_dir).mkdir(parents=True, exist_ok=True)
     items = [(name, params, str(runs_dir)) for name in notebooks]
-    if parallelism <= 1: done = map(_notebook_job, items)
-    else:
-        with ProcessPoolExecutor(parallelism, mp_context=multiprocessing.get_context("spawn")) as pool:
-            futures = [pool.submit(_notebook_job, item) for item in items]
-        done = [f.result() for f in futures]   # all have ended: the first failure is raised
-    out = []
-    for name, (dst, seconds) in zip(notebooks, done):
-        _logger.info(f"notebook {name}: {seconds:.1f} s -> {dst}"); out.append(dst)
-    return out
+    def said(name, ran): _logger.info(f"notebook {name}: {ran[1]:.1f} s -> {ran[0]}"); return ran[0]
+    if parallelism <= 1: return [said(name, _notebook_job(item)) for name, item in zip(notebooks, items)]
+    with ProcessPoolExecutor(parallelism, mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = [pool.submit(_notebook_job, item) for item in items]
+        for name, f in zip(notebooks, futures):   # each said as it ends
+            f.add_done_callback(lambda f, name=name: f.exception() or said(name, f.result()))
+    return [f.result()[0] for f in futures]   # all have ended: the first failure is raised
 
 # %% ../nbs/lib/80_paper.ipynb #386c8dbc
 @contextmanager
