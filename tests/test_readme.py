@@ -70,3 +70,20 @@ def test_the_readme_python_example_runs_as_written(tmp_path):
     scores = [json.loads((tmp_path / "results" / name / "STEL_feature" / "order_alignment.json").read_text())["main_score"]
               for name in ("my-style-model", "my-style-model-mteb")]
     assert scores[0] == scores[1], scores                                  # MTEB's wrapper scores as the model itself
+
+
+# what `steb paper` prints, as tests/test_main_job.py reads it from a real run
+MAIN_JOB_LINES = (
+    re.compile(r"the main job, \d+ models?: \d+ results to compute \(.+; \d+ already there\)(; .+)?\. A line per result as it lands"),
+    re.compile(r"→ (evaluating \S+|training \S+: (\d+ steps \(worker \d\)|step \d+/\d+ \(\d+\.\d s a step\))|notebook \w+"
+               r"|\S+: the multilingual datasets, truncated|parity runs of \S+ under \S+)( \(worker \d\))?"),
+    re.compile(r"\[\d+/\d+(, ~\d+ (min|s) left)?\] \S+ / \S+ / \w+( \(truncate\))?( \(parity: \S+\))?: \d\.\d{4} \(\d+\.\d s\)"),
+    re.compile(r"verified \d+ stores against the committed ones: \d+ results: \d+ identical(, .+)? → (reproduced|NOT reproduced .+)"),
+)
+
+
+def test_the_readmes_main_job_lines_are_as_the_job_prints_them():
+    "Issue 59, item 5: the sample of the main job's terminal is in the formats it prints (checked, not typed)."
+    (sample,) = [b for b in code_blocks(README, "text") if b.startswith("the main job, ")]
+    for line in sample.strip().splitlines():
+        assert any(p.match(line) for p in MAIN_JOB_LINES), line
