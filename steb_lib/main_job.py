@@ -10,6 +10,7 @@ from pathlib import Path
 import steb_lib
 from .core import StebInputError, atomic_write_bytes, atomic_write_text, canonical_json, sha256_json
 from .core import TIMELINE_VAR, timed, timeline_event
+from .records import clear_idle_locks
 from .profiles import make_profile
 from .paper import notebooks_for_suite, protocol_results_dir, run_paper_notebooks
 
@@ -592,6 +593,8 @@ def main_job(
                 f"the {suite} suite did not complete: " + "; ".join(f"{d}/{t}: {w}" for d, t, w in failed)
             )
         with timed("verify"): reproduced = verify_main_job(results_dir, models)
+        stores = (results_dir, protocol_results_dir(results_dir, "truncate"), parity_results_dir(results_dir))
+        for store in stores: clear_idle_locks(store)   # filelock leaves them (records.clear_idle_locks)
         at_once = f"→ the paper notebooks: {len(notebooks)}, {min(parallelism, len(notebooks))} at once"
         with timed("notebooks"), progress_printed(state, at_once):
             notebooks_run = run_paper_notebooks(

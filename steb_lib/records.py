@@ -14,7 +14,7 @@ _logger = logging.getLogger("steb_lib.records")
 
 # %% auto #0
 __all__ = ['TIMING_FIELDS', 'ARRAYS_SUFFIX', 'RecordKind', 'schema_of', 'checksum_problem', 'upgrade', 'write_record',
-           'record_lock', 'arrays_sha256', 'arrays_file_bytes', 'write_arrays', 'read_arrays']
+           'record_lock', 'clear_idle_locks', 'arrays_sha256', 'arrays_file_bytes', 'write_arrays', 'read_arrays']
 
 # %% ../nbs/lib/02_records.ipynb #rec006
 # what two runs of the same work may differ in: when, how long, and where (the id of its results directory's
@@ -74,6 +74,19 @@ def record_lock(path, label: str):
         _logger.info(f"wait   {label}: another run is computing it ({lock.lock_file})"); lock.acquire()
     try: yield
     finally: lock.release()
+
+# %% ../nbs/lib/02_records.ipynb #d48845bb
+def clear_idle_locks(root) -> int:
+    "Remove the lock files (`.*.lock`) under `root` that no process holds, each while holding it; how many."
+    from filelock import FileLock, Timeout
+    removed = 0
+    for path in sorted(Path(root).rglob(".*.lock")):
+        lock = FileLock(path)
+        try: lock.acquire(timeout=0)
+        except Timeout: continue   # held: its holder is computing
+        try: path.unlink(missing_ok=True); removed += 1
+        finally: lock.release()
+    return removed
 
 # %% ../nbs/lib/02_records.ipynb #e97153f7
 ARRAYS_SUFFIX = ".samples.npz"   # <record>.json → <record>.samples.npz

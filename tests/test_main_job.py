@@ -44,6 +44,7 @@ def test_steb_paper_runs_steb_lite_from_the_shipped_samples(tmp_path):
         assert f"→ notebook {name}" in phases and any(re.match(rf"notebook {name}: \d+\.\d s -> ", line) for line in out), phases
     # the last line: one verdict over the stores, judged on the two models asked for, and the exit code with it
     assert out[-1] == "verified 2 stores against the committed ones: 36 results: 36 identical → reproduced", out[-12:]
+    assert not list(dirs["results"].rglob("*.lock")), list(dirs["results"].rglob("*.lock"))   # none left behind
     # at its end: the tables with intervals, ranks and ≈#1 marks, and the paper's claims with their verdicts (issue 57)
     end = done.stdout[done.stdout.index("## STEB (operational)"):]
     assert "rank [interval]" in end and "| 1 [1–1]" in end and "#1" in end and "bias-corrected" in end, end[:3000]

@@ -65,7 +65,7 @@ def test_the_readme_python_example_runs_as_written(tmp_path):
     r = subprocess.run([sys.executable, "-c", example + "\n" + through_mteb], cwd=tmp_path, env=env, capture_output=True,
                        text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-3000:]
-    assert re.search(r"STEL_feature\s+order_alignment\s+0\.\d+", r.stdout), r.stdout
+    assert re.search(r"my-style-model/STEL_feature/order_alignment\s+distractor_accuracy\s+0\.\d+", r.stdout), r.stdout
     assert list((tmp_path / "results" / "my-style-model" / "STEL_feature").glob("order_alignment*.json"))
     scores = [json.loads((tmp_path / "results" / name / "STEL_feature" / "order_alignment.json").read_text())["main_score"]
               for name in ("my-style-model", "my-style-model-mteb")]
