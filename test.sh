@@ -58,14 +58,17 @@ at_once() {   # at_once NAME1 NAME2: run the phases named by the functions of th
   PHASES+=("$(printf '%-12s %5d s' "(together)" $((SECONDS - t)))")
   return $failed
 }
-# the library notebooks
-nbdev_test() { .venv/bin/nbdev_test --n_workers 2 --timing --path nbs/lib; }
+# the library notebooks: the two longest (85_main_job, 05_chunking: 146 and 97 s of 580) in a runner of their own,
+# started at once, where nbdev_test's name order ran 85_main_job last (the phase: 336 s; so, 323 s: it is CPU-bound)
+LONG_NOTEBOOKS='^(85_main_job|05_chunking)\.ipynb$'
+nbdev_test() { .venv/bin/nbdev_test --n_workers 2 --timing --path nbs/lib --skip_file_re "^[_.]|$LONG_NOTEBOOKS"; }
+nbdev_long() { .venv/bin/nbdev_test --n_workers 1 --timing --path nbs/lib --file_re "$LONG_NOTEBOOKS"; }
 # the paper notebooks, executed once, two at a time (slow cells skipped, as nbdev_test skips them): the site build
 # (tests/test_site.py) shows these executions and the tests that check the defaults' outputs read them
 notebooks() { .venv/bin/python scripts/build_site.py --execute-into "$STEB_EXECUTED_NOTEBOOKS"; }
 export STEB_EXECUTED_NOTEBOOKS=$(mktemp -d)
 # the two at once: each ends on one long notebook with a core idle (four processes on the two cores: with numpy's BLAS
 # on two threads each, 294 s for the two; on one, 259 s)
-at_once nbdev_test notebooks
+at_once nbdev_long nbdev_test notebooks
 # two workers, a test file each, longest first (tests/conftest.py; --no-loadscope-reorder keeps that order)
 phase pytest .venv/bin/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder --durations=25 tests
