@@ -242,7 +242,7 @@ def _add_results_parsers(sub) -> None:
     ex.add_argument("results_dir"); ex.add_argument("out")
     ex.add_argument("--format", choices=("mteb",), default="mteb",
                     help="mteb: one TaskResult JSON per result, OUT/<model>/<revision>/<task>.json")
-    tb = _command(sub, "table", lambda a: print_tables(a.results_dir, a.score, a.csv, a.ci))
+    tb = _command(sub, "table", lambda a: print_tables(a.results_dir, a.score, a.csv, a.ci, a.against))
     tb.add_argument("--results-dir", default="results")
     tb.add_argument("--csv", action="store_true", help="CSV instead of markdown")
     tb.add_argument("--score", nargs="+", choices=SCORE_CHOICES, default=["operational", "definitional"],
@@ -250,6 +250,10 @@ def _add_results_parsers(sub) -> None:
     tb.add_argument("--ci", action="store_true",
                     help="each score with its 95%% bootstrap interval, ranks with theirs, "
                          "≈#1: not separable from #1")
+    tb.add_argument("--against", default="paper", metavar="paper|upstream:VERSION",
+                    help="the published table beside each score: the paper's (default), or a version of "
+                         "upstream's leaderboard (upstream:v1, v2, v3, or a commit it was read at; "
+                         "operational and definitional only)")
     cp = _command(sub, "compare", run_compare)
     cp.add_argument("model_a"); cp.add_argument("model_b")
     cp.add_argument("--results-dir", default="results")
@@ -504,9 +508,13 @@ def of_a_suite(results) -> bool:
     from steb_lib.data.datasets import SUITES, suite_datasets
     return bool({e["name"] for s in SUITES for e in suite_datasets(s)} & set(results["dataset"]))
 
-def print_tables(results_dir, scores=("operational", "definitional"), as_csv=False, ci=False) -> None:
-    """Print each score's table (×100) for a results directory, as markdown or CSV, with what was left out
-    (`ci`: with intervals, ranks and the models not separable from the best, `print_interval_tables`)."""
+def print_tables(results_dir, scores=("operational", "definitional"), as_csv=False, ci=False,
+                 against="paper") -> None:
+    """Print each score's table (×100) for a results directory, as markdown or CSV, with what was left out and
+    beside the published table `against` (`paper.reference_table`); `ci`: with intervals, ranks and the models
+    not separable from the best instead (`print_interval_tables`)."""
+    from steb_lib.paper import reference_label
+    reference_label(against)   # an unknown version is refused before anything is read
     if ci: return print_interval_tables(results_dir, scores, as_csv)
     from steb_lib.eval.results import results_table
     from steb_lib.paper import SCORE_TABLES, markdown_table
@@ -533,16 +541,23 @@ def print_tables(results_dir, scores=("operational", "definitional"), as_csv=Fal
         if left: print(f"\nleft out (missing for some model): {left}")
         if info.get("models_left_out"):
             print(f"\nmodels left out (missing a dataset of the task): {info['models_left_out']}")
-        if not as_csv and score in SCORE_TABLES: _print_against_paper(score, table, info, results)
+        if not as_csv and score in SCORE_TABLES: _print_against_paper(score, table, info, results, against)
         print()
 
 # %% ../nbs/lib/98_cli.ipynb #8d44cb8d
-def _print_against_paper(score, table, info, results) -> None:
-    "This run's table beside the paper's, with a verdict mark after every published number, and the legend."
-    from steb_lib.paper import SCORE_TABLES, paper_comparison
-    marked, legend = paper_comparison(score, table, info, results)
+def _print_against_paper(score, table, info, results, against="paper") -> None:
+    """This run's table beside the published one (`against`: the paper's, or a version of upstream's
+    leaderboard), with a verdict mark after every published number, and the legend."""
+    from steb_lib.paper import (SCORE_TABLES, UPSTREAM_SCORES, paper_comparison, reference_label,
+                                upstream_version)
+    label = reference_label(against)
+    if against != "paper" and score not in UPSTREAM_SCORES:
+        return print(f"\n({label}: upstream's leaderboard publishes no {score} table)")
+    marked, legend = paper_comparison(score, table, info, results, against)
     marked.columns = [f"{c} ({w})" for c, w in marked.columns]
-    print(f"\nagainst the paper (data/paper/{SCORE_TABLES[score]}):\n")
+    version = None if against == "paper" else upstream_version(against.partition(":")[2])
+    file = SCORE_TABLES[score] if version is None else f"upstream_{version}_{score}.csv"
+    print(f"\nagainst {label} (data/paper/{file}):\n")
     print(marked.to_markdown(disable_numparse=True)); print(f"\n{legend}")
 
 # %% ../nbs/lib/98_cli.ipynb #1b62fce0

@@ -15,14 +15,15 @@ from .profiles import make_profile
 _logger = logging.getLogger("steb_lib.paper")
 
 # %% auto #0
-__all__ = ['pd', 'PUBLISHED', 'CATEGORY_LABELS', 'PAPER_TOLERANCE', 'VERDICT_MARKS', 'SCORE_TABLES', 'PAPER_DATASETS',
-           'PAPER_NOTEBOOKS', 'DEFINITIONAL_NOTEBOOKS', 'paper_table', 'paper_dataset_counts',
+__all__ = ['pd', 'PUBLISHED', 'CATEGORY_LABELS', 'PAPER_TOLERANCE', 'VERDICT_MARKS', 'SCORE_TABLES', 'UPSTREAM_SCORES',
+           'PAPER_DATASETS', 'PAPER_NOTEBOOKS', 'DEFINITIONAL_NOTEBOOKS', 'paper_table', 'paper_dataset_counts',
            'published_without_consumer', 'select_models', 'category_colors', 'model_category', 'display_name',
            'side_by_side', 'output_dir', 'store_keys', 'store_extent', 'results_to_read', 'markdown_table',
            'save_table', 'cell_verdict', 'paper_verdicts', 'dataset_counts', 'comparability', 'not_comparable_notes',
-           'marked_side_by_side', 'verdict_legend', 'paper_column_counts', 'paper_comparison', 'paper_datasets',
-           'describe_run', 'describe_profile', 'per_dataset_scores', 'save_figure', 'plot_score_heatmap',
-           'plot_scores_by_category', 'protocol_results_dir', 'notebooks_for_suite', 'repo_root',
+           'marked_side_by_side', 'verdict_legend', 'upstream_versions', 'upstream_version', 'reference_label',
+           'reference_table', 'paper_column_counts', 'paper_comparison', 'paper_datasets', 'describe_run',
+           'describe_profile', 'per_dataset_scores', 'save_figure', 'plot_score_heatmap', 'plot_scores_by_category',
+           'plot_model_set_sensitivity', 'protocol_results_dir', 'notebooks_for_suite', 'repo_root',
            'execute_paper_notebook', 'check_notebook_inputs', 'results_dir_profile', 'run_paper_notebooks',
            'kernel_stderr_to']
 
@@ -58,6 +59,9 @@ PUBLISHED = {   # file of data/paper/ -> (its consumer under nbs/, what it holds
     "halvest_tab11_base8.csv": ("train_contrastive.ipynb", "HALVEST Tab. 11: late interaction, base-8"),
     "sadiri_v2_tab03.csv": ("train_contrastive.ipynb", "SADIRI-v2 Tab. 3: the reranker's negatives"),
     "released_clusters.json": ("lib/70_scores.ipynb", "the released code's dataset clusters"),
+    "upstream_versions.json": ("upstream_versions.ipynb", "the versions of upstream's leaderboard"),
+    **{f"upstream_{v}_{s}.csv": ("upstream_versions.ipynb", f"upstream's leaderboard {v}: {s} scores")
+       for v in ("v1", "v2", "v3") for s in ("operational", "definitional")},
 }
 
 def published_without_consumer(paper_dir=None, notebooks_dir=None) -> list[str]:
@@ -103,12 +107,14 @@ def display_name(model: str) -> str:
     return (spec.paper_name or spec.name.split("/")[-1]) if spec else model.split("/")[-1]
 
 # %% ../nbs/lib/80_paper.ipynb #c015
-def side_by_side(this_run: pd.DataFrame, paper: pd.DataFrame, columns=None) -> pd.DataFrame:
-    "Columns (column, 'this run' | 'paper') for this run's models; rows named as in the paper."
+def side_by_side(this_run: pd.DataFrame, paper: pd.DataFrame, columns=None, label="paper") -> pd.DataFrame:
+    """Columns (column, 'this run' | `label`) for this run's models; rows named as in the paper. `paper`: the
+    published table compared with (`label`: "paper", or a version of upstream's leaderboard: "upstream
+    v3")."""
     columns = list(columns or this_run.columns)
     ours = this_run[columns]; theirs = paper.reindex(index=ours.index, columns=columns)
-    out = pd.concat({"this run": ours, "paper": theirs}, axis=1).swaplevel(axis=1)
-    out = out[[(c, w) for c in columns for w in ("this run", "paper")]]
+    out = pd.concat({"this run": ours, label: theirs}, axis=1).swaplevel(axis=1)
+    out = out[[(c, w) for c in columns for w in ("this run", label)]]
     out.index = [display_name(m) for m in out.index]
     return out.rename_axis("model")
 
@@ -167,12 +173,13 @@ def cell_verdict(ours: float, theirs: float, decimals: int = 2) -> str:
     if f"{ours:.{decimals}f}" == f"{theirs:.{decimals}f}": return "same at printed precision"
     return "within tolerance" if abs(ours - theirs) <= 10 ** -decimals + 1e-9 else "differs"
 
-def paper_verdicts(this_run: pd.DataFrame, paper: pd.DataFrame, reasons=None) -> pd.DataFrame:
-    """A verdict per cell of `this_run` (models × columns, ×100) against `paper`: `cell_verdict`, or 'not
-    comparable: why' (`reasons`: {column: why it cannot be compared, or None})."""
+def paper_verdicts(this_run: pd.DataFrame, paper: pd.DataFrame, reasons=None,
+                   label="the paper") -> pd.DataFrame:
+    """A verdict per cell of `this_run` (models × columns, ×100) against `paper` (named `label`):
+    `cell_verdict`, or 'not comparable: why' (`reasons`: {column: why it cannot be compared, or None})."""
     reasons = reasons or {}
     def one(model, col):
-        if model not in paper.index: return "not comparable: model not in the paper"
+        if model not in paper.index: return f"not comparable: model not in {label}"
         if col not in paper or pd.isna(paper.loc[model, col]): return "not comparable: no published number"
         if pd.isna(this_run.loc[model, col]): return "not comparable: no number in this run"
         if reasons.get(col): return f"not comparable: {reasons[col]}"
@@ -210,28 +217,66 @@ def _mark(verdict: str, notes: dict) -> str:
 
 def _number(x) -> str: return "–" if pd.isna(x) else f"{x:.2f}"
 
-def marked_side_by_side(this_run: pd.DataFrame, paper: pd.DataFrame, verdicts: pd.DataFrame) -> pd.DataFrame:
-    "`side_by_side` as text: two decimals, '–' for no number, a verdict's mark after each paper number."
-    table, notes = side_by_side(this_run, paper, list(verdicts.columns)), not_comparable_notes(verdicts)
+def marked_side_by_side(this_run: pd.DataFrame, paper: pd.DataFrame, verdicts: pd.DataFrame,
+                        label="paper") -> pd.DataFrame:
+    "`side_by_side` as text: two decimals, '–' for no number, a verdict's mark after each published number."
+    table = side_by_side(this_run, paper, list(verdicts.columns), label)
+    notes = not_comparable_notes(verdicts)
     out = table.map(_number)
     for col in verdicts.columns:
         marks = [_mark(v, notes) for v in verdicts[col]]
-        out[(col, "paper")] = [f"{n} {m}" for n, m in zip(out[(col, "paper")], marks)]
+        out[(col, label)] = [f"{n} {m}" for n, m in zip(out[(col, label)], marks)]
     return out
 
-def verdict_legend(verdicts: pd.DataFrame) -> str:
+def verdict_legend(verdicts: pd.DataFrame, label="the paper") -> str:
     "The counts of each verdict, the marks, and the numbered reasons of `marked_side_by_side` (markdown)."
     counts = pd.Series(verdicts.to_numpy().ravel()).map(lambda v: v.split(":")[0]).value_counts()
     kinds = ("same at printed precision", "within tolerance", "differs", "not comparable")
     notes = "; ".join(f"[{k}] {why}" for why, k in not_comparable_notes(verdicts).items())
-    return (f"Against the paper: {', '.join(f'{counts.get(k, 0)} {k}' for k in kinds)}. "
+    return (f"Against {label}: {', '.join(f'{counts.get(k, 0)} {k}' for k in kinds)}. "
             f"Marks: = same at printed precision, ≈ within tolerance (±{PAPER_TOLERANCE}), ≠ differs, "
             f"– no number. " + (f"Not comparable: {notes}." if notes else ""))
 
-# %% ../nbs/lib/80_paper.ipynb #pv011
+# %% ../nbs/lib/80_paper.ipynb #2ab35ddf
 SCORE_TABLES = {"operational": "tab06_operational.csv", "definitional": "tab09_definitional.csv",
                 "application": "tab07_applications.csv", "multilingual": "tab08_multilingual.csv"}
+UPSTREAM_SCORES = ("operational", "definitional")   # the tables upstream's leaderboard publishes
 
+def upstream_versions() -> dict:
+    "{version: its entry in `data/paper/upstream_versions.json`: models, commits, what it added, a note}."
+    import json
+    return json.loads((data_dir()/"paper"/"upstream_versions.json").read_text(encoding="utf-8"))
+
+def upstream_version(name: str) -> str:
+    "The version `name` names: a version (`v2`) or the first 7+ hex digits of a commit it was read at."
+    versions = upstream_versions()
+    if name in versions: return name
+    def read_at(entry): return any(commit.startswith(name) for commit in entry["commits"])
+    hits = [v for v, entry in versions.items() if len(name) >= 7 and read_at(entry)]
+    if len(hits) == 1: return hits[0]
+    raise StebInputError(f"no version {name!r} of upstream's leaderboard: {', '.join(versions)}, or a commit "
+                         f"of one (data/paper/upstream_versions.json)")
+
+# %% ../nbs/lib/80_paper.ipynb #20bc844d
+def reference_label(against: str) -> str:
+    "How a table compared `against` is named in words: 'the paper', 'upstream v3'."
+    return "the paper" if against == "paper" else f"upstream {upstream_version(against.partition(':')[2])}"
+
+def reference_table(score: str, against: str = "paper") -> pd.DataFrame:
+    """The published table of `score` a run is compared with, indexed by registry name (`paper_table`): the
+    paper's (`against="paper"`) or a version of upstream's leaderboard (`"upstream:v3"`,
+    `"upstream:7edf4f7"`)."""
+    if score not in SCORE_TABLES: raise StebInputError(f"no published table of a {score!r} score")
+    if against == "paper": return paper_table(SCORE_TABLES[score])
+    kind, _, version = against.partition(":")
+    if kind != "upstream" or not version:
+        raise StebInputError(f"compare against 'paper' or 'upstream:<version>', not {against!r}")
+    if score not in UPSTREAM_SCORES:
+        raise StebInputError(f"upstream's leaderboard publishes no {score} table "
+                             f"(only {', '.join(UPSTREAM_SCORES)})")
+    return paper_table(f"upstream_{upstream_version(version)}_{score}.csv")
+
+# %% ../nbs/lib/80_paper.ipynb #pv011
 def paper_column_counts(score: str) -> dict:
     "{column: the datasets behind it in the paper}: its table's `Num. Datasets` row, else the registry's."
     if score in ("operational", "definitional"):
@@ -243,16 +288,22 @@ def paper_column_counts(score: str) -> dict:
     return {col: sum(task in e["tasks"] for e in multi)
             for col, task in (("pair_classification", "predefined"), ("retrieval", "retrieval"))}
 
-def paper_comparison(score: str, table: pd.DataFrame, info: dict, results: pd.DataFrame) -> tuple:
-    "(`marked_side_by_side` of `table`, a `steb_scores` table of `results`, against the paper's; its legend)."
+def paper_comparison(score: str, table: pd.DataFrame, info: dict, results: pd.DataFrame,
+                     against: str = "paper") -> tuple:
+    """(`marked_side_by_side` of `table`, a `steb_scores` table of `results`, against a published table: the
+    paper's, or `against="upstream:<version>"`; its legend). Upstream prints no dataset counts: there only the
+    profile and the model set can make a column not comparable."""
     from steb_lib.scores import results_profile
-    paper, also = paper_table(SCORE_TABLES[score]), []
+    published, label = reference_table(score, against), reference_label(against)
+    also = []
     if (profile := results_profile(results).name) != "paper": also.append(f"results of the {profile} profile")
-    if score == "operational" and not set(paper.index) <= set(results["model"]):
-        also.append(f"groups found from {results['model'].nunique()} models, not the paper's {len(paper)}")
-    reasons = comparability(table, info, paper_column_counts(score), ", ".join(also) or None)
-    verdicts = paper_verdicts(table, paper, reasons)
-    return marked_side_by_side(table, paper, verdicts), verdict_legend(verdicts)
+    if score == "operational" and not set(published.index) <= set(results["model"]):
+        also.append(f"groups found from {results['model'].nunique()} models, not {label}'s {len(published)}")
+    counts = paper_column_counts(score) if against == "paper" else {}
+    reasons = comparability(table, info, counts, ", ".join(also) or None)
+    verdicts = paper_verdicts(table, published, reasons, label)
+    marked = marked_side_by_side(table, published, verdicts, label.removeprefix("the "))
+    return marked, verdict_legend(verdicts, label)
 
 # %% ../nbs/lib/80_paper.ipynb #c018
 PAPER_DATASETS = 96   # "STEB consists of 96 datasets across 7 languages" (STEB §1)
@@ -370,6 +421,19 @@ def plot_scores_by_category(
     ax.set_xlabel(xlabel); ax.set_title(title); ax.tick_params(axis="y", labelsize=8)
     return ax
 
+# %% ../nbs/lib/80_paper.ipynb #c470303c
+def plot_model_set_sensitivity(sensitivity: pd.DataFrame, ax=None, title: str = ""):
+    "Heatmap of each model's move (×100) when the model of a column is left out; rows and columns as printed."
+    import matplotlib.pyplot as plt, seaborn as sns
+    moves = sensitivity.drop(columns="all models").sub(sensitivity["all models"], axis=0)
+    moves = moves.set_axis([display_name(m) for m in moves.index]).set_axis(
+        [display_name(m) for m in moves.columns], axis=1)
+    ax = ax or plt.subplots(figsize=(0.9 * moves.shape[1] + 2.5, 0.4 * len(moves) + 1.5))[1]
+    limit = max(float(moves.abs().max().max()), 0.01)
+    sns.heatmap(moves, annot=True, fmt=".2f", cmap="RdBu_r", vmin=-limit, vmax=limit, cbar=False, ax=ax)
+    ax.set_title(title); ax.set_xlabel("left out"); ax.set_ylabel(""); ax.tick_params(axis="x", rotation=30)
+    return ax
+
 # %% ../nbs/lib/80_paper.ipynb #c035
 def protocol_results_dir(results_dir, protocol: str) -> Path:
     "Where the results of `protocol` are: `results_dir` for chunk, `results_dir`-truncate for truncate."
@@ -390,6 +454,7 @@ PAPER_NOTEBOOKS = (
     "f4_chunk_and_pool",
     "train_styledistance",
     "parity",
+    "upstream_versions",
 )
 
 # they compute the definitional score: results without its datasets cannot feed them (parity: both profiles)

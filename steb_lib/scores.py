@@ -23,7 +23,7 @@ __all__ = ['OBJECTS_OF_STUDY', 'DEFINITIONAL_COLUMNS', 'APPLICATION_COLUMNS', 'S
            'registry_definitional_columns', 'definitional_scores', 'released_clusters', 'released_members',
            'member_scores', 'released_cluster_score', 'released_definitional_columns', 'definitional_score_datasets',
            'application_datasets', 'application_scores', 'multilingual_scores', 'protocol_column', 'results_profile',
-           'steb_scores']
+           'steb_scores', 'model_set_sensitivity', 'largest_moves']
 
 # %% ../nbs/lib/70_scores.ipynb #c006
 def ranking_correlation(scores: pd.DataFrame) -> pd.DataFrame:
@@ -374,3 +374,25 @@ def steb_scores(results: pd.DataFrame, score: str = "operational", profile=None,
     table = (100 * table).sort_values(table.columns[-1], ascending=False, kind="stable")
     refs = reference_models(table.index)
     return table.loc[[m for m in table.index if m not in refs] + refs].rename_axis("model"), info
+
+# %% ../nbs/lib/70_scores.ipynb #e0211ea0
+def model_set_sensitivity(results: pd.DataFrame, score: str = "operational", profile=None) -> pd.DataFrame:
+    """Each model's overall `score` (×100, `steb_scores`) with every model ('all models'), then with each
+    other model left out of `results` (a column per model left out; its own row empty), aggregated again."""
+    models = sorted(results["model"].unique())
+    if len(models) < 3:
+        raise StebInputError(f"leaving one model out needs 3 models or more, not {len(models)}")
+    full, _ = steb_scores(results, score, profile)
+    overall = full.columns[-1]
+    moved = {m: steb_scores(results[results["model"] != m], score, profile)[0][overall] for m in full.index}
+    return pd.concat({"all models": full[overall], **moved}, axis=1).loc[full.index]
+
+def largest_moves(sensitivity: pd.DataFrame) -> pd.DataFrame:
+    """Per model of a `model_set_sensitivity` table: its score with every model, the range it moves over when
+    one other model is left out, the largest move and the model whose absence makes it."""
+    moves = sensitivity.drop(columns="all models").sub(sensitivity["all models"], axis=0)
+    return pd.DataFrame({"all models": sensitivity["all models"],
+                         "lowest": sensitivity.drop(columns="all models").min(axis=1),
+                         "highest": sensitivity.drop(columns="all models").max(axis=1),
+                         "largest move": moves.abs().max(axis=1),
+                         "when left out": moves.abs().idxmax(axis=1)})
