@@ -30,8 +30,8 @@ from . import stylometry  # noqa: F401  (its non-neural families register on imp
 # %% auto #0
 __all__ = ['SPACY_WINDOW_CHARS', 'NOT_MODEL_FILES', 'RELEASED_CAUSAL_CAP', 'ROUTE_CORRECTIONS', 'mean_pool', 'last_token_pool',
            'position_ids_from_mask', 'EmbeddingRoute', 'embedding_route', 'released_last_token_pool', 'spacy_sentences',
-           'released_chunks', 'directory_fingerprint', 'remote_code_repos', 'remote_code_pin', 'fetch_hub_model',
-           'materialize', 'code_the_files_ask_for', 'refuse_code_without_consent', 'default_device',
+           'released_chunks', 'directory_fingerprint', 'remote_code_repos', 'remote_code_pin', 'adapter_base',
+           'fetch_hub_model', 'materialize', 'code_the_files_ask_for', 'refuse_code_without_consent', 'default_device',
            'length_sorted_batches', 'TokenVectors', 'PieceEncoder', 'is_out_of_memory', 'embed_halving_on_oom',
            'empty_accelerator_cache', 'batch_size_for_memory', 'checkpoint_dtype', 'accelerator_dtype',
            'context_length', 'TransformerEncoder', 'SentenceTransformerEncoder', 'LuarEncoder', 'RandomEncoder',
@@ -142,21 +142,34 @@ def remote_code_pin(spec: ModelSpec, path) -> dict:
         )
     return {"model_code_repo": ", ".join(sorted(repos)), "model_code_revision": spec.code_revision}
 
-def fetch_hub_model(spec: ModelSpec) -> str:
-    """`snapshot_download` of only the files loading needs (`model_files_to_fetch`); offline, the cached
-    snapshot."""
+def adapter_base(path) -> dict:
+    """{model_adapter_base, model_adapter_base_revision} of an adapter-only repository (a PEFT
+    `adapter_config.json`, no weights of its own base): the model its adapter is applied to, which the
+    repository's own fingerprint or commit does not cover; {} for any other model."""
+    config = Path(path)/"adapter_config.json"
+    if not config.is_file(): return {}
+    adapter = json.loads(config.read_text(encoding="utf-8"))
+    return {"model_adapter_base": adapter.get("base_model_name_or_path"),
+            "model_adapter_base_revision": adapter.get("revision")}
+
+def _snapshot(repo: str, revision) -> str:
     from huggingface_hub import HfApi, snapshot_download
-    patterns = (
-        None
-        if offline()
-        else model_files_to_fetch(HfApi().list_repo_files(spec.hub_id, revision=spec.revision))
-    )
-    return snapshot_download(spec.hub_id, revision=spec.revision, allow_patterns=patterns)
+    patterns = None if offline() else model_files_to_fetch(HfApi().list_repo_files(repo, revision=revision))
+    return snapshot_download(repo, revision=revision, allow_patterns=patterns)
+
+def fetch_hub_model(spec: ModelSpec) -> str:
+    """`snapshot_download` of only the files loading needs (`model_files_to_fetch`), and of an adapter's base
+    model on the hub (`adapter_base`), so that a fetched model runs offline; offline, the cached snapshots."""
+    path = _snapshot(spec.hub_id, spec.revision)
+    base = adapter_base(path)
+    if base.get("model_adapter_base") and not Path(base["model_adapter_base"]).is_dir():
+        _snapshot(base["model_adapter_base"], base["model_adapter_base_revision"])
+    return path
 
 # %% ../../nbs/lib/models/32_encoders.ipynb #d31a2da9
 def materialize(spec: ModelSpec) -> dict:
     """Local files of `spec`: {path, revision, files_sha256, source_note} (+ the pinned remote-code
-    repository, if any)."""
+    repository, and an adapter's base model, if any)."""
     source, note = model_source(spec)
     if Path(source).is_dir():
         fp = directory_fingerprint(source)
@@ -174,7 +187,7 @@ def materialize(spec: ModelSpec) -> dict:
                 f"{type(e).__name__}: {e}"
             ) from e
         files = {"path": path, "revision": Path(path).name, "files_sha256": None, "source_note": note}
-    return files | remote_code_pin(spec, files["path"])
+    return files | remote_code_pin(spec, files["path"]) | adapter_base(files["path"])
 
 # %% ../../nbs/lib/models/32_encoders.ipynb #69181745
 def code_the_files_ask_for(path) -> list[str]:
@@ -236,7 +249,7 @@ class PieceEncoder:
         self.spec, files = spec, files or materialize(spec)
         self.source, self.source_note = files["path"], files["source_note"]
         self.revision, self.files_sha256 = files["revision"], files["files_sha256"]
-        self.code_pin = {k: v for k, v in files.items() if k.startswith("model_code_")}
+        self.files_pins = {k: v for k, v in files.items() if k.startswith(("model_code_", "model_adapter_"))}
         self.device = device or default_device()
         self.dtype = accelerator_dtype(self.device, checkpoint_dtype(self.source))
         self.oom_halvings: list[int] = []   # batch sizes split after running out of memory
@@ -300,7 +313,7 @@ class PieceEncoder:
             "model_dtype": self.dtype,
             "model_route": "+".join(self.route_tags) or "own",
             "model_chunker": "pysbd, exact" if self.route.exact_chunks else "spaCy, greedy (released)",
-            **getattr(self, "code_pin", {}),
+            **getattr(self, "files_pins", {}),   # remote code, an adapter's base
         }
 
 # %% ../../nbs/lib/models/32_encoders.ipynb #c017

@@ -10,7 +10,7 @@ from ..core import data_dir
 
 # %% auto #0
 __all__ = ['TINY_KINDS', 'LUAR_CONFIG_PY', 'LUAR_MODEL_PY', 'example_corpus', 'train_tokenizer', 'write_spm_tokenizer',
-           'make_tiny_model', 'make_cross_encoder']
+           'make_tiny_model', 'make_cross_encoder', 'make_tiny_adapter']
 
 # %% ../../nbs/lib/testing/39_tiny_models.ipynb #c005
 def example_corpus() -> list[str]:
@@ -284,3 +284,21 @@ def make_cross_encoder(dest, base: str = "all-MiniLM-L6-v2", seed: int = 0, laye
     finally: hf_logging.set_verbosity(verbosity)
     model.save_pretrained(dest); AutoTokenizer.from_pretrained(source).save_pretrained(dest)
     return dest
+
+# %% ../../nbs/lib/testing/39_tiny_models.ipynb #9437c92c
+def make_tiny_adapter(dest, base, base_name: str | None = None, seed: int = 0) -> Path:
+    """Write an adapter-only sentence-transformers repository to `dest`: a LoRA adapter over the model in
+    directory `base`, naming `base_name` (default: `base`) as its base model; return `dest`."""
+    import torch
+    from peft import LoraConfig
+    from sentence_transformers import SentenceTransformer, models
+    torch.manual_seed(seed)
+    body = models.Transformer(str(base))
+    pooling = models.Pooling(body.get_word_embedding_dimension(), "mean")
+    st = SentenceTransformer(modules=[body, pooling], device="cpu")
+    lora = LoraConfig(r=4, lora_alpha=8, target_modules=["q_proj", "v_proj"], init_lora_weights=False)
+    st.add_adapter(lora); st.save(str(dest))
+    config = Path(dest)/"adapter_config.json"
+    named = {**json.loads(config.read_text()), "base_model_name_or_path": base_name or str(base)}
+    config.write_text(json.dumps(named, indent=2))
+    return Path(dest)
