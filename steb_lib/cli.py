@@ -377,11 +377,12 @@ def run_examples(a) -> None:
 # %% ../nbs/lib/98_cli.ipynb #43222af9
 def list_models() -> None:
     "Print the registry: name, family, category, hub id, pinned revision and what loads offline here."
-    print(f"{'name':40s} {'family':22s} {'category':11s} {'hub id':42s} {'revision':10s} offline here")
+    hub = max(len(spec.hub_id or "-") for spec in MODEL_REGISTRY.values())   # the columns stay aligned
+    print(f"{'name':40s} {'family':22s} {'category':11s} {'hub id':{hub}s} {'revision':10s} offline here")
     for spec in MODEL_REGISTRY.values():
         rev = (spec.revision or ("unpinned" if spec.hub_id else "-"))[:10]
         print(
-            f"{spec.name:40s} {spec.family:22s} {spec.category:11s} {spec.hub_id or '-':42s} {rev:10s} "
+            f"{spec.name:40s} {spec.family:22s} {spec.category:11s} {spec.hub_id or '-':{hub}s} {rev:10s} "
             f"{offline_availability(spec)}"
         )
 

@@ -50,7 +50,7 @@ def _hf_tokenizer(kind, max_len):
     )
     tok = train_tokenizer("bert" if kind == "bert" else "bpe")
     if kind == "bert": return BertTokenizerFast(tokenizer_object=tok, model_max_length=max_len)
-    if kind in ("roberta", "luar"):
+    if kind in ("roberta", "luar", "modernbert"):
         from tokenizers.processors import RobertaProcessing
         tok.post_processor = RobertaProcessing(
             ("</s>", tok.token_to_id("</s>")), ("<s>", tok.token_to_id("<s>"))
@@ -81,6 +81,10 @@ def _hf_model(kind, vocab, max_len):
                 max_position_embeddings=max_len + 2, pad_token_id=1, bos_token_id=0, eos_token_id=2, **small
             )
         )
+    if kind == "modernbert":   # STAR2's architecture; a local attention window as short as the context
+        ids = dict(pad_token_id=1, bos_token_id=0, eos_token_id=2, cls_token_id=0, sep_token_id=2)
+        return tf.ModernBertForMaskedLM(tf.ModernBertConfig(
+            max_position_embeddings=max_len, local_attention=16, global_attn_every_n_layers=2, **ids, **small))
     if kind == "gpt2":
         return tf.GPT2LMHeadModel(
             tf.GPT2Config(
@@ -150,7 +154,7 @@ def _hf_model(kind, vocab, max_len):
     raise ValueError(f"unknown tiny model kind {kind!r}")
 
 # %% ../../nbs/lib/testing/39_tiny_models.ipynb #9e5b0e0d
-TINY_KINDS = ("bert", "roberta", "deberta", "gpt2", "opt", "qwen2", "qwen3_5", "luar")
+TINY_KINDS = ("bert", "roberta", "deberta", "gpt2", "opt", "qwen2", "qwen3_5", "luar", "modernbert")
 
 # %% ../../nbs/lib/testing/39_tiny_models.ipynb #d4fdf9b3
 def write_spm_tokenizer(dest, max_len: int, vocab_size: int = 600) -> int:
@@ -291,10 +295,11 @@ def make_tiny_adapter(dest, base, base_name: str | None = None, seed: int = 0) -
     directory `base`, naming `base_name` (default: `base`) as its base model; return `dest`."""
     import torch
     from peft import LoraConfig
-    from sentence_transformers import SentenceTransformer, models
+    from sentence_transformers import SentenceTransformer
+    from sentence_transformers.sentence_transformer.modules import Pooling, Transformer
     torch.manual_seed(seed)
-    body = models.Transformer(str(base))
-    pooling = models.Pooling(body.get_word_embedding_dimension(), "mean")
+    body = Transformer(str(base))
+    pooling = Pooling(body.get_embedding_dimension(), "mean")
     st = SentenceTransformer(modules=[body, pooling], device="cpu")
     lora = LoraConfig(r=4, lora_alpha=8, target_modules=["q_proj", "v_proj"], init_lora_weights=False)
     st.add_adapter(lora); st.save(str(dest))
