@@ -84,7 +84,8 @@ def _hf_model(kind, vocab, max_len):
     if kind == "modernbert":   # STAR2's architecture; a local attention window as short as the context
         ids = dict(pad_token_id=1, bos_token_id=0, eos_token_id=2, cls_token_id=0, sep_token_id=2)
         window = dict(local_attention=16, global_attn_every_n_layers=2)
-        return tf.ModernBertForMaskedLM(tf.ModernBertConfig(max_position_embeddings=max_len, **window, **ids, **small))
+        config = tf.ModernBertConfig(max_position_embeddings=max_len, **window, **ids, **small)
+        return tf.ModernBertForMaskedLM(config)
     if kind == "gpt2":
         return tf.GPT2LMHeadModel(
             tf.GPT2Config(
