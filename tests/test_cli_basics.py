@@ -124,6 +124,25 @@ def test_a_table_is_a_data_file_as_its_jsonl_is(tmp_path):
     assert r.returncode == 2 and f"{tmp_path / 'bad.csv'}:2: missing field 'label'" in r.stderr, r.stderr
 
 
+def test_labels_that_look_like_numbers_stay_labels_in_every_table_format(tmp_path):
+    "Issue 61, item 1: '01' and '1' are two classes in CSV, TSV and Parquet as in JSONL (pandas read both as 1)."
+    import pandas as pd
+    labels = ["01", "1", "2"]
+    records = [{"text": f"note {i}: " + "word " * (i % 7) + labels[i % 3] * (i % 4), "label": labels[i % 3]} for i in range(45)]
+    (tmp_path / "n.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    pd.DataFrame(records).to_csv(tmp_path / "n.csv", index=False)
+    pd.DataFrame(records).to_csv(tmp_path / "n.tsv", index=False, sep="\t")
+    pd.DataFrame(records).to_parquet(tmp_path / "n.parquet")
+    got = {}
+    for f in ("n.jsonl", "n.csv", "n.tsv", "n.parquet"):
+        r = steb("evaluate", "random", "--data-file", tmp_path / f, "--task", "clustering", "--name", f.replace(".", "-"),
+                 "--results-dir", tmp_path / "R")
+        assert r.returncode == 0, r.stderr[-2000:]
+        got[f] = json.loads((tmp_path / "R" / "random" / f.replace(".", "-") / "clustering.json").read_text())
+    assert {g["metrics"]["n_clusters"] for g in got.values()} == {3}, {f: g["metrics"] for f, g in got.items()}
+    assert len({(g["data_sha256"], g["main_score"]) for g in got.values()}) == 1, {f: g["main_score"] for f, g in got.items()}
+
+
 def test_environment_yml_lists_what_settings_ini_requires():
     "conda users get the same dependencies: environment.yml is scripts/make_environment.py's output from settings.ini."
     sys.path.insert(0, str(ROOT / "scripts"))

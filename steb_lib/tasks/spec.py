@@ -68,6 +68,12 @@ def read_jsonl(path) -> list[dict]:
 # %% ../../nbs/lib/tasks/10_spec.ipynb #tab1
 TABLE_SEPARATORS = {".csv": ",", ".tsv": "\t", ".parquet": None}   # data files read as tables, by suffix
 
+def _booleans_if_all_are(column):
+    "A column of text cells: booleans if every cell is `true` or `false` (any case), else as it is."
+    words = column.str.lower()
+    if not len(column) or not words.isin(["true", "false"]).all(): return column
+    return words.map({"true": True, "false": False})
+
 def read_table_lines(path) -> list[tuple[int, dict]]:
     """(line number, record) of each row of a CSV/TSV file (its header is line 1) or (row number, record) of a
     Parquet file; cells as Python values."""
@@ -77,7 +83,8 @@ def read_table_lines(path) -> list[tuple[int, dict]]:
         if sep is None: frame, first = pd.read_parquet(path), 1
         else:
             text = decode_text_file(path, path.read_bytes())
-            frame, first = pd.read_csv(io.StringIO(text), sep=sep, keep_default_na=False), 2
+            frame = pd.read_csv(io.StringIO(text), sep=sep, keep_default_na=False, dtype=str)
+            frame, first = frame.apply(_booleans_if_all_are), 2
     except (ValueError, OSError, pd.errors.ParserError) as e:
         what = path.suffix[1:].upper()
         raise StebInputError(f"{path}: not a readable {what} file ({str(e).splitlines()[0][:200]})") from None
