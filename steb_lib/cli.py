@@ -8,7 +8,8 @@ import argparse, json, os, sys, time, warnings
 import steb_lib
 from pathlib import Path
 from steb_lib.core import (
-    DEFAULT_BATCH_SIZE, DEFAULT_SEED, PROTOCOLS, StebInputError, atomic_write_text, log_to_stdout
+    DEFAULT_BATCH_SIZE, DEFAULT_SEED, PROTOCOLS, StebInputError, atomic_write_text, log_to_stdout,
+    scrub_secrets,
 )
 from .models.registry import DEFAULT_MODELS, MODEL_REGISTRY, offline_availability
 from .profiles import CORRECTIONS, DEFAULT_PROFILE, PROFILES, make_profile
@@ -643,7 +644,7 @@ def run_train(a) -> None:
     print(describe_training(info, a.out))
 
 def _warning_line(message, category, filename, lineno, line=None) -> str:
-    return f"steb: warning: {message}\n"
+    return f"steb: warning: {scrub_secrets(str(message))}\n"
 
 # %% ../nbs/lib/98_cli.ipynb #f6eaa163
 def main(argv=None) -> int:
@@ -655,7 +656,7 @@ def main(argv=None) -> int:
     log_to_stdout()   # progress lines (done, skip, wait, failed) on stdout
     try: return a.func(a) or 0   # each command's function (build_parser: set_defaults)
     except (StebInputError, FileNotFoundError) as e:
-        print(f"steb: error: {e}", file=sys.stderr); return 2
+        print(f"steb: error: {scrub_secrets(str(e))}", file=sys.stderr); return 2
     except KeyboardInterrupt:   # finished results are already written; the rest resumes on the next run
         print(
             "\nsteb: interrupted; finished results are kept, rerun the same command to go on", file=sys.stderr
@@ -664,7 +665,8 @@ def main(argv=None) -> int:
     except BrokenPipeError:   # `steb list-datasets | head`: the reader left; not an error (an OSError: first)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno()); return 0
     except OSError as e:        # a disk or permission problem the checks before the work could not foresee
-        print(f"steb: error: {e.strerror or e}" + (f": {e.filename}" if e.filename else ""), file=sys.stderr)
+        print(scrub_secrets(f"steb: error: {e.strerror or e}" + (f": {e.filename}" if e.filename else "")),
+              file=sys.stderr)
         return 1
 
 # %% ../nbs/lib/98_cli.ipynb #c009

@@ -11,12 +11,13 @@ from pathlib import Path
 import numpy as np
 
 # %% auto #0
-__all__ = ['DEFAULT_SEED', 'NEAR_TIE_MARGIN', 'DEFAULT_BATCH_SIZE', 'PROTOCOLS', 'TIMELINE_VAR', 'StebInputError', 'check_texts',
-           'check_protocol', 'canonical_json', 'sha256_text', 'sha256_json', 'file_sha256', 'remove_stale_temporaries',
-           'fsync_directory', 'inside', 'atomic_file', 'atomic_write_bytes', 'atomic_write_text', 'log_to_stdout',
-           'collect_log', 'work_labelled', 'bar_label', 'l2_normalize', 'cosine_similarity_matrix', 'path_name',
-           'default_cache_dir', 'clone_holding', 'data_dir', 'set_aside', 'writable_directory', 'usable_cache_dir',
-           'LazyRegistry', 'lazy_module', 'timeline_event', 'timed']
+__all__ = ['DEFAULT_SEED', 'NEAR_TIE_MARGIN', 'DEFAULT_BATCH_SIZE', 'PROTOCOLS', 'SECRET_VARIABLES', 'TIMELINE_VAR',
+           'StebInputError', 'check_texts', 'check_protocol', 'canonical_json', 'sha256_text', 'sha256_json',
+           'file_sha256', 'remove_stale_temporaries', 'fsync_directory', 'inside', 'atomic_file', 'atomic_write_bytes',
+           'atomic_write_text', 'configured_secrets', 'scrub_secrets', 'log_to_stdout', 'collect_log', 'work_labelled',
+           'bar_label', 'l2_normalize', 'cosine_similarity_matrix', 'path_name', 'default_cache_dir', 'clone_holding',
+           'data_dir', 'set_aside', 'writable_directory', 'usable_cache_dir', 'LazyRegistry', 'lazy_module',
+           'timeline_event', 'timed']
 
 # %% ../nbs/lib/00_core.ipynb #c006
 DEFAULT_SEED = 42
@@ -158,10 +159,24 @@ def atomic_write_text(path, text: str, within=None) -> Path:
     "Write `text` (UTF-8) to `path` atomically (inside `within`, given)."
     return atomic_write_bytes(path, text.encode("utf-8"), within)
 
+# %% ../nbs/lib/00_core.ipynb #5f30a61d
+SECRET_VARIABLES = ("OPENAI_API_KEY", "STEB_LLM_API_KEY", "HF_TOKEN", "HUGGING_FACE_HUB_TOKEN")
+
+def configured_secrets() -> list[str]:
+    "The values of the secrets set in the environment (`SECRET_VARIABLES`, `*_API_KEY`, `*_TOKEN`)."
+    names = set(SECRET_VARIABLES) | {n for n in os.environ if n.endswith(("_API_KEY", "_TOKEN"))}
+    return sorted({os.environ[n] for n in names if len(os.environ.get(n) or "") >= 8}, key=len, reverse=True)
+
+def scrub_secrets(text: str) -> str:
+    "`text` with every configured secret (`configured_secrets`) replaced by `***`."
+    for secret in configured_secrets(): text = text.replace(secret, "***")
+    return text
+
 # %% ../nbs/lib/00_core.ipynb #c027
 class _CurrentStdout(logging.StreamHandler):
     "A handler that writes to `sys.stdout` as it is when a line is logged."
     def __init__(self): super().__init__(sys.stdout); self.setFormatter(logging.Formatter("%(message)s"))
+    def format(self, record): return scrub_secrets(super().format(record))
     @property
     def stream(self): return sys.stdout
     @stream.setter
@@ -176,7 +191,7 @@ def log_to_stdout(level: int = logging.INFO) -> logging.Logger:
 
 class _Collect(logging.Handler):
     def __init__(self, lines): super().__init__(); self.lines = lines
-    def emit(self, record): self.lines.append(record.getMessage())
+    def emit(self, record): self.lines.append(scrub_secrets(record.getMessage()))
 
 @contextlib.contextmanager
 def collect_log(level: int = logging.INFO):

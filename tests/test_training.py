@@ -173,3 +173,24 @@ def test_training_is_a_transaction(tmp_path):
     assert proc.returncode == 2 and _one_error(proc) and "training.json is damaged" in proc.stderr, proc.stderr[-800:]
     proc = _steb("train", "styledistance", "--out", out, "--steps", "2", *tiny, env=env)
     assert proc.returncode == 2 and _one_error(proc) and "is damaged" in proc.stderr, proc.stderr[-800:]
+
+
+def test_a_key_the_server_echoes_is_never_printed_or_stored(tmp_path):
+    "Issue 61, item 2: a 401 whose body and headers quote the API key; steb says 401 and prints *** for the key."
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    from steb_lib.llm.client import LocalChatServer, Reply
+    secret = "sk-test-0123456789abcdefECHOED"
+    echo = lambda request, n: Reply(status=401, content=f"Incorrect API key provided: {secret}.", headers={"X-Echo": secret})  # noqa: E731
+    env = dict(os.environ, STEB_CACHE=str(tmp_path/"cache"), STEB_LLM_API_KEY=secret)
+    with LocalChatServer(echo) as srv:
+        run = subprocess.run([str(Path(sys.executable).with_name("steb")), "train", "styledistance", "--out", str(tmp_path/"sd"),
+                              "--generator", "llm", "--llm-base-url", srv.base_url, "--features", "lowercase", "--per-feature", "2",
+                              "--steps", "1", "--batch-size", "2"], env=env, capture_output=True, text=True)
+        assert sum(srv.received.values()) >= 1                         # the request went, with the key
+    assert run.returncode == 2 and "401" in run.stderr and "Incorrect API key provided: ***" in run.stderr, run.stderr
+    assert secret not in run.stdout + run.stderr
+    stored = [p for p in tmp_path.rglob("*") if p.is_file() and secret.encode() in p.read_bytes()]
+    assert stored == [], stored

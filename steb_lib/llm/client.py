@@ -17,6 +17,7 @@ from steb_lib.core import (
     atomic_write_text,
     canonical_json,
     data_dir,
+    scrub_secrets,
     file_sha256,
     set_aside,
     sha256_json,
@@ -154,9 +155,10 @@ class ResponseCache:
         return cls(root, endpoint or (str(client.base_url) if client is not None else base_url))
 
     def put(self, request: dict, response: dict, attempts: int = 1) -> Path:
-        "Store `response` to `request` atomically."
+        "Store `response` to `request` atomically, with no configured secret in it (`core.scrub_secrets`)."
         entry = {"endpoint": self.endpoint, "request": request, "response": response, "attempts": attempts}
-        return atomic_write_text(self.path(request), canonical_json(entry) + "\n", within=self.root)
+        text = scrub_secrets(canonical_json(entry))
+        return atomic_write_text(self.path(request), text + "\n", within=self.root)
 
 # %% ../../nbs/lib/llm/45_client.ipynb #c017
 class LLMRequestError(StebInputError):
@@ -221,12 +223,13 @@ def call_with_retries(
         except Exception as e:
             reason = retry_reason(e)
             if reason is None:
-                raise LLMRequestError(f"request {key[:12]} failed: {type(e).__name__}: {e}") from e
+                why = f"request {key[:12]} failed: {type(e).__name__}: {e}"
+                raise LLMRequestError(scrub_secrets(why)) from None   # the cause may quote the key
             retries[reason] += 1
             if attempt + 1 == max_attempts:
-                raise LLMRequestError(
+                raise LLMRequestError(scrub_secrets(
                     f"request {key[:12]}: {max_attempts} attempts failed ({dict(retries)}); last: {e}"
-                ) from e
+                )) from None
             asked = retry_after_seconds(getattr(getattr(e, "response", None), "headers", None))
             if asked and asked > max_retry_after():
                 _logger.warning(f"request {key[:12]}: the server asks to wait {asked:.0f} s (Retry-After); "
@@ -294,7 +297,8 @@ class LocalChatServer:
             return (
                 reply.status,
                 reply.headers,
-                {"error": {"message": f"scripted {reply.status}", "type": "local", "code": reply.status}},
+                {"error": {"message": reply.content or f"scripted {reply.status}", "type": "local",
+                           "code": reply.status}},
             )
         body = completion_body(request, reply, serial)
         with self.lock: self.answered[key] += 1
