@@ -17,10 +17,10 @@ from .profiles import CORRECTIONS, DEFAULT_PROFILE, PROFILES, make_profile
 # that `steb --help` and `steb --version` answer at once
 
 # %% auto #0
-__all__ = ['COMMAND_HELP', 'COMMAND_PARSERS', 'EXAMPLE_MODELS', 'SCORE_CHOICES', 'commands_parser', 'build_parser', 'run_fetch',
-           'list_corrections', 'run_examples', 'list_models', 'list_datasets', 'prepare', 'sweep_options', 'run_sweep',
-           'run_evaluate', 'run_rerank', 'of_a_suite', 'print_tables', 'print_interval_tables', 'run_compare',
-           'print_intervals_and_claims', 'run_paper', 'run_train', 'main', 'progress_bar', 'run_verify',
+__all__ = ['COMMAND_HELP', 'COMMAND_PARSERS', 'EXAMPLE_MODELS', 'SCORE_CHOICES', 'seed_number', 'commands_parser', 'build_parser',
+           'run_fetch', 'list_corrections', 'run_examples', 'list_models', 'list_datasets', 'prepare', 'sweep_options',
+           'run_sweep', 'run_evaluate', 'run_rerank', 'of_a_suite', 'print_tables', 'print_interval_tables',
+           'run_compare', 'print_intervals_and_claims', 'run_paper', 'run_train', 'main', 'progress_bar', 'run_verify',
            'print_kernels', 'run_export', 'run_status']
 
 # %% ../nbs/lib/98_cli.ipynb #c005
@@ -29,6 +29,14 @@ def _add_profile_options(p):
                    help="paper: the released STEB code's protocol (default); corrected: all corrections")
     p.add_argument("--correct", default="", metavar="NAME,...",
                    help="apply some corrections (steb corrections lists them) on top of --profile")
+
+def seed_number(text: str) -> int:
+    "A `--seed`: an integer from 0 to 2**32 - 1 (what numpy and scikit-learn accept), else argparse's error line."
+    try: seed = int(text)
+    except ValueError: seed = -1
+    if not 0 <= seed < 2**32:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a seed: an integer from 0 to {2**32 - 1}")
+    return seed
 
 def _add_kernels_option(p):
     "`--native-kernels`: read by the console script before anything loads (`run_settings.launch`)."
@@ -39,7 +47,7 @@ def _add_kernels_option(p):
 def _add_run_options(p):
     _add_profile_options(p); _add_kernels_option(p)
     p.add_argument("--results-dir", default="results", help="results store (default: results/)")
-    p.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    p.add_argument("--seed", type=seed_number, default=DEFAULT_SEED)
     p.add_argument(
         "--protocol", choices=PROTOCOLS, default="chunk", help="long documents: chunk-and-pool or truncate"
     )
@@ -187,7 +195,7 @@ def _add_paper_parser(sub) -> None:
     pp.add_argument("--notebooks", nargs="+", choices=PAPER_NOTEBOOKS, metavar="NAME",
                     help=f"paper notebooks to run (default: each that runs on the suite; mini has no "
                          f"definitional score) among {' '.join(PAPER_NOTEBOOKS)}")
-    pp.add_argument("--seed", type=int, default=DEFAULT_SEED); _add_profile_options(pp)
+    pp.add_argument("--seed", type=seed_number, default=DEFAULT_SEED); _add_profile_options(pp)
     pp.add_argument("--cache-dir", default=None,
                     help="embedding cache (default: $STEB_CACHE or ~/.cache/steb-lib)")
     pp.add_argument("--notebooks-only", action="store_true",
@@ -223,7 +231,7 @@ def _add_prepare_parser(sub) -> None:
     pr = _command(sub, "prepare", prepare)
     pr.add_argument("name")
     pr.add_argument("--task")
-    pr.add_argument("--seed", type=int, default=DEFAULT_SEED); _add_profile_options(pr)
+    pr.add_argument("--seed", type=seed_number, default=DEFAULT_SEED); _add_profile_options(pr)
     pr.add_argument("--out", default="prepared", help="output directory (default: prepared/, git-ignored)")
 
 def _add_status_parser(sub) -> None:
@@ -234,7 +242,7 @@ def _add_status_parser(sub) -> None:
     st.add_argument("--dataset", nargs="+", help="jobs of these datasets")
     st.add_argument("--models", nargs="+", help="with --suite/--dataset (default: the main job's models)")
     st.add_argument("--task"); st.add_argument("--protocol", choices=PROTOCOLS, default="chunk")
-    st.add_argument("--seed", type=int, default=DEFAULT_SEED); _add_profile_options(st)
+    st.add_argument("--seed", type=seed_number, default=DEFAULT_SEED); _add_profile_options(st)
 
 # %% ../nbs/lib/98_cli.ipynb #bda5c2be
 def _add_results_parsers(sub) -> None:

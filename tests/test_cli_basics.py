@@ -241,3 +241,12 @@ def test_train_help_lists_the_registered_scoring_modes():
     "Issue 59, item 6: `--scoring` names what is registered, not only 'any registered one'."
     r = steb("train", "contrastive", "--help")
     assert r.returncode == 0 and "registered: mean|maxsim|patch-N|patch-word|patch-auto" in " ".join(r.stdout.split()), r.stdout
+
+
+def test_a_seed_out_of_range_is_one_line_before_any_work(tmp_path):
+    "Issue 61, item 6: --seed -1 or 99999999999999999999 was a scikit-learn traceback (or -5 stored for retrieval)."
+    for seed in ("-1", "-5", "99999999999999999999", "4294967296"):
+        r = steb("evaluate", "random", "--dataset", "literature_authors", "--seed", seed, "--results-dir", tmp_path / "R")
+        assert r.returncode == 2 and f"argument --seed: '{seed}' is not a seed: an integer from 0 to 4294967295" in r.stderr, r.stderr
+        assert "Traceback" not in r.stderr and not (tmp_path / "R").exists()
+    assert steb("evaluate", "random", "--dataset", "literature_authors", "--seed", "4294967295", "--results-dir", tmp_path / "R").returncode == 0
