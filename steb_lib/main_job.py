@@ -22,9 +22,9 @@ __all__ = ['TIMELINE_FILE', 'AFTER_EVALUATION', 'PHASE_COLOURS', 'FAMILY_COST', 
            'report_timeline', 'run_model_jobs', 'lost_items', 'item_outcomes', 'evaluate_model', 'job_cost',
            'costliest_first', 'evaluate_models', 'expected_by_store', 'expected_results', 'expected_parity',
            'training_plan', 'new_result_files', 'new_results', 'prior_seconds', 'duration', 'result_line',
-           'progress_state', 'totals', 'progress_step', 'new_events', 'track_event', 'training_left', 'time_left',
-           'phase_words', 'phase_line', 'quiet_line', 'failed_items_lines', 'job_plan', 'plan_progress', 'plan_line',
-           'progress_printed', 'main_job', 'parity_results_dir', 'verify_main_job', 'main_job_parity',
+           'whole_results', 'progress_state', 'totals', 'progress_step', 'new_events', 'track_event', 'training_left',
+           'time_left', 'phase_words', 'phase_line', 'quiet_line', 'failed_items_lines', 'job_plan', 'plan_progress',
+           'plan_line', 'progress_printed', 'main_job', 'parity_results_dir', 'verify_main_job', 'main_job_parity',
            'parity_variants', 'over_context', 'sample_differs', 'touches', 'parity_model', 'run_parity',
            'record_parity_run', 'parity_done']
 
@@ -319,7 +319,9 @@ def new_result_files(stores, seen: set) -> list[tuple[Path, dict]]:
         except OSError: return 0.0   # set aside meanwhile
     paths = sorted((p for s in stores for p in Path(s).glob("*/*/*.json") if p not in seen), key=age)
     seen.update(paths)
-    return [(p, r) for p, r in zip(paths, map(read, paths)) if isinstance(r, dict) and "main_score" in r]
+    from steb_lib.eval.results import result_problem
+    # any file at all: what is not a whole result is not shown (and the watcher goes on)
+    return [(p, r) for p, r in zip(paths, map(read, paths)) if result_problem(r) is None]
 
 def new_results(stores, seen: set) -> list[dict]:
     "The results of `new_result_files`."
@@ -351,9 +353,18 @@ def result_line(result: dict, done: int, expected: int, left_s: float | None, ta
     left = f", ~{duration(left_s)} left" if left_s else ""   # None: no estimate yet; 0: nothing is left
     protocol = " (truncate)" if result.get("protocol") == "truncate" else ""
     what = f"{result['model']} / {result['dataset']} / {result['task']}{protocol}{tag}"
-    return f"[{done}/{expected}{left}] {what}: {result['main_score']:.4f} ({result['seconds']:.1f} s)"
+    return f"[{done}/{expected}{left}] {what}: {result['main_score']:.4f} ({result.get('seconds', 0):.1f} s)"
 
 # %% ../nbs/lib/85_main_job.ipynb #prog3
+def whole_results(store) -> set:
+    """The result files under `store` that are whole results (`eval/results.result_problem`): what counts as
+    done; a damaged one is to compute again (the runner sets it aside) and is shown when it lands."""
+    from steb_lib.eval.results import result_problem
+    def whole(p):
+        try: return result_problem(json.loads(p.read_text(encoding="utf-8"))) is None
+        except (OSError, ValueError): return False
+    return {p for p in Path(store).glob("*/*/*.json") if whole(p)}
+
 def progress_state(stores: dict, expected: dict, jobs_dir=None, names=(), parallelism: int = 2,
                    timeline=None, prior=None) -> dict:
     """What the progress lines follow: the stores ({directory: kind of work}) and the results already in them
@@ -362,7 +373,7 @@ def progress_state(stores: dict, expected: dict, jobs_dir=None, names=(), parall
     seconds each result to come cost in the committed stores (`prior_seconds`), the clock."""
     seen, done = set(), dict.fromkeys(expected, 0)
     for store, kind in stores.items():
-        found = set(Path(store).glob("*/*/*.json")); seen |= found; done[kind] += len(found)
+        found = whole_results(store); seen |= found; done[kind] += len(found)
     now = time.time()
     return {"stores": {str(s): kind for s, kind in stores.items()}, "seen": seen, "expected": dict(expected),
             "done": done,

@@ -250,3 +250,19 @@ def test_a_seed_out_of_range_is_one_line_before_any_work(tmp_path):
         assert r.returncode == 2 and f"argument --seed: '{seed}' is not a seed: an integer from 0 to 4294967295" in r.stderr, r.stderr
         assert "Traceback" not in r.stderr and not (tmp_path / "R").exists()
     assert steb("evaluate", "random", "--dataset", "literature_authors", "--seed", "4294967295", "--results-dir", tmp_path / "R").returncode == 0
+
+
+def test_a_result_with_a_nan_score_or_no_checksum_is_computed_again(tmp_path):
+    "Issue 61, item 5: a hand-placed result with a NaN score, or with no checksum, counted as finished."
+    R = tmp_path / "R"
+    r = steb("evaluate", "random", "--dataset", "literature_authors", "--results-dir", R)
+    assert r.returncode == 0, r.stderr
+    path = R / "random" / "literature_authors" / "retrieval.json"
+    good = json.loads(path.read_text())
+    unsigned = {k: v for k, v in good.items() if k != "result_sha256"}
+    for placed, said in ((unsigned | {"main_score": float("nan")}, "not a number"), (unsigned, "has no checksum")):
+        path.write_text(json.dumps(placed))
+        r = steb("evaluate", "random", "--dataset", "literature_authors", "--results-dir", R)
+        assert r.returncode == 0 and said in r.stdout + r.stderr, r.stdout + r.stderr
+        again = json.loads(path.read_text())
+        assert again["main_score"] == good["main_score"] and again["result_sha256"] == good["result_sha256"]

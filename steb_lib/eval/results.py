@@ -88,7 +88,7 @@ def result_problem(result) -> str | None:
     missing = [k for k in RESULT_FIELDS if k not in result]
     if missing: return f"lacks {', '.join(missing)}"
     score = result["main_score"]
-    if isinstance(score, bool) or not isinstance(score, (int, float)):
+    if isinstance(score, bool) or not isinstance(score, (int, float)) or score != score:   # NaN != NaN
         return f"main_score is {score!r}, not a number"
     if not isinstance(result["metrics"], dict): return "metrics is not an object"
     return checksum_problem(RESULT_RECORD, result)
@@ -161,6 +161,8 @@ def finished_result(out, new: dict, force: bool, label: str, fields=IDENTITY_FIE
     for other inputs."""
     old = read_result(out)
     if old is None or force: return None
+    if RESULT_RECORD.checksum_field not in old:   # a file no run wrote whole (steb writes the checksum last)
+        _logger.info(f"redo   {label}: {out} has no checksum; computing it again"); return None
     if (old["model"], old["dataset"]) != (new["model"], new["dataset"]):
         raise StebInputError(
             f"{out} holds the result of model {old['model']!r} on {old['dataset']!r}, "
