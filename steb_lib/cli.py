@@ -31,7 +31,7 @@ def _add_profile_options(p):
                    help="apply some corrections (steb corrections lists them) on top of --profile")
 
 def seed_number(text: str) -> int:
-    "A `--seed`: an integer from 0 to 2**32 - 1 (what numpy and scikit-learn accept), else argparse's error line."
+    "A `--seed`: an integer from 0 to 2**32 - 1 (what numpy and scikit-learn take), else an argparse error."
     try: seed = int(text)
     except ValueError: seed = -1
     if not 0 <= seed < 2**32:
