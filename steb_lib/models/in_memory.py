@@ -11,7 +11,7 @@ from .registry import ModelSpec
 from .encoders import PieceEncoder, context_length, embedding_route, length_sorted_batches, mean_pool
 
 # %% auto #0
-__all__ = ['weights_fingerprint', 'InMemoryEncoder', 'is_mteb_encoder', 'steb_task_metadata', 'mteb_embedding',
+__all__ = ['weights_fingerprint', 'vectors_of', 'InMemoryEncoder', 'is_mteb_encoder', 'steb_task_metadata', 'mteb_embedding',
            'sentence_transformer_settings', 'is_torch_module', 'in_memory_encoder']
 
 # %% ../../nbs/lib/models/33_in_memory.ipynb #49d362b4
@@ -24,6 +24,24 @@ def weights_fingerprint(module) -> str:
         digest.update(f"{name}:{t.dtype}:{tuple(tensor.shape)};".encode())
         digest.update(t.view(torch.uint8).numpy().tobytes())
     return "weights-" + digest.hexdigest()[:20]
+
+# %% ../../nbs/lib/models/33_in_memory.ipynb #b47c336b
+def vectors_of(raw, name: str, n: int, dim: int | None = None) -> np.ndarray:
+    """What an embedding function returned for `n` texts, as float32 rows, checked: an array or rows of finite
+    numbers, one row per text, `dim` wide once known; else a steb error saying what it returned instead (issue
+    61: a generator or strings gave numpy's error)."""
+    if isinstance(raw, (str, bytes, dict)) or inspect.isgenerator(raw) or (hasattr(raw, "__next__")):
+        raise StebInputError(f"{name} returned a {type(raw).__name__}, not vectors: return an array (or a list of "
+                             "rows of numbers), one row per text")
+    try: out = np.asarray(raw, dtype=np.float32)
+    except (TypeError, ValueError) as e:
+        raise StebInputError(f"{name} returned {type(raw).__name__} values that are not numbers "
+                             f"({str(e).splitlines()[0][:80]})") from None
+    if out.ndim != 2 or len(out) != n or (dim is not None and out.shape[1] != dim):
+        raise StebInputError(f"{name}: {n} texts gave vectors of shape {out.shape}, "
+                             f"not one row each{f' of width {dim}' if dim else ''}")
+    if not np.isfinite(out).all(): raise StebInputError(f"{name} returned NaN or infinite values")
+    return out
 
 # %% ../../nbs/lib/models/33_in_memory.ipynb #a5256363
 class InMemoryEncoder(PieceEncoder):
@@ -41,16 +59,12 @@ class InMemoryEncoder(PieceEncoder):
         self.route_fields = ("exact_chunks",) if tokenizer is not None else ()
 
     def embed_batch(self, pieces: list[str]) -> np.ndarray:
-        try: out = np.asarray(self.embed_fn(list(pieces)), dtype=np.float32)
+        try: raw = self.embed_fn(list(pieces))
         except (TypeError, AttributeError, ValueError, RuntimeError) as e:
             if self.dim is not None: raise   # it embedded texts before: a failure of its own
             raise StebInputError(f"{self.spec.name} ({self.kind}) cannot embed a list of texts: "
                                  f"{type(e).__name__}: {e}") from None
-        if out.ndim != 2 or len(out) != len(pieces) or (self.dim is not None and out.shape[1] != self.dim):
-            raise StebInputError(f"{self.spec.name}: {len(pieces)} texts gave vectors of shape {out.shape}, "
-                                 f"not one row each{f' of width {self.dim}' if self.dim else ''}")
-        if not np.isfinite(out).all():
-            raise StebInputError(f"{self.spec.name} returned NaN or infinite values")
+        out = vectors_of(raw, f"{self.spec.name} ({self.kind})", len(pieces), self.dim)
         self.dim = out.shape[1]
         return out
 
@@ -104,7 +118,7 @@ def mteb_embedding(model):
         loader = DataLoader(Dataset.from_dict({"text": list(texts)}), batch_size=max(1, len(texts)))
         task = steb_task_metadata()
         vectors = model.encode(loader, task_metadata=task, hf_split="test", hf_subset="default")
-        return np.asarray(vectors.cpu() if hasattr(vectors, "cpu") else vectors)
+        return vectors.cpu() if hasattr(vectors, "cpu") else vectors   # checked by `vectors_of`
     return embed
 
 def _mteb_meta(model, field: str) -> str | None:
