@@ -31,8 +31,8 @@ def vectors_of(raw, name: str, n: int, dim: int | None = None) -> np.ndarray:
     numbers, one row per text, `dim` wide once known; else a steb error saying what it returned instead (issue
     61: a generator or strings gave numpy's error)."""
     if isinstance(raw, (str, bytes, dict)) or inspect.isgenerator(raw) or (hasattr(raw, "__next__")):
-        raise StebInputError(f"{name} returned a {type(raw).__name__}, not vectors: return an array (or a list of "
-                             "rows of numbers), one row per text")
+        raise StebInputError(f"{name} returned a {type(raw).__name__}, not vectors: return an array (or "
+                             "a list of rows of numbers), one row per text")
     try: out = np.asarray(raw, dtype=np.float32)
     except (TypeError, ValueError) as e:
         raise StebInputError(f"{name} returned {type(raw).__name__} values that are not numbers "
