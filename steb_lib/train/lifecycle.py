@@ -21,7 +21,7 @@ _logger = logging.getLogger("steb_lib.train.lifecycle")
 # %% auto #0
 __all__ = ['PUBLISHING_FILE', 'DISK_FULL_ERRNOS', 'TrainingRun', 'Recipe', 'trainer_settings', 'recipe_fields', 'recipe_key',
            'check_training_numbers', 'last_complete_checkpoint', 'publishing_record', 'train_once', 'no_room',
-           'other_stages', 'training_record', 'train', 'refuse_base_code', 'base_model']
+           'other_stages', 'step_losses', 'training_record', 'train', 'refuse_base_code', 'base_model']
 
 # %% ../../nbs/lib/train/50_lifecycle.ipynb #l006
 @dataclass(frozen=True)
@@ -170,14 +170,18 @@ def other_stages(out: Path, stage: Path) -> list[Path]:
             and p.name[len(prefix):] and "." not in p.name[len(prefix):]]
 
 # %% ../../nbs/lib/train/50_lifecycle.ipynb #l021
+def step_losses(log_history) -> list:
+    """The loss of each logged step, in step order: one per step, the last logged (a training resumed from its
+    last checkpoint logs that step's loss again: issue 61); a diverged step's loss (NaN) as None (JSON null)."""
+    by_step = {h.get("step", n): h["loss"] for n, h in enumerate(log_history) if "loss" in h}
+    return [round(v, 6) if math.isfinite(v) else None for _, v in sorted(by_step.items())]
+
 def training_record(recipe, key: str, base: dict, data: dict, trainer, resumed: bool, seconds: float) -> dict:
     "The fields of `training.json` every method shares (the weights' checksum and schema version come last)."
     return {
         "method": recipe.method, "recipe": recipe_fields(recipe), "recipe_key": key,
         "base_revision": base["revision"], "base_files_sha256": base["files_sha256"], "data": data,
-        # a diverged step's loss (NaN) is recorded as null: the record stays JSON
-        "losses": [round(h["loss"], 6) if math.isfinite(h["loss"]) else None
-                   for h in trainer.state.log_history if "loss" in h],
+        "losses": step_losses(trainer.state.log_history),
         "resumed": resumed, "seconds": round(seconds, 1),
         "steps_per_second": round(recipe.steps / seconds, 3), "steb_lib_version": steb_lib.__version__,
     }
