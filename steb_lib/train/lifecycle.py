@@ -171,8 +171,8 @@ def other_stages(out: Path, stage: Path) -> list[Path]:
 
 # %% ../../nbs/lib/train/50_lifecycle.ipynb #l021
 def step_losses(log_history) -> list:
-    """The loss of each logged step, in step order: one per step, the last logged (a training resumed from its
-    last checkpoint logs that step's loss again: issue 61); a diverged step's loss (NaN) as None (JSON null)."""
+    """The loss of each logged step, in step order: one per step, the last logged (a training resumed from
+    its last checkpoint logs that step's loss again: issue 61); a diverged step's loss (NaN) as None."""
     by_step = {h.get("step", n): h["loss"] for n, h in enumerate(log_history) if "loss" in h}
     return [round(v, 6) if math.isfinite(v) else None for _, v in sorted(by_step.items())]
 
