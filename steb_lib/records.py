@@ -68,7 +68,10 @@ def record_lock(path, label: str):
     "Hold the lock of record `path` (a file beside it); say so when another run holds it and we wait."
     from filelock import FileLock, Timeout
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    lock = FileLock(Path(path).parent/f".{Path(path).name}.lock")
+    lock_path = Path(path).parent/f".{Path(path).name}.lock"
+    if lock_path.is_symlink():   # a lock is steb's own file: a link there would be followed (issue 61)
+        raise StebInputError(f"{lock_path} is a symbolic link, not a lock file of steb's: remove it, rerun")
+    lock = FileLock(lock_path)
     try: lock.acquire(timeout=0.05)
     except Timeout:
         _logger.info(f"wait   {label}: another run is computing it ({lock.lock_file})"); lock.acquire()

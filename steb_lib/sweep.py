@@ -416,7 +416,9 @@ def submit_sweep(jobs, results_dir, executor: str = "local", folder=None, parall
     queue = scheduler_queue(submitted_ids(results_dir).values())
     states = {j: job_state(j, results_dir, queue) for j in jobs}   # queued or running: never submitted twice
     todo = [j for j in jobs if states[j] not in ("queued", "running") and (force or states[j] != "finished")]
-    ex = make_executor(executor, folder or sweep_folder(results_dir)/"jobs", slurm)
+    # submitit pickles the calls it later loads there: a `jobs` link that leads out of the store is refused
+    calls_dir = folder or inside(results_dir, sweep_folder(results_dir)/"jobs"/"calls").parent
+    ex = make_executor(executor, calls_dir, slurm)
     fn = functools.partial(run_sweep_job, results_dir=results_dir, force=force, **kw)
     out = {"submitted": todo, "finished": sum(states[j] == "finished" for j in jobs if j not in todo),
            "waiting": [j for j in jobs if states[j] in ("queued", "running")], "failed": []}

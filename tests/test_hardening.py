@@ -302,3 +302,19 @@ def test_all_to_all_on_30k_texts_streams_its_pairs(tmp_path):
     result = json.loads(next((tmp_path / "R").glob("*/*/all_to_all.json")).read_text())
     assert "row blocks" in result["metrics"]["auroc_method"] and 0 < result["metrics"]["auroc_max_error"] < 1e-4
     assert abs(result["main_score"] - 0.5) < 0.01                                   # random vectors: chance
+
+
+def test_nothing_is_followed_out_of_the_store_through_a_link(tmp_path):
+    """Issue 61, item 4: a link at RESULTS/.sweep/jobs (where submitit writes the pickles a sweep loads back) or in
+    place of a result's lock file is refused with one line; nothing is written through it."""
+    outside = tmp_path / "elsewhere"; outside.mkdir()
+    R = tmp_path / "R"; (R / ".sweep").mkdir(parents=True)
+    (R / ".sweep" / "jobs").symlink_to(outside, target_is_directory=True)
+    r = steb("evaluate", "random", "function-words", "--dataset", "mini_probing", "--executor", "local",
+             "--results-dir", R, cache=tmp_path / "c")
+    assert r.returncode == 2 and "leads out of it" in r.stderr and "Traceback" not in r.stderr, r.stderr
+    assert list(outside.iterdir()) == []
+    lock = R / "random" / "literature_authors" / ".retrieval.json.lock"; lock.parent.mkdir(parents=True)
+    lock.symlink_to(lock)   # a loop: "Too many levels of symbolic links" before
+    r = steb("evaluate", "random", "--dataset", "literature_authors", "--results-dir", R, cache=tmp_path / "c")
+    assert r.returncode == 2 and "is a symbolic link, not a lock file of steb's: remove it, rerun" in r.stderr, r.stderr
