@@ -97,10 +97,16 @@ def compare_result(run: dict, ref: dict, run_settings: dict, ref_settings: dict)
     "One row: the verdict on `run` against `ref`, the main score's move and tolerance, the possible causes."
     delta, (bound, reason) = abs(run["main_score"] - ref["main_score"]), tolerance_of(ref)
     numbers_same = delta == 0 and _numbers_differ(run, ref) == 0 and run["metrics"] == ref["metrics"]
+    profiles = [(r.get("profile"), sorted(r.get("corrections") or [])) for r in (run, ref)]
     if _content(run) == _content(ref): verdict = "identical"
+    elif profiles[0] != profiles[1]: verdict = "differs"   # another computation, whatever its score
     elif numbers_same: verdict = "same numbers"
     else: verdict = "within tolerance" if delta <= bound else "differs"
     causes = [] if verdict == "identical" else result_causes(run, ref, run_settings, ref_settings)
+    if verdict == "differs" and delta > bound:   # beyond what its near ties can turn: not theirs to explain
+        causes = [c for c in causes if not c.startswith("near-tie decisions")]
+    if profiles[0] != profiles[1]:
+        causes.insert(0, f"another profile: {profiles[0][0]}, the reference's {profiles[1][0]}")
     if verdict == "same numbers":
         mine, theirs = _content(run), _content(ref)
         fields = sorted(k for k in set(mine) | set(theirs) if mine.get(k) != theirs.get(k))
@@ -172,9 +178,13 @@ def table_cell_moves(run_dir, reference_dir, scores=("operational", "definitiona
         except StebInputError: continue   # a store this table cannot be made of (truncate only, one task)
         for row in run.index.intersection(ref.index):
             for col in run.columns.intersection(ref.columns):
-                a, b = f"{ref.loc[row, col]:.2f}", f"{run.loc[row, col]:.2f}"
+                a, b = (_printed(t.loc[row, col]) for t in (ref, run))
                 if a != b: moved.append((score, row, col, a, b))
     return moved
+
+def _printed(x) -> str:
+    "A table cell as tables print it: two decimals, '–' for no number (never 'nan')."
+    return "–" if x != x else f"{x:.2f}"
 
 def _steb_table(results_dir, score: str, models):
     from steb_lib.scores import results_frame, steb_scores

@@ -140,3 +140,16 @@ def test_verify_refuses_what_it_cannot_judge(tmp_path):
     bad = next(store.glob("random/*/*.json")); bad.write_text("{ not json")
     r = steb("verify", store, "--against", ROOT / "data" / "results" / "lite-truncate")
     assert r.returncode == 2 and str(bad) in r.stderr and "cannot be read" in r.stderr, r.stderr
+
+
+def test_a_store_of_another_profile_is_not_reproduced(tmp_path):
+    "Issue 61, item 6: steb verify called a corrected store 'reproduced' against the paper profile's."
+    R = tmp_path / "R"
+    r = steb("evaluate", "random", "--dataset", "mini_probing", "--profile", "corrected", "--results-dir", R)
+    assert r.returncode == 0, r.stderr
+    ref = tmp_path / "ref"
+    r = steb("evaluate", "random", "--dataset", "mini_probing", "--results-dir", ref)
+    assert r.returncode == 0, r.stderr
+    v = steb("verify", R, "--against", ref)
+    assert v.returncode == 1 and "another profile: corrected, the reference's paper" in v.stdout, v.stdout + v.stderr
+    assert "→ NOT reproduced" in v.stdout and "nan" not in v.stdout.lower()
