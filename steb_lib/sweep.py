@@ -436,9 +436,13 @@ def submit_sweep(jobs, results_dir, executor: str = "local", folder=None, parall
 
 # %% ../nbs/lib/75_sweep.ipynb #9d22b572
 def _job_failure(job) -> str | None:
-    "Why a finished submitit `job` failed (its exception's last line, or its failed tasks), else None."
+    """Why a finished submitit `job` failed (its exception's last line that is not submitit's own logging, or
+    its failed tasks; a job that ended without a result: that, and its state), else None."""
     try: result = job.result()
     except Exception as e:
-        lines = str(e).strip().splitlines()
+        if type(e).__name__ == "UncompletedJobError":   # killed, cancelled, out of memory or time (issue 61)
+            state = getattr(job, "state", None) or "unknown"
+            return f"the job ended without a result (state {state}): killed, cancelled, out of memory or time"
+        lines = [l for l in str(e).strip().splitlines() if l.strip() and not l.startswith("submitit ")]
         return f"{type(e).__name__}: {lines[-1] if lines else ''}"
     return "; ".join(f"{d}/{t}: {w}" for d, t, w in result["failed"]) or None
