@@ -23,10 +23,10 @@ __all__ = ['TIMELINE_FILE', 'AFTER_EVALUATION', 'PHASE_COLOURS', 'FAMILY_COST', 
            'costliest_first', 'evaluate_models', 'expected_by_store', 'expected_results', 'expected_parity',
            'training_plan', 'new_result_files', 'new_results', 'prior_seconds', 'duration', 'result_line',
            'whole_results', 'progress_state', 'totals', 'progress_step', 'new_events', 'track_event', 'training_left',
-           'time_left', 'phase_words', 'phase_line', 'quiet_line', 'failed_items_lines', 'job_plan', 'plan_progress',
-           'plan_line', 'progress_printed', 'main_job', 'parity_results_dir', 'verify_main_job', 'main_job_parity',
-           'parity_variants', 'over_context', 'sample_differs', 'touches', 'parity_model', 'run_parity',
-           'record_parity_run', 'parity_done']
+           'time_left', 'phase_words', 'phase_line', 'quiet_line', 'failed_items_lines', 'dead_worker_lines',
+           'job_plan', 'plan_progress', 'plan_line', 'progress_printed', 'main_job', 'parity_results_dir',
+           'verify_main_job', 'main_job_parity', 'parity_variants', 'over_context', 'sample_differs', 'touches',
+           'parity_model', 'run_parity', 'record_parity_run', 'parity_done']
 
 # %% ../nbs/lib/85_main_job.ipynb #c039
 def sweep_main_job(models, suite, multilingual, results_dir, executor, sweep=None, **kw) -> list:
@@ -378,7 +378,8 @@ def progress_state(stores: dict, expected: dict, jobs_dir=None, names=(), parall
     return {"stores": {str(s): kind for s, kind in stores.items()}, "seen": seen, "expected": dict(expected),
             "done": done,
             "spent": {k: [0.0, 0] for k in expected}, "start": now, "last_result": now, "last_line": now,
-            "jobs_dir": jobs_dir, "names": list(names), "failures": set(), "parallelism": parallelism,
+            "jobs_dir": jobs_dir, "names": list(names), "failures": set(), "dead": set(),
+            "parallelism": parallelism,
             "since": now,   # a worker's outcome file older than this is an earlier run's
             "timeline": timeline, "offset": 0, "workers": {}, "running": {}, "training": {},
             "prior": {(s, k): v for (s, k), v in (prior or {}).items() if Path(s)/k not in seen},
@@ -402,7 +403,7 @@ def progress_step(state: dict, now: float, heartbeat_s: float = 55.0) -> list[st
                 state["calibration"][0] += result.get("seconds") or 0.0; state["calibration"][1] += before
             tag = f" (parity: {Path(store).name})" if kind == "parity" else ""
             lines.append(result_line(result, *totals(state), time_left(state), tag))
-    lines += failed_items_lines(state)
+    lines += failed_items_lines(state) + dead_worker_lines(state)
     if not lines and now - state["last_line"] >= heartbeat_s: lines.append(quiet_line(state, now))
     if lines: state["last_line"] = now
     return lines
@@ -502,6 +503,25 @@ def failed_items_lines(state: dict) -> list[str]:
         if not ok:
             state["failures"].add(i)
             lines.append(f"failed: {state['names'][i]}: {why} (its worker's log: {state['jobs_dir']})")
+    return lines
+
+def _alive(pid: int) -> bool:
+    try: os.kill(pid, 0); return True
+    except ProcessLookupError: return False
+    except PermissionError: return True   # someone else's process: alive
+
+def dead_worker_lines(state: dict) -> list[str]:
+    """A line for each worker process of the pool (a submitit local job: its id is its PID) that ended without
+    its result (killed, out of memory), as soon as it is seen, not at the end (issue 61)."""
+    lines, jobs_dir = [], state["jobs_dir"]
+    for f in sorted(Path(jobs_dir).glob("*_submitted.pkl")) if jobs_dir else []:
+        pid = f.name.split("_")[0]
+        if not pid.isdigit() or pid in state["dead"] or f.stat().st_mtime < state["since"]: continue
+        if _alive(int(pid)) or (f.parent/f"{pid}_0_result.pkl").exists(): continue   # alive, or ended well
+        state["dead"].add(pid)
+        log = f.parent/f"{pid}_0_log.err"
+        lines.append(f"failed: worker {pid} died without its result (killed, or out of memory?); what it "
+                     f"held is named when the others end (its log: {log})")
     return lines
 
 # %% ../nbs/lib/85_main_job.ipynb #prog5
