@@ -100,7 +100,7 @@ def test_verify_gives_each_verdict_and_names_each_cause(tmp_path):
     altered(version, main_score=score(version) + 0.2, steb_lib_version="9.9.9")
     unrecorded = result("styledistance-mini", "mini_authors_retrieval_nl")
     altered(unrecorded, main_score=score(unrecorded) + 0.2, run_settings=None)
-    # near ties: order alignment and clustering count them (not in this store); verify reads them from any result
+    # near ties: order alignment and clustering count them (not in this store); a move beyond them is not theirs
     ties = result("stylometric", "mini_aaac_verification_nl")
     altered(ties, main_score=score(ties) + 0.2, metrics=json.loads(ties.read_text())["metrics"] | {"near_ties": 3})
     batch = result("function-words", "mini_aaac_verification_nl")
@@ -120,7 +120,9 @@ def test_verify_gives_each_verdict_and_names_each_cause(tmp_path):
     assert "steb-lib (steb_lib_version)" in lines["tfidf-bundled-1-3/mini_authors_retrieval_nl/retrieval:"]
     assert "environment (not recorded)" in lines["styledistance-mini/mini_authors_retrieval_nl/retrieval:"]
     assert "not in the run" in lines["biber/mini_authors_retrieval_nl/retrieval:"]
-    assert "near-tie decisions (3 in the run, 0 in the reference, won by < 1e-06)" in lines["stylometric/mini_aaac_verification_nl/predefined:"]
+    # issue 61: 3 near ties cannot move an AUROC by 0.2: they are not named as its cause (72_verify: within tolerance
+    # they are)
+    assert "near-tie" not in lines["stylometric/mini_aaac_verification_nl/predefined:"], lines
     assert "batch size (batch_size)" in lines["function-words/mini_aaac_verification_nl/predefined:"]
     # the verdicts within tolerance and of same numbers, with their causes: from the library's rows
     from steb_lib.verify import verify_run
