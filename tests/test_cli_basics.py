@@ -104,20 +104,26 @@ def test_a_local_model_directory_is_evaluated_under_the_name_given(tmp_path):
     assert r.returncode == 2 and "names a local model directory; random has its own name" in r.stderr, r.stderr
 
 
-def test_a_table_is_a_data_file_as_its_jsonl_is(tmp_path):
-    "Issue 44, item 5: CSV, TSV and Parquet files whose columns are the JSONL fields give the JSONL file's result."
+def results_of_every_format(records, tmp_path, task: str) -> dict:
+    "`records` written as JSONL, CSV, TSV and Parquet, each evaluated by `random` on `task`: {file: result}."
     import pandas as pd
-    records = [{"text": f"text number {i} " + "word " * (i % 5), "label": f"style{i % 3}"} for i in range(60)]
     (tmp_path / "s.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
     pd.DataFrame(records).to_csv(tmp_path / "s.csv", index=False)
     pd.DataFrame(records).to_csv(tmp_path / "s.tsv", index=False, sep="\t")
     pd.DataFrame(records).to_parquet(tmp_path / "s.parquet")
     got = {}
     for f in ("s.jsonl", "s.csv", "s.tsv", "s.parquet"):
-        r = steb("evaluate", "random", "--data-file", tmp_path / f, "--task", "all-to-all", "--name", f.replace(".", "-"),
+        r = steb("evaluate", "random", "--data-file", tmp_path / f, "--task", task, "--name", f.replace(".", "-"),
                  "--results-dir", tmp_path / "R")
         assert r.returncode == 0, r.stderr[-2000:]
-        got[f] = json.loads((tmp_path / "R" / "random" / f.replace(".", "-") / "all_to_all.json").read_text())
+        got[f] = json.loads(next((tmp_path / "R" / "random" / f.replace(".", "-")).glob("*.json")).read_text())
+    return got
+
+
+def test_a_table_is_a_data_file_as_its_jsonl_is(tmp_path):
+    "Issue 44, item 5: CSV, TSV and Parquet files whose columns are the JSONL fields give the JSONL file's result."
+    records = [{"text": f"text number {i} " + "word " * (i % 5), "label": f"style{i % 3}"} for i in range(60)]
+    got = results_of_every_format(records, tmp_path, "all-to-all")
     assert len({(g["data_sha256"], g["main_score"]) for g in got.values()}) == 1, got
     (tmp_path / "bad.csv").write_text("text,style\na,x\nb,y\n")
     r = steb("evaluate", "random", "--data-file", tmp_path / "bad.csv", "--task", "all-to-all", "--results-dir", tmp_path / "R")
@@ -126,19 +132,9 @@ def test_a_table_is_a_data_file_as_its_jsonl_is(tmp_path):
 
 def test_labels_that_look_like_numbers_stay_labels_in_every_table_format(tmp_path):
     "Issue 61, item 1: '01' and '1' are two classes in CSV, TSV and Parquet as in JSONL (pandas read both as 1)."
-    import pandas as pd
     labels = ["01", "1", "2"]
     records = [{"text": f"note {i}: " + "word " * (i % 7) + labels[i % 3] * (i % 4), "label": labels[i % 3]} for i in range(45)]
-    (tmp_path / "n.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
-    pd.DataFrame(records).to_csv(tmp_path / "n.csv", index=False)
-    pd.DataFrame(records).to_csv(tmp_path / "n.tsv", index=False, sep="\t")
-    pd.DataFrame(records).to_parquet(tmp_path / "n.parquet")
-    got = {}
-    for f in ("n.jsonl", "n.csv", "n.tsv", "n.parquet"):
-        r = steb("evaluate", "random", "--data-file", tmp_path / f, "--task", "clustering", "--name", f.replace(".", "-"),
-                 "--results-dir", tmp_path / "R")
-        assert r.returncode == 0, r.stderr[-2000:]
-        got[f] = json.loads((tmp_path / "R" / "random" / f.replace(".", "-") / "clustering.json").read_text())
+    got = results_of_every_format(records, tmp_path, "clustering")
     assert {g["metrics"]["n_clusters"] for g in got.values()} == {3}, {f: g["metrics"] for f, g in got.items()}
     assert len({(g["data_sha256"], g["main_score"]) for g in got.values()}) == 1, {f: g["main_score"] for f, g in got.items()}
 
