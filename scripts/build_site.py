@@ -409,8 +409,8 @@ def notebook_title(src):
 # training, the other methods, running elsewhere, then the project's own pages (a guide not named here comes last,
 # and a test says so)
 GUIDE_ORDER = ["docs/main-job.md", "nbs/evaluate_your_model.ipynb", "docs/own-data.md", "docs/tables.md",
-               "nbs/upstream_versions.ipynb", "docs/protocol.md", "docs/profiles.md", "nbs/parity.ipynb", "docs/reproducibility.md",
-               "nbs/reproducibility.ipynb", "docs/datasets.md", "docs/extending.md", "docs/training.md",
+               "nbs/upstream_versions.ipynb", "docs/protocol.md", "docs/profiles.md", "nbs/parity.ipynb",
+               "docs/reproducibility.md", "nbs/reproducibility.ipynb", "docs/datasets.md", "docs/extending.md", "docs/training.md",
                "nbs/train_styledistance.ipynb", "nbs/train_contrastive.ipynb", "docs/late-interaction.md",
                "nbs/li_late_interaction.ipynb", "docs/prompting.md", "docs/cluster.md", "docs/benchmarks.md",
                "docs/tests.md", "docs/layout.md", "docs/site.md"]
