@@ -24,8 +24,8 @@ _logger = logging.getLogger("steb_lib.eval.rerank")
 # %% auto #0
 __all__ = ['RERANK_SUCCESS_KS', 'RERANK_MRR_AT', 'RERANK_DEPTH', 'RERANK_IDENTITY_FIELDS', 'RERANK_KIND',
            'document_retrieval_set', 'first_stage_rankings', 'needle_hits', 'first_needle_ranks', 'success_and_mrr',
-           'rerank_top', 'CrossEncoderReranker', 'MultiVectorReranker', 'two_stage_metrics', 'make_reranker',
-           'reranker_label', 'evaluate_rerank']
+           'rerank_top', 'reranker_spec', 'load_cross_encoder', 'CrossEncoderReranker', 'MultiVectorReranker',
+           'two_stage_metrics', 'make_reranker', 'reranker_label', 'evaluate_rerank']
 
 # %% ../../nbs/lib/eval/67_rerank.ipynb #c006
 RERANK_SUCCESS_KS, RERANK_MRR_AT, RERANK_DEPTH = (1, 8, 100), 20, 100
@@ -91,6 +91,24 @@ def _training_record(directory) -> dict | None:
     return {k: info.get(k) for k in ("method", "curation", "recipe_key")}
 
 # %% ../../nbs/lib/eval/67_rerank.ipynb #bc27f3bb
+def reranker_spec(name_or_path: str, revision: str | None = None) -> ModelSpec:
+    "The `ModelSpec` of a cross-encoder: a local directory, else a hub id; anything else refused in one line."
+    from steb_lib.models.registry import is_hub_id
+    if Path(name_or_path).is_dir():
+        return ModelSpec(str(name_or_path), "cross-encoder", local_dir=str(name_or_path), revision=revision)
+    if not is_hub_id(str(name_or_path)):
+        raise StebInputError(f"reranker {str(name_or_path)!r}: not a directory, not a hub id")
+    return ModelSpec(str(name_or_path), "cross-encoder", hub_id=str(name_or_path), revision=revision)
+
+def load_cross_encoder(path, name: str, device=None, max_length=None):
+    "sentence-transformers' `CrossEncoder` from local files; unsafe or damaged weights: one line naming them."
+    from sentence_transformers import CrossEncoder
+    from steb_lib.models.encoders import default_device, weights_problem
+    try: return CrossEncoder(path, device=device or default_device(), max_length=max_length)
+    except Exception as e:
+        if (why := weights_problem(e)) is None: raise
+        raise StebInputError(f"reranker {name}: {why}") from None
+
 class CrossEncoderReranker:
     """A sentence-transformers `CrossEncoder` (local directory or hub id at a recorded commit) scoring (query,
     candidate) pairs."""
@@ -103,20 +121,11 @@ class CrossEncoderReranker:
         max_length: int | None = None,
         batch_size: int = 32,
     ):
-        from sentence_transformers import CrossEncoder
-        from steb_lib.models.encoders import default_device, materialize
-        local = Path(name_or_path).is_dir()
-        files = materialize(
-            ModelSpec(
-                str(name_or_path),
-                "cross-encoder",
-                local_dir=str(name_or_path) if local else None,
-                hub_id=None if local else name_or_path,
-                revision=revision,
-            )
-        )
+        from steb_lib.models.encoders import materialize
+        spec = reranker_spec(name_or_path, revision); local = spec.local_dir is not None
+        files = materialize(spec)
         self.name, self.revision, self.batch_size = str(name_or_path), files["revision"], batch_size
-        self.model = CrossEncoder(files["path"], device=device or default_device(), max_length=max_length)
+        self.model = load_cross_encoder(files["path"], spec.name, device, max_length)
         self.max_length = (
             self.model.max_seq_length if hasattr(self.model, "max_seq_length") else self.model.max_length
         )

