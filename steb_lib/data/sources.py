@@ -16,8 +16,8 @@ from steb_lib.core import (
 __all__ = ['DOWNLOAD_LIMITS', 'UNPACK_RATIO_FLOOR', 'GDRIVE_URL', 'DatasetError', 'dataset_error', 'raw_mirror_dir',
            'fixtures_dir', 'source_prefix', 'matching_files', 'missing_files', 'download_limit', 'unpack_bound',
            'fetch_url', 'archive_member_path', 'extract_members', 'hf_repo_files', 'file_urls', 'pinned_files_problem',
-           'download_source', 'offline', 'source_roots', 'package_dir', 'packages_root', 'locate_source',
-           'source_availability', 'zip_part_files', 'unpack_zip_parts']
+           'discard_download', 'download_source', 'offline', 'source_roots', 'package_dir', 'packages_root',
+           'locate_source', 'source_availability', 'zip_part_files', 'unpack_zip_parts']
 
 # %% ../../nbs/lib/data/20_sources.ipynb #c006
 class DatasetError(StebInputError):
@@ -306,6 +306,12 @@ def pinned_files_problem(source: dict, got: dict) -> str | None:
             f"{sha256_json(got)[:12]}…): changed or tampered upstream; removed, nothing was kept")
 
 # %% ../../nbs/lib/data/20_sources.ipynb #96cd1201
+def discard_download(dest: Path, files=()) -> None:
+    """Remove what a refused download wrote: its `files` and the archives kept beside them (`.archive-*`), so
+    a later fetch asks the server again instead of unpacking the refused archive."""
+    for rel in files: (dest/rel).unlink(missing_ok=True)
+    for archive in dest.glob(".archive-*"): archive.unlink()
+
 def download_source(source: dict, dest: Path, dataset: str = "?") -> dict:
     """Download `source`'s files into `dest` (its cache directory); return {path: sha256} of what was fetched,
     checked against the source's pin (`pinned_files_problem`)."""
@@ -327,6 +333,7 @@ def download_source(source: dict, dest: Path, dataset: str = "?") -> dict:
     fetchers[kind](source, dest, dataset)
     missing = missing_files(dest, files)
     if missing:
+        discard_download(dest)
         raise dataset_error(
             dataset,
             f"the download holds nothing matching {missing}; the source's layout may have changed",
@@ -335,7 +342,7 @@ def download_source(source: dict, dest: Path, dataset: str = "?") -> dict:
     got = {str(p.relative_to(dest)): file_sha256(p)
            for hits in matching_files(dest, files).values() for p in hits}
     if problem := pinned_files_problem(source, got):
-        for rel in got: (dest/rel).unlink()
+        discard_download(dest, got)
         raise dataset_error(dataset, problem, dest)
     return got
 
