@@ -19,9 +19,10 @@ from ..records import record_lock, write_record
 _logger = logging.getLogger("steb_lib.train.lifecycle")
 
 # %% auto #0
-__all__ = ['PUBLISHING_FILE', 'DISK_FULL_ERRNOS', 'TrainingRun', 'Recipe', 'trainer_settings', 'recipe_fields', 'recipe_key',
-           'check_training_numbers', 'last_complete_checkpoint', 'publishing_record', 'train_once', 'no_room',
-           'other_stages', 'step_losses', 'training_record', 'train', 'refuse_base_code', 'base_model']
+__all__ = ['WEIGHT_FILES', 'PUBLISHING_FILE', 'DISK_FULL_ERRNOS', 'TrainingRun', 'Recipe', 'trainer_settings', 'recipe_fields',
+           'recipe_key', 'check_training_numbers', 'checkpoint_problem', 'last_complete_checkpoint',
+           'publishing_record', 'train_once', 'no_room', 'other_stages', 'step_losses', 'training_record', 'train',
+           'refuse_base_code', 'base_model']
 
 # %% ../../nbs/lib/train/50_lifecycle.ipynb #l006
 @dataclass(frozen=True)
@@ -86,14 +87,32 @@ def check_training_numbers(steps: int, batch_size: int, learning_rate: float, se
         raise StebInputError("cannot train with " + ", ".join(bad))
 
 # %% ../../nbs/lib/train/50_lifecycle.ipynb #l013
+WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin", "model.safetensors.index.json",
+                "pytorch_model.bin.index.json", "adapter_model.safetensors", "adapter_model.bin")
+
+def checkpoint_problem(checkpoint: Path) -> str | None:
+    """Why `checkpoint` cannot be resumed (None: it can): its `trainer_state.json` (written last) cut short,
+    its weights gone, or a module that its `modules.json` lists missing (sentence-transformers fails on it)."""
+    try: json.loads((checkpoint/"trainer_state.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError): return "cut short (no whole trainer_state.json)"
+    if not any((checkpoint/w).is_file() for w in WEIGHT_FILES): return "its weights are missing"
+    try: modules = json.loads((checkpoint/"modules.json").read_text(encoding="utf-8"))
+    except FileNotFoundError: return None
+    except (OSError, ValueError): return "its modules.json is damaged"
+    if not isinstance(modules, list) or not all(isinstance(m, dict) for m in modules):
+        return "its modules.json is damaged"
+    has_files = lambda d: d.is_dir() and any(d.iterdir())
+    lost = [m["path"] for m in modules if m.get("path") and not has_files(checkpoint/m["path"])]
+    return f"modules {lost} that its modules.json lists are missing" if lost else None
+
 def last_complete_checkpoint(checkpoints) -> Path | None:
-    """The newest `checkpoint-N` in `checkpoints` whose `trainer_state.json` (the trainer writes it last) is
-    whole; newer ones a kill left half-written are removed. None: nothing to resume from."""
+    """The newest `checkpoint-N` in `checkpoints` that can be resumed (`checkpoint_problem`); newer ones a
+    kill left half-written, or whose files were deleted, are removed (a warning says why). None: nothing to
+    resume from."""
     numbered = [p for p in Path(checkpoints).glob("checkpoint-*") if p.name.split("-", 1)[1].isdigit()]
     for c in sorted(numbered, key=lambda p: int(p.name.split("-", 1)[1]), reverse=True):
-        try: json.loads((c/"trainer_state.json").read_text(encoding="utf-8")); return c
-        except (OSError, ValueError):
-            shutil.rmtree(c, ignore_errors=True); _logger.info(f"removed {c}: a checkpoint cut short")
+        if (why := checkpoint_problem(c)) is None: return c
+        shutil.rmtree(c, ignore_errors=True); _logger.warning(f"removed {c}: {why}; not resumed")
     return None
 
 # %% ../../nbs/lib/train/50_lifecycle.ipynb #l016
