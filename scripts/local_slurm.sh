@@ -2,7 +2,8 @@
 # A real single-node SLURM cluster on this machine, for trying steb-lib's cluster path (`--executor slurm`,
 # `steb status`) and for the sweep tests (tests/test_slurm_cluster.py): Debian's Slurm with munge, slurmdbd and
 # MariaDB (submitit reads job states from accounting: without it a cancelled job never finishes), every file under
-# one throw-away directory, every daemon started here in its foreground mode and stopped by the PID recorded here.
+# one throw-away directory, every daemon started here in its foreground mode and stopped by the PID recorded here once
+# its start time and command line prove it is the process started here (a stale PID file never ends another one).
 #
 #   bash scripts/local_slurm.sh start    # installs the packages if missing (root or sudo), starts, waits until idle
 #   source "$STEB_SLURM_DIR/env"          # SLURM_CONF for every client and job (default dir: /tmp/steb-slurm)
@@ -41,7 +42,17 @@ alive() {   # a PID that runs and is no zombie (PID 1 here reaps late)
     [ -n "${1:-}" ] && [ -r "/proc/$1/stat" ] && [ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" != Z ]
 }
 
-daemon_pid() { cat "$DIR/run/$1.pid" 2>/dev/null || true; }
+start_time() {   # clock ticks from boot to the start of PID $1: with the PID, one process of this boot
+    sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | awk '{print $20}'
+}
+
+daemon_pid() {   # the PID recorded for daemon $1, only while it is the very process started here: the same start
+    local pid="" started="" program=""   # time and its program in the command line (a reused PID is not it)
+    read -r pid started program <"$DIR/run/$1.pid" 2>/dev/null || true
+    [ -n "$pid" ] && [ -n "$program" ] && [ "$(start_time "$pid")" = "$started" ] || return 0
+    tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qw -- "$program" && echo "$pid"
+    return 0
+}
 
 any_running() {
     for d in $STOP_ORDER; do alive "$(daemon_pid "$d")" && return 0; done
@@ -50,10 +61,10 @@ any_running() {
 
 port_taken() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
-start_daemon() {   # name, command...: detached in its own session, its PID recorded
+start_daemon() {   # name, command...: detached in its own session; its PID, start time and program recorded
     local name=$1; shift
     setsid "$@" >"$DIR/log/$name.out" 2>&1 </dev/null &
-    echo $! >"$DIR/run/$name.pid"
+    echo "$! $(start_time $!) $(basename "$1")" >"$DIR/run/$name.pid"
 }
 
 wait_for() {   # what, seconds, command...: until the command succeeds, or die naming the log to read

@@ -168,3 +168,27 @@ def test_a_job_sees_the_paths_switches_and_pins_it_needs_and_no_secret(cluster, 
     assert job_env["STEB_RAW_DIR"] == os.environ["STEB_RAW_DIR"] and job_env["SLURM_CONF"] == cluster["SLURM_CONF"]
     assert {k: job_env.get(k) for k in KERNEL_PINS} == dict(KERNEL_PINS)
     assert job_env["SLURM_CPUS_PER_TASK"] == "1" and job_env["SLURM_MEM_PER_NODE"] == "500"
+
+
+def test_stop_ends_no_process_that_a_stale_pid_file_names(tmp_path):
+    """Issue 61: a PID file left from an earlier cluster (the PID reused by another process since, or written in
+    the old one-number form) never makes `stop` end that process: it ends only what its start time and command
+    line prove it started. Needs no cluster, so it runs everywhere."""
+    (tmp_path / "run").mkdir()
+    bystander = subprocess.Popen(["sleep", "300"])
+    try:
+        started = Path(f"/proc/{bystander.pid}/stat").read_text().rsplit(") ", 1)[1].split()[19]
+        (tmp_path / "run" / "slurmd.pid").write_text(f"{bystander.pid}\n")                   # the old form
+        (tmp_path / "run" / "slurmctld.pid").write_text(f"{bystander.pid} {started} slurmctld\n")  # another program
+        (tmp_path / "run" / "munged.pid").write_text(f"{bystander.pid} 1 sleep\n")          # another start time
+        env = {**os.environ, "STEB_SLURM_DIR": str(tmp_path)}
+        status = subprocess.run(["bash", SCRIPT, "status"], env=env, capture_output=True, text=True, timeout=60)
+        assert status.returncode != 0 and status.stdout.count("not running") == 5, status.stdout
+        stop = subprocess.run(["bash", SCRIPT, "stop"], env=env, capture_output=True, text=True, timeout=60)
+        assert stop.returncode == 0 and "nothing of" in stop.stdout, stop.stdout + stop.stderr
+        assert bystander.poll() is None, "stop ended a process it did not start"
+        (tmp_path / "run" / "munged.pid").write_text(f"{bystander.pid} {started} sleep\n")   # proven: it is ended
+        stop = subprocess.run(["bash", SCRIPT, "stop"], env=env, capture_output=True, text=True, timeout=60)
+        assert stop.returncode == 0 and bystander.wait(timeout=30) is not None, stop.stdout + stop.stderr
+    finally:
+        bystander.kill()
