@@ -23,20 +23,30 @@ from ..models.registry import settings_fingerprint
 from ..run_settings import kernels_tag
 
 # %% auto #0
-__all__ = ['cache_key', 'EmbeddingCache', 'vectors_key', 'embed_texts']
+__all__ = ['SHARD_HASHES_KEPT', 'cache_key', 'shard_hashes', 'EmbeddingCache', 'vectors_key', 'embed_texts']
 
 # %% ../../nbs/lib/embed/41_cache.ipynb #c005
 def cache_key(model_name: str, revision: str | None, protocol: str) -> str:
     "Directory name of the cache for one model revision and protocol."
     return f"{path_name(model_name)}/{path_name(str(revision or 'unversioned'))}/{protocol}"
 
+_SHARD_HASHES: dict = {}   # shard -> ((mtime_ns, size), its hashes): read once per process
+SHARD_HASHES_KEPT = 2_000_000   # hashes remembered at most (~200 MB); beyond, the memo starts again
+
+def shard_hashes(shard: Path) -> frozenset:
+    """The text hashes `shard` holds, read once per process while its size and time stay the same (a shard is
+    written once, atomically): a suite of many datasets reads each shard's hashes once, not once a result."""
+    stat = shard.stat(); key = (stat.st_mtime_ns, stat.st_size)
+    if (memo := _SHARD_HASHES.get(shard)) is not None and memo[0] == key: return memo[1]
+    with np.load(shard, allow_pickle=False) as z: hashes = frozenset(z["hashes"].tolist())
+    if sum(len(h) for _, h in _SHARD_HASHES.values()) > SHARD_HASHES_KEPT: _SHARD_HASHES.clear()
+    _SHARD_HASHES[shard] = (key, hashes); return hashes
+
 def _shard_arrays(shard: Path, width: int | None, wanted=None) -> tuple[list, np.ndarray | None]:
     """(hashes, vectors) of a shard, or an error if it does not hold one vector of the right width per hash;
-    (hashes, None) when it holds none of the `wanted` hashes (its vectors are not read)."""
-    with np.load(shard, allow_pickle=False) as z:
-        hashes = z["hashes"].tolist()
-        if wanted is not None and wanted.isdisjoint(hashes): return hashes, None
-        vectors = z["vectors"]
+    (None, None) when it holds none of the `wanted` hashes (`shard_hashes`; its vectors are not read)."""
+    if wanted is not None and wanted.isdisjoint(shard_hashes(shard)): return None, None
+    with np.load(shard, allow_pickle=False) as z: hashes, vectors = z["hashes"].tolist(), z["vectors"]
     if vectors.ndim != 2 or len(hashes) != len(vectors) or not all(isinstance(h, str) for h in hashes):
         raise ValueError("hashes and vectors do not match")
     if width is not None and vectors.shape[1] != width:

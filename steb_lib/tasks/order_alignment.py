@@ -13,12 +13,13 @@ from ..profiles import make_profile
 from .spec import PER_SAMPLE, TaskSpec, record_field, register_task, sample_labelled
 
 # %% auto #0
-__all__ = ['MAX_TUPLE_SIZE', 'INSTANCE_FIELDS', 'ORDER_ALIGNMENT', 'injective_assignments', 'assignment_totals',
-           'assignment_margins', 'alignment_scores', 'expected_alignment_accuracy', 'block_pairs', 'block_instances',
-           'joined_instances', 'unit_tuples', 'category_alignment_sums', 'order_alignment_metrics',
-           'solver_alignment_accuracy', 'solver_near_ties', 'solver_category_sums', 'summed_as_scored',
-           'order_alignment_from_samples', 'tuples_by_category', 'order_alignment_replicates', 'tuple_record',
-           'check_tuples', 'tuple_texts', 'order_alignment_task_metrics', 'tuples_as_records', 'sample_tuples']
+__all__ = ['MAX_TUPLE_SIZE', 'INSTANCE_FIELDS', 'SOLVER_UNIQUE_GAP', 'ORDER_ALIGNMENT', 'injective_assignments',
+           'assignment_totals', 'assignment_margins', 'alignment_scores', 'expected_alignment_accuracy', 'block_pairs',
+           'block_instances', 'joined_instances', 'unit_tuples', 'category_alignment_sums', 'order_alignment_metrics',
+           'solver_alignment_accuracy', 'solver_near_ties', 'solver_accuracies', 'solver_category_sums',
+           'summed_as_scored', 'order_alignment_from_samples', 'tuples_by_category', 'order_alignment_replicates',
+           'tuple_record', 'check_tuples', 'tuple_texts', 'order_alignment_task_metrics', 'tuples_as_records',
+           'sample_tuples']
 
 # %% ../../nbs/lib/tasks/13_order_alignment.ipynb #c006
 MAX_TUPLE_SIZE = 6
@@ -163,11 +164,24 @@ def solver_near_ties(S, clip: bool = True) -> int:
     totals, _ = assignment_totals(np.maximum(S, 0.0) if clip else S)
     return int((assignment_margins(totals) < NEAR_TIE_MARGIN).sum())
 
+SOLVER_UNIQUE_GAP = 1e-9   # an optimum ahead of every other assignment by this much: any exact solver finds it
+
+def solver_accuracies(S, offset: int = 0, clip: bool = True) -> tuple[np.ndarray, int]:
+    """`solver_alignment_accuracy` of every instance of `S` (N, rows, cols), and how many are near ties. An
+    instance whose best assignment beats all others by `SOLVER_UNIQUE_GAP` is read off the enumerated totals
+    (the solver would return it); scipy's solver decides the rest (ties, near ties), as the released code."""
+    totals, assignments = assignment_totals(np.maximum(S, 0.0) if clip else S)
+    best = totals.max(1, keepdims=True)
+    unique = (totals >= best - SOLVER_UNIQUE_GAP).sum(1) == 1
+    accuracy = (assignments[totals.argmax(1)] == np.arange(S.shape[1]) + offset).mean(1)
+    for k in np.flatnonzero(~unique): accuracy[k] = solver_alignment_accuracy(S[k], offset, clip)
+    return accuracy, int((assignment_margins(totals) < NEAR_TIE_MARGIN).sum())
+
 def solver_category_sums(embeddings, clip: bool = True, ordered: bool = False,
                          per_instance: bool = False) -> dict:
-    """`category_alignment_sums` computed one instance at a time with the solver: each unordered pair (A
-    before B), or each ordered pair. Cosines come from one product per A, whatever the vectors' width. Each
-    instance is summed on its own (`per_instance`: its own block)."""
+    """`category_alignment_sums` computed one instance at a time as the solver decides it (`solver_accuracies`):
+    each unordered pair (A before B), or each ordered pair. Cosines come from one product per A, whatever the
+    vectors' width. Each instance is summed on its own (`per_instance`: its own block)."""
     X = unit_tuples(embeddings); n, m, d = X.shape
     sums, count, near_ties, instances = np.zeros(3), 0, 0, []
     for i in range(n - (not ordered)):
@@ -176,12 +190,12 @@ def solver_category_sums(embeddings, clip: bool = True, ordered: bool = False,
         S = G[:, js, :].transpose(1, 0, 2)                        # (B, rows of A, texts of B)
         last, first = S[:, :-1].copy(), S[:, 1:].copy()
         last[:, :, -1], first[:, :, 0] = G[:-1, i, -1], G[1:, i, 0]   # B with A's own last / first text
-        for j, s, l, f in zip(js, S, last, first):
-            accuracies = [solver_alignment_accuracy(s, 0, clip), solver_alignment_accuracy(l, 0, clip),
-                          solver_alignment_accuracy(f, 1, clip)]
-            sums += accuracies
+        (plain, ties_s), (drop_last, ties_l), (drop_first, ties_f) = (
+            solver_accuracies(S, 0, clip), solver_accuracies(last, 0, clip), solver_accuracies(first, 1, clip))
+        for j, *accuracies in zip(js, plain.tolist(), drop_last.tolist(), drop_first.tolist()):
+            sums += accuracies   # one instance at a time, in order: the released sums, bit for bit
             if per_instance: instances.append(dict(zip(INSTANCE_FIELDS, [*accuracies, i, j, len(instances)])))
-        near_ties += sum(solver_near_ties(t, clip) for t in (S, last, first)); count += len(js)
+        near_ties += ties_s + ties_l + ties_f; count += len(js)
     return {"plain": sums[0], "drop_last": sums[1], "drop_first": sums[2], "n_instances": count,
             "near_ties": near_ties, **({"instances": joined_instances(instances)} if per_instance else {})}
 
