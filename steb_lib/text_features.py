@@ -43,10 +43,10 @@ def text_pieces(text: str, limit: int = SPACY_PIECE_CHARS) -> list[str]:
     return pieces + [text]
 
 def max_parsed_chars() -> int:
-    "The most characters of one text that spaCy parses here: `$STEB_MAX_PARSED_CHARS`, else `MAX_PARSED_CHARS`."
+    "The most characters of a text spaCy parses here: `$STEB_MAX_PARSED_CHARS`, else `MAX_PARSED_CHARS`."
     value = os.environ.get("STEB_MAX_PARSED_CHARS", "").strip() or str(MAX_PARSED_CHARS)
     if not value.isdigit() or int(value) < 1:
-        raise StebInputError(f"STEB_MAX_PARSED_CHARS={value!r}: a number of characters (at least 1) is expected")
+        raise StebInputError(f"STEB_MAX_PARSED_CHARS={value!r}: a number of characters (1 or more) expected")
     return int(value)
 
 # %% ../nbs/lib/06_text_features.ipynb #b88cbf31

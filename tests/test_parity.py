@@ -48,8 +48,9 @@ def test_clustering_follows_the_released_embedding_route(tmp, dataset, released,
     paper = evaluate(tmp, dataset, "clustering", *SAME_SAMPLES, store="rs")     # steb-lib's samples, as measured
     assert (paper["profile"], paper["model_route"], paper["model_family"]) == (SAMPLES_PROFILE, "hf-route", "sentence-transformers")
     assert abs(paper["main_score"] - released) < 5e-4, paper["main_score"]
-    pure = evaluate(tmp, dataset, "clustering")      # the paper profile proper: the released selection too
-    assert (pure["profile"], pure["corrections"]) == ("paper", []) and pure["data_selection"].startswith("the first N records")
+    if dataset == "hate_speech":   # the paper profile proper, the released selection too (once: it is no dataset's)
+        pure = evaluate(tmp, dataset, "clustering")
+        assert (pure["profile"], pure["corrections"]) == ("paper", []) and pure["data_selection"].startswith("the first N records")
     corrected = evaluate(tmp, dataset, "clustering", "--profile", "corrected", store="rc")
     assert corrected["model_route"] == "own" and abs(corrected["main_score"] - own) < 5e-4, corrected["main_score"]
 

@@ -122,7 +122,8 @@ _HUB_PART = r"[A-Za-z0-9_](?:[A-Za-z0-9_.-]{0,94}[A-Za-z0-9_])?"
 def is_hub_id(name: str) -> bool:
     """Could `name` be a hub repository id (`owner/name`)? The hub's own rule: letters, digits, `_.-`, no `--`
     or `..`, neither part starting or ending with `-` or `.`; `../x` or `/abs/path` are not."""
-    return bool(re.fullmatch(f"{_HUB_PART}/{_HUB_PART}", name or "")) and "--" not in name and ".." not in name
+    plain = bool(re.fullmatch(f"{_HUB_PART}/{_HUB_PART}", name or ""))
+    return plain and "--" not in name and ".." not in name
 
 def resolve_model(name: str, revision: str | None = None, trust_remote_code: bool = False) -> ModelSpec:
     """The `ModelSpec` for a registry name/alias, a local model directory or a hub id (`revision`, or

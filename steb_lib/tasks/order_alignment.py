@@ -164,7 +164,7 @@ def solver_near_ties(S, clip: bool = True) -> int:
     totals, _ = assignment_totals(np.maximum(S, 0.0) if clip else S)
     return int((assignment_margins(totals) < NEAR_TIE_MARGIN).sum())
 
-SOLVER_UNIQUE_GAP = 1e-9   # an optimum ahead of every other assignment by this much: any exact solver finds it
+SOLVER_UNIQUE_GAP = 1e-9   # an optimum ahead of every other assignment by this: any exact solver finds it
 
 def solver_accuracies(S, offset: int = 0, clip: bool = True) -> tuple[np.ndarray, int]:
     """`solver_alignment_accuracy` of every instance of `S` (N, rows, cols), and how many are near ties. An
@@ -179,9 +179,10 @@ def solver_accuracies(S, offset: int = 0, clip: bool = True) -> tuple[np.ndarray
 
 def solver_category_sums(embeddings, clip: bool = True, ordered: bool = False,
                          per_instance: bool = False) -> dict:
-    """`category_alignment_sums` computed one instance at a time as the solver decides it (`solver_accuracies`):
-    each unordered pair (A before B), or each ordered pair. Cosines come from one product per A, whatever the
-    vectors' width. Each instance is summed on its own (`per_instance`: its own block)."""
+    """`category_alignment_sums` computed one instance at a time as the solver decides it
+    (`solver_accuracies`): each unordered pair (A before B), or each ordered pair. Cosines come from one
+    product per A, whatever the vectors' width. Each instance is summed on its own (`per_instance`: its own
+    block)."""
     X = unit_tuples(embeddings); n, m, d = X.shape
     sums, count, near_ties, instances = np.zeros(3), 0, 0, []
     for i in range(n - (not ordered)):
@@ -190,8 +191,8 @@ def solver_category_sums(embeddings, clip: bool = True, ordered: bool = False,
         S = G[:, js, :].transpose(1, 0, 2)                        # (B, rows of A, texts of B)
         last, first = S[:, :-1].copy(), S[:, 1:].copy()
         last[:, :, -1], first[:, :, 0] = G[:-1, i, -1], G[1:, i, 0]   # B with A's own last / first text
-        (plain, ties_s), (drop_last, ties_l), (drop_first, ties_f) = (
-            solver_accuracies(S, 0, clip), solver_accuracies(last, 0, clip), solver_accuracies(first, 1, clip))
+        (plain, ties_s), (drop_last, ties_l), (drop_first, ties_f) = (solver_accuracies(
+            S, 0, clip), solver_accuracies(last, 0, clip), solver_accuracies(first, 1, clip))
         for j, *accuracies in zip(js, plain.tolist(), drop_last.tolist(), drop_first.tolist()):
             sums += accuracies   # one instance at a time, in order: the released sums, bit for bit
             if per_instance: instances.append(dict(zip(INSTANCE_FIELDS, [*accuracies, i, j, len(instances)])))

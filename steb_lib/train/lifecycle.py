@@ -92,7 +92,7 @@ WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin", "model.safetensors.ind
 
 def checkpoint_problem(checkpoint: Path) -> str | None:
     """Why `checkpoint` cannot be resumed (None: it can): its `trainer_state.json` (written last) cut short,
-    its weights gone, or a module that its `modules.json` lists missing (sentence-transformers fails on it)."""
+    its weights gone, or a module its `modules.json` lists missing (sentence-transformers fails on it)."""
     try: json.loads((checkpoint/"trainer_state.json").read_text(encoding="utf-8"))
     except (OSError, ValueError): return "cut short (no whole trainer_state.json)"
     if not any((checkpoint/w).is_file() for w in WEIGHT_FILES): return "its weights are missing"
