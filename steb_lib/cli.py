@@ -19,9 +19,9 @@ from .profiles import CORRECTIONS, DEFAULT_PROFILE, PROFILES, make_profile
 # %% auto #0
 __all__ = ['COMMAND_HELP', 'COMMAND_PARSERS', 'EXAMPLE_MODELS', 'SCORE_CHOICES', 'seed_number', 'commands_parser', 'build_parser',
            'run_fetch', 'list_corrections', 'run_examples', 'list_models', 'list_datasets', 'prepare', 'sweep_options',
-           'run_sweep', 'run_evaluate', 'run_rerank', 'of_a_suite', 'print_tables', 'print_interval_tables',
-           'run_compare', 'print_intervals_and_claims', 'run_paper', 'run_train', 'main', 'progress_bar', 'run_verify',
-           'print_kernels', 'run_export', 'run_status']
+           'run_sweep', 'print_sweep_plan', 'run_evaluate', 'run_rerank', 'of_a_suite', 'print_tables',
+           'print_interval_tables', 'run_compare', 'print_intervals_and_claims', 'run_paper', 'run_train', 'main',
+           'progress_bar', 'run_verify', 'print_kernels', 'run_export', 'run_status']
 
 # %% ../nbs/lib/98_cli.ipynb #c005
 def _add_profile_options(p):
@@ -71,6 +71,9 @@ def _add_executor_options(p):
     p.add_argument("--slurm-array-parallelism", type=int, default=16, help="jobs of the array at once (16)")
     p.add_argument("--slurm-cpus", type=int, default=8, help="CPUs per job (default 8)")
     p.add_argument("--slurm-mem", help="memory per job, e.g. 32G (default: the partition's)")
+    p.add_argument("--pack-minutes", type=float, default=0,
+                   help="pack each model's jobs into submitit jobs of about this many minutes by a rough "
+                   "estimate, the model loaded once each (default 0: one submitit job per job)")
     p.add_argument("--jobs-dir", help="submitit's scripts, pickles, logs (default RESULTS_DIR/.sweep/jobs)")
     p.add_argument("--no-wait", action="store_true", help="slurm: submit and return; follow with steb status")
 
@@ -156,6 +159,8 @@ def _add_evaluate_parser(sub) -> None:
                     help=f"texts per forward pass (default {DEFAULT_BATCH_SIZE}; recorded in each result: "
                     "another batch size changes vectors in their last bits)")
     _add_run_options(ev); _add_executor_options(ev)
+    ev.add_argument("--dry-run", action="store_true",
+                    help="with --executor: print the plan (jobs, packs, estimated hours) and submit nothing")
 
 # %% ../nbs/lib/98_cli.ipynb #77c61770
 def _add_rerank_parser(sub) -> None:
@@ -424,21 +429,36 @@ def sweep_options(a) -> dict:
     from steb_lib.sweep import slurm_parameters
     slurm = slurm_parameters(a.slurm_partition, a.slurm_gpus, a.slurm_time, a.slurm_array_parallelism,
                              a.slurm_cpus, a.slurm_mem, a.slurm_account)
-    return dict(folder=a.jobs_dir, parallelism=a.parallelism, slurm=slurm)
+    return dict(folder=a.jobs_dir, parallelism=a.parallelism, slurm=slurm, pack_minutes=a.pack_minutes)
 
 # %% ../nbs/lib/98_cli.ipynb #b0948b80
 def run_sweep(a, jobs) -> int:
-    "Run or submit `jobs` with --executor; print what happened; 1 if a job failed."
+    """Run or submit `jobs` with --executor (with --dry-run: print the plan); print what happened; 1 if a job
+    failed."""
     from steb_lib.sweep import submit_sweep
+    if getattr(a, "dry_run", False): return print_sweep_plan(a, jobs)
     out = submit_sweep(jobs, a.results_dir, a.executor, wait=not a.no_wait, force=a.force,
                        cache_dir=a.cache_dir, **sweep_options(a))
     verb = "run" if a.executor == "local" else "submitted"
     waiting = f", {len(out['waiting'])} queued or running (not submitted again)" if out["waiting"] else ""
-    print(f"{len(out['submitted'])} jobs {verb}, {out['finished']} already finished{waiting}")
+    packed = sum(len(p) > 1 for p in out["packs"])
+    packs = f" (in {len(out['packs'])} submitit jobs, a model loaded once each)" if packed else ""
+    print(f"{len(out['submitted'])} jobs {verb}{packs}, {out['finished']} already finished{waiting}")
     if a.executor == "slurm": print("SLURM jobs: " + " ".join(j.job_id for j in out["jobs"]))
     for job, why, log in out["failed"]: print(f"  failed {job.label()}: {why} (log: {log})", file=sys.stderr)
     print(f"status: steb status --results-dir {a.results_dir}")
     return 1 if out["failed"] else 0
+
+def print_sweep_plan(a, jobs) -> int:
+    "`--dry-run`: the packs of the unfinished `jobs` and their estimated cost; nothing is submitted."
+    import os
+    from steb_lib.sweep import plan_summary, sweep_plan
+    plan = sweep_plan(jobs, a.results_dir, a.pack_minutes)
+    slurm = a.executor == "slurm"
+    cpus = a.slurm_cpus if slurm else max(1, (os.cpu_count() or 1) // max(1, a.parallelism))
+    print(plan.to_string(index=False, max_colwidth=60) if len(plan) else "every job is finished")
+    print(plan_summary(plan, cpus, a.slurm_array_parallelism if slurm else a.parallelism, a.slurm_gpus))
+    return 0
 
 # %% ../nbs/lib/98_cli.ipynb #0f7d3004
 def run_evaluate(a) -> int:

@@ -22,13 +22,15 @@ _logger = logging.getLogger("steb_lib.sweep")
 
 # %% auto #0
 __all__ = ['SCHEDULER_WAITING', 'SCHEDULER_RUNNING', 'SCHEDULER_ENDED', 'EXECUTORS', 'JOB_ENV_NAMES', 'JOB_ENV_PREFIXES',
-           'SECRET_WORDS', 'SweepJob', 'sweep_jobs', 'model_result_name', 'job_results', 'read_sweep_file', 'job_key',
-           'failure_record', 'job_failure', 'limit_threads', 'result_matches', 'raw_files_stamp', 'current_data_sha256',
-           'pinned_revision', 'current_revision', 'run_sweep_job', 'lock_held', 'sweep_folder', 'sweep_lock',
-           'submitted_ids', 'record_submitted', 'submitted_logs', 'scheduler_queue', 'scheduler_ended', 'job_state',
-           'sweep_status', 'status_counts', 'minutes', 'slurm_parameters', 'job_environment', 'make_executor',
-           'run_local_jobs', 'manifest_path', 'manifest_entries', 'manifest_job', 'manifest_jobs', 'add_to_manifest',
-           'prepare_models', 'submit_sweep']
+           'SECRET_WORDS', 'SECONDS_PER_TEXT', 'NEURAL_SECONDS_PER_TEXT', 'LOAD_SECONDS', 'TASK_SECONDS', 'SweepJob',
+           'sweep_jobs', 'model_result_name', 'job_results', 'read_sweep_file', 'job_key', 'failure_record',
+           'job_failure', 'limit_threads', 'result_matches', 'raw_files_stamp', 'current_data_sha256',
+           'pinned_revision', 'current_revision', 'pack_key', 'run_sweep_pack', 'run_sweep_job', 'lock_held',
+           'sweep_folder', 'sweep_lock', 'submitted_ids', 'record_submitted', 'submitted_logs', 'scheduler_queue',
+           'scheduler_ended', 'job_state', 'sweep_status', 'status_counts', 'minutes', 'slurm_parameters',
+           'job_environment', 'make_executor', 'run_local_jobs', 'manifest_path', 'manifest_entries', 'manifest_job',
+           'manifest_jobs', 'add_to_manifest', 'model_rates', 'job_seconds', 'pack_jobs', 'pack_seconds', 'sweep_plan',
+           'plan_summary', 'prepare_models', 'submit_sweep']
 
 # %% ../nbs/lib/75_sweep.ipynb #c006
 @dataclass(frozen=True)
@@ -178,23 +180,41 @@ def current_revision(model: str) -> str | None:
     except StebInputError: return None
     return directory_fingerprint(source) if Path(source).is_dir() else None
 
-def run_sweep_job(job: SweepJob, results_dir, threads: int | None = None, **kw) -> dict:
-    """Evaluate `job` into `results_dir`: {'job', 'computed', 'already', 'failed'} (result paths); failures
-    are also recorded beside the results."""
+def pack_key(job: SweepJob) -> tuple:
+    "What the jobs of one pack share: model, suite, task, protocol, profile, seed (only the dataset differs)."
+    return (job.model, job.suite, job.task, job.protocol, job.profile, job.seed)
+
+def run_sweep_pack(pack, results_dir, threads: int | None = None, **kw) -> dict:
+    """Evaluate the jobs of `pack` (`pack_jobs`: one model's) into `results_dir` in one call, the model
+    loaded once: {'jobs', 'computed', 'already', 'failed'} (result paths); each job's failures recorded
+    beside the results."""
     from steb_lib.eval.runner import evaluate_suite
-    if kw.pop("seed", job.seed) != job.seed: raise StebInputError(f"{job.label()}: the seed is the job's own")
+    first = pack[0]
+    if kw.pop("seed", first.seed) != first.seed:
+        raise StebInputError(f"{first.label()}: the seed is the job's own")
+    if len({pack_key(j) for j in pack}) > 1: raise StebInputError("a pack holds one model's jobs of one run")
     if threads: limit_threads(threads)
-    outs = job_results(job, results_dir); already = [str(p) for p in outs if result_matches(p, job)]
+    outs = {j: job_results(j, results_dir) for j in pack}
+    already = [str(p) for j in pack for p in outs[j] if result_matches(p, j)]
     try:
-        out = evaluate_suite(job.model, job.suite, job.task, datasets=[job.dataset], results_dir=results_dir,
-                             protocol=job.protocol, profile=job.profile, seed=job.seed, progress=False,
-                             **({"scoring": "mean"} | kw))   # the scoring job_results names
+        out = evaluate_suite(first.model, first.suite, first.task, datasets=[j.dataset for j in pack],
+                             results_dir=results_dir, protocol=first.protocol, profile=first.profile,
+                             seed=first.seed, progress=False, **({"scoring": "mean"} | kw))
+
     except Exception as e:   # the model would not load, the store cannot be written, ...
         why = f"{type(e).__name__}: {e}"
-        _record_failures(job, results_dir, [(job.dataset, job.task or "*", why)]); raise
-    failed = out["failed"]; _record_failures(job, results_dir, failed)
-    computed = [str(p) for p in outs if result_matches(p, job) and str(p) not in already]
-    return {"job": asdict(job), "computed": computed, "already": already, "failed": [list(f) for f in failed]}
+        for j in pack: _record_failures(j, results_dir, [(j.dataset, j.task or "*", why)])
+        raise
+    for j in pack: _record_failures(j, results_dir, [f for f in out["failed"] if f[0] == j.dataset])
+    computed = [str(p) for j in pack for p in outs[j] if result_matches(p, j) and str(p) not in already]
+    return {"jobs": [asdict(j) for j in pack], "computed": computed, "already": already,
+            "failed": [list(f) for f in out["failed"]]}
+
+def run_sweep_job(job: SweepJob, results_dir, threads: int | None = None, **kw) -> dict:
+    "`run_sweep_pack` of one job: {'job', 'computed', 'already', 'failed'}."
+    out = run_sweep_pack((job,), results_dir, threads, **kw)
+    return {"job": out.pop("jobs")[0]} | out
+
 
 # %% ../nbs/lib/75_sweep.ipynb #c018
 def lock_held(result: Path) -> bool:
@@ -396,6 +416,63 @@ def add_to_manifest(jobs, results_dir) -> None:
         text = json.dumps(entries + new, indent=1) + "\n"
         atomic_write_text(manifest_path(results_dir), text, within=results_dir)
 
+# %% ../nbs/lib/75_sweep.ipynb #549b7d23
+SECONDS_PER_TEXT = {"random": 1e-5, "function-words": 2e-4, "stylometric": 1e-2, "biber": 1.5e-2,
+                    "tfidf": 1e-2}   # the baselines, by family
+NEURAL_SECONDS_PER_TEXT = 2e-2   # a small encoder on a few CPU cores (a GPU: faster; a 7B model: slower)
+LOAD_SECONDS = {"neural": 30.0, "other": 5.0}   # a process's imports and the model's load, once per pack
+TASK_SECONDS = 5.0   # preparing a sample and scoring it (intervals included), per task
+
+def model_rates(model: str) -> tuple[float, float]:
+    "(seconds per text, seconds to start and load) of `model`, by its family (unknown: a neural model's)."
+    try: family = resolve_model(model).family
+    except StebInputError: family = None
+    if family in SECONDS_PER_TEXT: return SECONDS_PER_TEXT[family], LOAD_SECONDS["other"]
+    return NEURAL_SECONDS_PER_TEXT, LOAD_SECONDS["neural"]
+
+def job_seconds(job: SweepJob) -> float:
+    "A rough estimate of `job`'s seconds, its model loaded: its texts (Tab. 15's counts) and its tasks."
+    entry = dataset_entry(job.dataset); tasks = suite_tasks(entry, job.suite, job.task)
+    texts = sum(entry["tasks"][t].get("total") or 1000 for t in tasks)
+    return texts * model_rates(job.model)[0] + TASK_SECONDS * len(tasks)
+
+# %% ../nbs/lib/75_sweep.ipynb #3182e800
+def pack_jobs(jobs, minutes: float = 0) -> list[tuple]:
+    """`jobs` as packs that one submitit job runs, the model loaded once: jobs sharing `pack_key`, in order,
+    as many as `job_seconds` says fit `minutes` with the model's load (at least one each); 0: one job each."""
+    if not minutes: return [(j,) for j in jobs]
+    groups, packs = {}, []
+    for j in jobs: groups.setdefault(pack_key(j), []).append(j)
+    for group in groups.values():
+        load = model_rates(group[0].model)[1]; pack, used = [], load
+        for j in group:
+            if pack and used + job_seconds(j) > minutes * 60:
+                packs.append(tuple(pack)); pack, used = [], load
+            pack.append(j); used += job_seconds(j)
+        packs.append(tuple(pack))
+    return packs
+
+def pack_seconds(pack) -> float: return model_rates(pack[0].model)[1] + sum(map(job_seconds, pack))
+
+# %% ../nbs/lib/75_sweep.ipynb #f3df3e00
+def sweep_plan(jobs, results_dir, pack_minutes: float = 0) -> pd.DataFrame:
+    """One row per pack of the unfinished `jobs`, as `submit_sweep` would pack them: model, jobs, first
+    datasets, estimated minutes."""
+    todo = [j for j in jobs if job_state(j, results_dir) != "finished"]
+    shown = lambda p: ", ".join(j.dataset for j in p[:3]) + (f" and {len(p) - 3} more" if len(p) > 3 else "")
+    rows = [{"model": p[0].model, "jobs": len(p), "datasets": shown(p),
+             "minutes": round(pack_seconds(p) / 60, 1)} for p in pack_jobs(todo, pack_minutes)]
+    return pd.DataFrame(rows, columns=["model", "jobs", "datasets", "minutes"])
+
+def plan_summary(plan: pd.DataFrame, cpus: int, at_once: int, gpus: int = 0) -> str:
+    "The plan's totals in a line: submitit jobs, (model, dataset) jobs, core- (GPU-) hours, wall time."
+    hours = float(plan["minutes"].sum()) / 60
+    wall = max(hours / max(1, at_once), float(plan["minutes"].max() if len(plan) else 0) / 60)
+    gpu = f", {hours * gpus:.1f} GPU-hours" if gpus else ""
+    return (f"{len(plan)} submitit jobs for {int(plan['jobs'].sum())} (model, dataset) jobs: ~{hours:.1f} h "
+            f"of work, {hours * cpus:.1f} core-hours at {cpus} CPUs a job{gpu}, ~{wall:.1f} h of wall time, "
+            f"{at_once} at once (rough: steb_lib.sweep.SECONDS_PER_TEXT)")
+
 # %% ../nbs/lib/75_sweep.ipynb #c034
 def prepare_models(models, fetch_models: bool = True) -> None:
     "Make every model of a sweep usable offline before submission: fetched (hub files), trained (steb-lib's)."
@@ -408,9 +485,11 @@ def prepare_models(models, fetch_models: bool = True) -> None:
 
 # %% ../nbs/lib/75_sweep.ipynb #c035
 def submit_sweep(jobs, results_dir, executor: str = "local", folder=None, parallelism: int = 2, slurm=None,
-                 wait: bool = True, fetch_models: bool = True, force: bool = False, **kw) -> dict:
-    """Run (local) or submit (slurm) the unfinished `jobs` (all, with `force`) into `results_dir`;
-    {'submitted', 'finished', 'failed': [(job, why, log)], 'jobs'}."""
+                 wait: bool = True, fetch_models: bool = True, force: bool = False, pack_minutes: float = 0,
+                 **kw) -> dict:
+    """Run (local) or submit (slurm) the unfinished `jobs` (all, with `force`) into `results_dir`, in packs
+    of `pack_minutes` (`pack_jobs`; 0: one submitit job each); {'submitted', 'finished', 'waiting', 'failed':
+    [(job, why, log)], 'packs', 'jobs' (submitit's)}."""
     results_dir = Path(results_dir); results_dir.mkdir(parents=True, exist_ok=True)
     prepare_models([j.model for j in jobs], fetch_models); add_to_manifest(jobs, results_dir)
     queue = scheduler_queue(submitted_ids(results_dir).values())
@@ -419,18 +498,20 @@ def submit_sweep(jobs, results_dir, executor: str = "local", folder=None, parall
     # submitit pickles the calls it later loads there: a `jobs` link that leads out of the store is refused
     calls_dir = folder or inside(results_dir, sweep_folder(results_dir)/"jobs"/"calls").parent
     ex = make_executor(executor, calls_dir, slurm)
-    fn = functools.partial(run_sweep_job, results_dir=results_dir, force=force, **kw)
+    fn = functools.partial(run_sweep_pack, results_dir=results_dir, force=force, **kw)
+    packs = pack_jobs(todo, pack_minutes)
     out = {"submitted": todo, "finished": sum(states[j] == "finished" for j in jobs if j not in todo),
-           "waiting": [j for j in jobs if states[j] in ("queued", "running")], "failed": []}
+           "waiting": [j for j in jobs if states[j] in ("queued", "running")], "failed": [], "packs": packs}
     if executor == "local":
         threads = max(1, (os.cpu_count() or 1) // max(1, parallelism))
-        submitted = run_local_jobs(ex, functools.partial(fn, threads=threads), todo, parallelism)
+        submitted = run_local_jobs(ex, functools.partial(fn, threads=threads), packs, parallelism)
     else:
-        submitted = list(zip(todo, ex.map_array(fn, todo))) if todo else []
-        record_submitted([(item, job.job_id) for item, job in submitted], results_dir,
-                         [(item, job.paths.stderr) for item, job in submitted])
+        submitted = list(zip(packs, ex.map_array(fn, packs))) if packs else []
+        record_submitted([(item, job.job_id) for pack, job in submitted for item in pack], results_dir,
+                         [(item, job.paths.stderr) for pack, job in submitted for item in pack])
         if not wait: return out | {"jobs": [job for _, job in submitted]}
-    failures = [(item, _job_failure(job), str(job.paths.stderr)) for item, job in submitted]
+    failures = [(item, why, str(job.paths.stderr)) for pack, job in submitted
+                for item, why in _pack_failures(pack, job)]
     out["failed"] = [f for f in failures if f[1]]
     return out | {"jobs": [job for _, job in submitted]}
 
@@ -446,3 +527,11 @@ def _job_failure(job) -> str | None:
         lines = [l for l in str(e).strip().splitlines() if l.strip() and not l.startswith("submitit ")]
         return f"{type(e).__name__}: {lines[-1] if lines else ''}"
     return "; ".join(f"{d}/{t}: {w}" for d, t, w in result["failed"]) or None
+
+def _pack_failures(pack, job) -> list[tuple]:
+    """(each job of `pack`, why it failed or None), from the finished submitit `job` that ran the pack: the
+    whole pack's reason if it ended without a result, else each job's failed tasks."""
+    try: result = job.result()
+    except Exception: why = _job_failure(job); return [(item, why) for item in pack]
+    mine = lambda item: [f"{d}/{t}: {w}" for d, t, w in result["failed"] if d == item.dataset]   # noqa: E731
+    return [(item, "; ".join(mine(item)) or None) for item in pack]

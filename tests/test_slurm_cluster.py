@@ -98,6 +98,13 @@ def test_steb_paper_sweeps_real_job_arrays_then_runs_the_notebooks_and_equals_a_
         done = steb("evaluate", model, "--suite", "mini", "--results-dir", sequential, env=env)
         assert done.returncode == 0, done.stderr[-2000:]
     assert stored(swept) == stored(sequential)
+    # issue 62: the same 14 jobs packed by cost into one SLURM job per model (its model loaded once): the same results
+    packed = steb("evaluate", "random", "function-words", "--suite", "mini", "--results-dir", tmp_path / "packed", *slurm,
+                  "--pack-minutes", "60", env=env)
+    assert packed.returncode == 0 and "14 jobs submitted (in 2 submitit jobs" in packed.stdout, packed.stdout + packed.stderr[-2000:]
+    rows = sacct(env, job_ids(packed.stdout)[0].split("_")[0])
+    assert len(rows) == 2 and {x["State"] for x in rows} == {"COMPLETED"}, rows
+    assert stored(tmp_path / "packed") == stored(sequential)
     sweep = ["evaluate", "random", "function-words", "--suite", "mini", "--results-dir", swept, *slurm]
     # a hand-edited result is not finished (its checksum fails): the same command resubmits that job only
     edited = swept / "function-words" / "mini_probing" / "probing.json"

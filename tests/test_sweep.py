@@ -19,15 +19,26 @@ def stored_without_timing(path: Path) -> dict:
     return without_timing(json.loads(path.read_text(encoding="utf-8")))
 
 
-def test_local_sweep_with_4_jobs_at_once_equals_a_sequential_run(tmp_path):
+def test_local_sweep_of_packed_jobs_at_once_equals_a_sequential_run(tmp_path):
+    """8 (model, dataset) jobs packed into fewer submitit jobs (issue 62: a model's jobs share a process and its model
+    load, by a rough cost estimate) that run at once; `--dry-run` prints that plan first and submits nothing."""
     models = ("function-words", str(make_tiny_model("bert", tmp_path / "tiny-bert")))   # a non-neural and a neural one
     datasets = ["mini_aaac_verification_en", "mini_authors_retrieval_nl", "mini_bible_kjv_web", "mini_probing"]
     for m in models:
         run = evaluate_suite(m, "mini", datasets=datasets, results_dir=tmp_path / "sequential", cache_dir=tmp_path / "c1", progress=False)
         assert not run["failed"] and len(run["done"]) == 6
-    jobs = sweep_jobs(models, "mini", datasets)            # 4 datasets, 6 (dataset, task) pairs: 8 jobs, 4 at once
-    out = submit_sweep(jobs, tmp_path / "sweep", "local", parallelism=4, fetch_models=False, cache_dir=tmp_path / "c2")
+    jobs = sweep_jobs(models, "mini", datasets)            # 4 datasets, 6 (dataset, task) pairs: 8 jobs
+    plan = subprocess.run([str(STEB), "evaluate", *models, "--suite", "mini", "--executor", "local", "--pack-minutes", "1.5",
+                           "--dry-run", "--results-dir", str(tmp_path / "sweep")],
+                          capture_output=True, text=True, env={**os.environ, "HF_HUB_OFFLINE": "1"})
+    assert plan.returncode == 0 and "submitit jobs for 14 (model, dataset) jobs" in plan.stdout, plan.stdout + plan.stderr
+    assert not (tmp_path / "sweep").exists() or not list((tmp_path / "sweep").glob("*/*/*.json"))   # nothing ran
+    out = submit_sweep(jobs, tmp_path / "sweep", "local", parallelism=4, fetch_models=False, cache_dir=tmp_path / "c2",
+                       pack_minutes=1.5)
     assert (len(out["submitted"]), out["finished"], out["failed"]) == (8, 0, [])
+    packs = out["packs"]
+    assert 1 < len(packs) < len(jobs) and max(map(len, packs)) > 1 and all(len({j.model for j in p}) == 1 for p in packs)
+    assert len(out["jobs"]) == len(packs)                              # one process (one model load) per pack
     computed = [p for job in out["jobs"] for p in job.result()["computed"]]
     assert len(computed) == len(set(computed)) == 2 * 6             # every result computed once, by one job
     sequential = sorted(p.relative_to(tmp_path / "sequential") for p in (tmp_path / "sequential").rglob("*.json"))
