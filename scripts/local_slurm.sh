@@ -115,7 +115,9 @@ AccountingStorageType=accounting_storage/slurmdbd
 AccountingStorageHost=127.0.0.1
 AccountingStoragePort=6819
 AccountingStoragePass=$SOCK
-JobAcctGatherType=jobacct_gather/none
+JobAcctGatherType=jobacct_gather/linux
+JobAcctGatherFrequency=task=1
+JobAcctGatherParams=OverMemoryKill
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 MpiDefault=none

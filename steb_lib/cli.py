@@ -71,6 +71,11 @@ def _add_executor_options(p):
     p.add_argument("--slurm-array-parallelism", type=int, default=16, help="jobs of the array at once (16)")
     p.add_argument("--slurm-cpus", type=int, default=8, help="CPUs per job (default 8)")
     p.add_argument("--slurm-mem", help="memory per job, e.g. 32G (default: the partition's)")
+    p.add_argument("--slurm-retries", type=int, default=0,
+                   help="a job SLURM ends for memory or time: submitted again with more, this many times (0)")
+    p.add_argument("--slurm-retry-factor", type=float, default=2.0, help="more: the limit times this (2)")
+    p.add_argument("--slurm-max-mem", help="retries ask at most this memory, e.g. 64G")
+    p.add_argument("--slurm-max-time", help="retries ask at most this time, e.g. 24:00:00")
     p.add_argument("--pack-minutes", type=float, default=0,
                    help="pack each model's jobs into submitit jobs of about this many minutes by a rough "
                    "estimate, the model loaded once each (default 0: one submitit job per job)")
@@ -429,7 +434,9 @@ def sweep_options(a) -> dict:
     from steb_lib.sweep import slurm_parameters
     slurm = slurm_parameters(a.slurm_partition, a.slurm_gpus, a.slurm_time, a.slurm_array_parallelism,
                              a.slurm_cpus, a.slurm_mem, a.slurm_account)
-    return dict(folder=a.jobs_dir, parallelism=a.parallelism, slurm=slurm, pack_minutes=a.pack_minutes)
+    caps = {"mem": a.slurm_max_mem, "time": a.slurm_max_time}
+    return dict(folder=a.jobs_dir, parallelism=a.parallelism, slurm=slurm, pack_minutes=a.pack_minutes,
+                retries=a.slurm_retries, retry_factor=a.slurm_retry_factor, retry_caps=caps)
 
 # %% ../nbs/lib/98_cli.ipynb #b0948b80
 def run_sweep(a, jobs) -> int:

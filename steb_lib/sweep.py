@@ -4,7 +4,7 @@
 
 # %% ../nbs/lib/75_sweep.ipynb #c003
 from __future__ import annotations
-import functools, json, logging, os, time, warnings
+import functools, json, logging, math, os, re, time, warnings
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from steb_lib.core import (
@@ -22,15 +22,16 @@ _logger = logging.getLogger("steb_lib.sweep")
 
 # %% auto #0
 __all__ = ['SCHEDULER_WAITING', 'SCHEDULER_RUNNING', 'SCHEDULER_ENDED', 'EXECUTORS', 'JOB_ENV_NAMES', 'JOB_ENV_PREFIXES',
-           'SECRET_WORDS', 'SECONDS_PER_TEXT', 'NEURAL_SECONDS_PER_TEXT', 'LOAD_SECONDS', 'TASK_SECONDS', 'SweepJob',
-           'sweep_jobs', 'model_result_name', 'job_results', 'read_sweep_file', 'job_key', 'failure_record',
-           'job_failure', 'limit_threads', 'result_matches', 'raw_files_stamp', 'current_data_sha256',
+           'SECRET_WORDS', 'SECONDS_PER_TEXT', 'NEURAL_SECONDS_PER_TEXT', 'LOAD_SECONDS', 'TASK_SECONDS',
+           'RETRIED_STATES', 'SweepJob', 'sweep_jobs', 'model_result_name', 'job_results', 'read_sweep_file', 'job_key',
+           'failure_record', 'job_failure', 'limit_threads', 'result_matches', 'raw_files_stamp', 'current_data_sha256',
            'pinned_revision', 'current_revision', 'pack_key', 'run_sweep_pack', 'run_sweep_job', 'lock_held',
            'sweep_folder', 'sweep_lock', 'submitted_ids', 'record_submitted', 'submitted_logs', 'scheduler_queue',
            'scheduler_ended', 'job_state', 'sweep_status', 'status_counts', 'minutes', 'slurm_parameters',
            'job_environment', 'make_executor', 'run_local_jobs', 'manifest_path', 'manifest_entries', 'manifest_job',
            'manifest_jobs', 'add_to_manifest', 'model_rates', 'job_seconds', 'pack_jobs', 'pack_seconds', 'sweep_plan',
-           'plan_summary', 'prepare_models', 'submit_sweep']
+           'plan_summary', 'prepare_models', 'submit_sweep', 'memory_mb', 'grown_request', 'record_attempt',
+           'retry_killed_packs']
 
 # %% ../nbs/lib/75_sweep.ipynb #c006
 @dataclass(frozen=True)
@@ -486,10 +487,13 @@ def prepare_models(models, fetch_models: bool = True) -> None:
 # %% ../nbs/lib/75_sweep.ipynb #c035
 def submit_sweep(jobs, results_dir, executor: str = "local", folder=None, parallelism: int = 2, slurm=None,
                  wait: bool = True, fetch_models: bool = True, force: bool = False, pack_minutes: float = 0,
-                 **kw) -> dict:
+                 retries: int = 0, retry_factor: float = 2.0, retry_caps: dict | None = None, **kw) -> dict:
     """Run (local) or submit (slurm) the unfinished `jobs` (all, with `force`) into `results_dir`, in packs
     of `pack_minutes` (`pack_jobs`; 0: one submitit job each); {'submitted', 'finished', 'waiting', 'failed':
-    [(job, why, log)], 'packs', 'jobs' (submitit's)}."""
+    [(job, why, log)], 'packs', 'jobs' (submitit's)}. slurm, waiting: a pack SLURM ends for memory or time
+    is submitted again with more, up to `retries` times (`retry_killed_packs`)."""
+    if retries < 0 or (retries and not retry_factor > 1):
+        raise StebInputError(f"{retries} retries, factor {retry_factor}: 0 retries or more, a factor above 1")
     results_dir = Path(results_dir); results_dir.mkdir(parents=True, exist_ok=True)
     prepare_models([j.model for j in jobs], fetch_models); add_to_manifest(jobs, results_dir)
     queue = scheduler_queue(submitted_ids(results_dir).values())
@@ -510,6 +514,8 @@ def submit_sweep(jobs, results_dir, executor: str = "local", folder=None, parall
         record_submitted([(item, job.job_id) for pack, job in submitted for item in pack], results_dir,
                          [(item, job.paths.stderr) for pack, job in submitted for item in pack])
         if not wait: return out | {"jobs": [job for _, job in submitted]}
+        submitted = retry_killed_packs(submitted, fn, calls_dir, slurm or slurm_parameters(), results_dir,
+                                       retries, retry_factor, retry_caps)
     failures = [(item, why, str(job.paths.stderr)) for pack, job in submitted
                 for item, why in _pack_failures(pack, job)]
     out["failed"] = [f for f in failures if f[1]]
@@ -535,3 +541,57 @@ def _pack_failures(pack, job) -> list[tuple]:
     except Exception: why = _job_failure(job); return [(item, why) for item in pack]
     mine = lambda item: [f"{d}/{t}: {w}" for d, t, w in result["failed"] if d == item.dataset]   # noqa: E731
     return [(item, "; ".join(mine(item)) or None) for item in pack]
+
+# %% ../nbs/lib/75_sweep.ipynb #dde92ea6
+RETRIED_STATES = {"OUT_OF_MEMORY": "mem", "TIMEOUT": "time"}   # an end that a larger request can mend
+
+def memory_mb(mem) -> int:
+    "SLURM's memory size (`1500M`, `2G`, `512K`, `1T`; a bare number: megabytes) in megabytes."
+    found = re.fullmatch(r"(\d+(?:\.\d+)?)([KMGT]?)B?", str(mem).strip().upper())
+    if not found: raise StebInputError(f"not a SLURM memory size: {mem!r}")
+    scale = {"K": 1 / 1024, "": 1, "M": 1, "G": 1024, "T": 1024**2}[found[2]]
+    return max(1, math.ceil(float(found[1]) * scale))
+
+def grown_request(slurm: dict, what: str, factor: float, caps: dict | None = None) -> dict | None:
+    """`slurm` with its memory (`what="mem"`) or time limit times `factor`, at most `caps[what]`; None where
+    it cannot grow (at its cap; no memory asked: the partition's default is not known here)."""
+    if what == "mem" and not slurm.get("mem"): return None
+    size, to = (memory_mb, lambda mb: f"{mb}M") if what == "mem" else (minutes, int)
+    old = size(slurm[what]); new = math.ceil(old * factor)
+    if (caps or {}).get(what): new = min(new, size(caps[what]))
+    return slurm | {what: to(new)} if new > old else None
+
+# %% ../nbs/lib/75_sweep.ipynb #274124fe
+def record_attempt(pack, job, asked: dict, state: str, results_dir) -> None:
+    "Add one attempt of `pack` (SLURM `job`, its end `state`, what it `asked`) to `.sweep/attempts.json`."
+    with sweep_lock(results_dir):
+        path, known = Path(results_dir)/".sweep"/"attempts.json", _job_mapping(results_dir, "attempts.json")
+        row = {"slurm_job": str(job.job_id), "state": state} | {k: asked.get(k) for k in ("mem", "time")}
+        for item in pack: known.setdefault(job_key(item), []).append(row)
+        atomic_write_text(path, json.dumps(known, indent=1) + "\n", within=results_dir)
+
+def _ended_state(job) -> str:
+    "SLURM's word for how a finished submitit `job` ended ('COMPLETED' when it gave its result)."
+    if job.exception() is None: return "COMPLETED"
+    return str(getattr(job, "state", None) or "UNKNOWN").split(" ")[0]
+
+def retry_killed_packs(submitted, fn, folder, slurm: dict, results_dir, retries: int = 0,
+                       factor: float = 2.0, caps: dict | None = None) -> list:
+    """[(pack, job)] after waiting: each pack SLURM ended for memory or time (`RETRIED_STATES`) submitted
+    again with that limit grown (`grown_request`), up to `retries` times; every attempt recorded."""
+    current, final = [(pack, job, slurm) for pack, job in submitted], []
+    for attempt in range(retries + 1):
+        again = []
+        for pack, job, asked in current:
+            state = _ended_state(job); record_attempt(pack, job, asked, state, results_dir)
+            what = RETRIED_STATES.get(state) if attempt < retries else None
+            grown = grown_request(asked, what, factor, caps) if what else None
+            (again if grown else final).append((pack, job, grown))
+        current = []
+        for pack, _, grown in again:
+            job = make_executor("slurm", folder, grown).submit(fn, pack)
+            record_submitted([(item, job.job_id) for item in pack], results_dir,
+                             [(item, job.paths.stderr) for item in pack])
+            current.append((pack, job, grown))
+        if not current: break
+    return [(pack, job) for pack, job, _ in final]
