@@ -23,15 +23,15 @@ _logger = logging.getLogger("steb_lib.sweep")
 # %% auto #0
 __all__ = ['SCHEDULER_WAITING', 'SCHEDULER_RUNNING', 'SCHEDULER_ENDED', 'EXECUTORS', 'JOB_ENV_NAMES', 'JOB_ENV_PREFIXES',
            'SECRET_WORDS', 'SECONDS_PER_TEXT', 'NEURAL_SECONDS_PER_TEXT', 'LOAD_SECONDS', 'TASK_SECONDS',
-           'RETRIED_STATES', 'SweepJob', 'sweep_jobs', 'model_result_name', 'job_results', 'read_sweep_file', 'job_key',
-           'failure_record', 'job_failure', 'limit_threads', 'result_matches', 'raw_files_stamp', 'current_data_sha256',
-           'pinned_revision', 'current_revision', 'pack_key', 'run_sweep_pack', 'run_sweep_job', 'lock_held',
-           'sweep_folder', 'sweep_lock', 'submitted_ids', 'record_submitted', 'submitted_logs', 'scheduler_queue',
-           'scheduler_ended', 'job_state', 'sweep_status', 'status_counts', 'minutes', 'slurm_parameters',
-           'job_environment', 'make_executor', 'run_local_jobs', 'manifest_path', 'manifest_entries', 'manifest_job',
-           'manifest_jobs', 'add_to_manifest', 'model_rates', 'job_seconds', 'pack_jobs', 'pack_seconds', 'sweep_plan',
-           'plan_summary', 'prepare_models', 'submit_sweep', 'memory_mb', 'grown_request', 'record_attempt',
-           'retry_killed_packs']
+           'RETRIED_STATES', 'KILL_MARKERS', 'SweepJob', 'sweep_jobs', 'model_result_name', 'job_results',
+           'read_sweep_file', 'job_key', 'failure_record', 'job_failure', 'limit_threads', 'result_matches',
+           'raw_files_stamp', 'current_data_sha256', 'pinned_revision', 'current_revision', 'pack_key',
+           'run_sweep_pack', 'run_sweep_job', 'lock_held', 'sweep_folder', 'sweep_lock', 'submitted_ids',
+           'record_submitted', 'submitted_logs', 'scheduler_queue', 'scheduler_ended', 'job_state', 'sweep_status',
+           'status_counts', 'minutes', 'slurm_parameters', 'job_environment', 'make_executor', 'run_local_jobs',
+           'manifest_path', 'manifest_entries', 'manifest_job', 'manifest_jobs', 'add_to_manifest', 'model_rates',
+           'job_seconds', 'pack_jobs', 'pack_seconds', 'sweep_plan', 'plan_summary', 'prepare_models', 'submit_sweep',
+           'memory_mb', 'grown_request', 'record_attempt', 'retry_killed_packs']
 
 # %% ../nbs/lib/75_sweep.ipynb #c006
 @dataclass(frozen=True)
@@ -570,10 +570,18 @@ def record_attempt(pack, job, asked: dict, state: str, results_dir) -> None:
         for item in pack: known.setdefault(job_key(item), []).append(row)
         atomic_write_text(path, json.dumps(known, indent=1) + "\n", within=results_dir)
 
+KILL_MARKERS = {"OUT_OF_MEMORY": ("Exceeded job memory limit", "oom_kill event", "OOM Killed"),
+                "TIMEOUT": ("DUE TO TIME LIMIT",)}   # what slurmstepd writes in the job's log
+
 def _ended_state(job) -> str:
-    "SLURM's word for how a finished submitit `job` ended ('COMPLETED' when it gave its result)."
+    """SLURM's word for how a finished submitit `job` ended ('COMPLETED' when it gave its result); a job whose
+    log says the step was killed for memory or time is OUT_OF_MEMORY or TIMEOUT whatever accounting says (a
+    memory kill by polling, `OverMemoryKill`, ends the job FAILED)."""
     if job.exception() is None: return "COMPLETED"
-    return str(getattr(job, "state", None) or "UNKNOWN").split(" ")[0]
+    state = str(getattr(job, "state", None) or "UNKNOWN").split(" ")[0]
+    try: log = Path(job.paths.stderr).read_text(encoding="utf-8", errors="replace")[-20_000:]
+    except OSError: return state
+    return next((end for end, marks in KILL_MARKERS.items() if any(m in log for m in marks)), state)
 
 def retry_killed_packs(submitted, fn, folder, slurm: dict, results_dir, retries: int = 0,
                        factor: float = 2.0, caps: dict | None = None) -> list:

@@ -203,7 +203,8 @@ def test_stop_ends_no_process_that_a_stale_pid_file_names(tmp_path):
 
 def test_a_job_killed_for_memory_is_retried_with_more_and_completes(cluster, tmp_path):
     """Issue 62, item 3: the cluster enforces memory (JobAcctGatherParams=OverMemoryKill); a job asking 200M (steb needs
-    ~450M) ends OUT_OF_MEMORY and is submitted again with 3x, then completes; every attempt is recorded."""
+    ~450M) is killed for memory (accounting says FAILED, the job's log "Exceeded job memory limit": a kill by polling
+    is no cgroup OOM) and submitted again with 3x, then completes; every attempt is recorded."""
     env = cluster | {"STEB_CACHE": str(tmp_path / "cache")}
     r = steb("evaluate", "function-words", "--dataset", "mini_probing", "--results-dir", tmp_path / "r", "--executor",
              "slurm", "--slurm-cpus", "1", "--slurm-mem", "200M", "--slurm-time", "0:10:00", "--slurm-retries", "2",
@@ -211,6 +212,7 @@ def test_a_job_killed_for_memory_is_retried_with_more_and_completes(cluster, tmp
     assert r.returncode == 0 and "1 jobs submitted" in r.stdout, r.stdout + r.stderr[-3000:]
     (attempts,) = json.loads((tmp_path / "r" / ".sweep" / "attempts.json").read_text()).values()
     assert [(a["state"], a["mem"]) for a in attempts] == [("OUT_OF_MEMORY", "200M"), ("COMPLETED", "600M")], attempts
-    assert {x["State"] for x in sacct(env, attempts[0]["slurm_job"].split("_")[0])} == {"OUT_OF_MEMORY"}
+    assert {x["State"] for x in sacct(env, attempts[0]["slurm_job"].split("_")[0])} == {"FAILED"}
+    assert "Exceeded job memory limit" in (tmp_path / "r" / ".sweep" / "jobs" / f"{attempts[0]['slurm_job']}_0_log.err").read_text()
     status = steb("status", "--results-dir", tmp_path / "r", env=env)
     assert "1/1 jobs finished" in status.stdout, status.stdout
