@@ -206,7 +206,7 @@ def test_a_job_killed_for_memory_is_retried_with_more_and_completes(cluster, tmp
     ~450M) is killed for memory (accounting says FAILED, the job's log "Exceeded job memory limit": a kill by polling
     is no cgroup OOM) and submitted again with 3x, then completes; every attempt is recorded."""
     env = cluster | {"STEB_CACHE": str(tmp_path / "cache")}
-    r = steb("evaluate", "function-words", "--dataset", "mini_probing", "--results-dir", tmp_path / "r", "--executor",
+    r = steb("evaluate", "function-words", "--dataset", "mini_bible_kjv_web", "--results-dir", tmp_path / "r", "--executor",
              "slurm", "--slurm-cpus", "1", "--slurm-mem", "200M", "--slurm-time", "0:10:00", "--slurm-retries", "2",
              "--slurm-retry-factor", "3", env=env)
     assert r.returncode == 0 and "1 jobs submitted" in r.stdout, r.stdout + r.stderr[-3000:]

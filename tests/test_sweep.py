@@ -28,10 +28,10 @@ def test_local_sweep_of_packed_jobs_at_once_equals_a_sequential_run(tmp_path):
         run = evaluate_suite(m, "mini", datasets=datasets, results_dir=tmp_path / "sequential", cache_dir=tmp_path / "c1", progress=False)
         assert not run["failed"] and len(run["done"]) == 6
     jobs = sweep_jobs(models, "mini", datasets)            # 4 datasets, 6 (dataset, task) pairs: 8 jobs
-    plan = subprocess.run([str(STEB), "evaluate", *models, "--suite", "mini", "--executor", "local", "--pack-minutes", "1.5",
-                           "--dry-run", "--results-dir", str(tmp_path / "sweep")],
+    plan = subprocess.run([str(STEB), "evaluate", *models, "--dataset", "mini_probing", "--executor", "local",
+                           "--pack-minutes", "1.5", "--dry-run", "--results-dir", str(tmp_path / "sweep")],
                           capture_output=True, text=True, env={**os.environ, "HF_HUB_OFFLINE": "1"})
-    assert plan.returncode == 0 and "submitit jobs for 14 (model, dataset) jobs" in plan.stdout, plan.stdout + plan.stderr
+    assert plan.returncode == 0 and "2 submitit jobs for 2 (model, dataset) jobs" in plan.stdout, plan.stdout + plan.stderr
     assert not (tmp_path / "sweep").exists() or not list((tmp_path / "sweep").glob("*/*/*.json"))   # nothing ran
     out = submit_sweep(jobs, tmp_path / "sweep", "local", parallelism=4, fetch_models=False, cache_dir=tmp_path / "c2",
                        pack_minutes=1.5)
