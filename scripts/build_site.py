@@ -565,7 +565,10 @@ def broken_links(report, base, html):
             path = html / target[len(base):].split("?")[0]
             if path.is_dir(): path = path / "index.html"
             if not path.exists(): broken.append(f"{url} -> {link}")
-            elif fragment and target in report["ids"] and fragment not in report["ids"][target]:
+            elif fragment and target in report["ids"] and fragment not in report["ids"][target] \
+                    and f'id="{fragment}"' not in path.read_text(encoding="utf-8", errors="replace"):
+                # the ids read in the browser, else the served file's (under load a page's DOM was once read
+                # without the ids its HTML holds: the 14th session's fresh-clone CI run)
                 broken.append(f"{url} -> {link} (no id {fragment!r})")
     return broken
 
