@@ -69,5 +69,7 @@ def test_a_registered_mode_is_evaluated_and_trained_for(tmp_path, monkeypatch, c
     VECTORS.clear(), FORMS.clear()
     trained = evaluate(str(out), "retrieval", dataset="mini_authors_retrieval_en", **kw)   # no scoring: the trained one
     assert trained["scoring"] == "first-two" and VECTORS and FORMS
-    assert trained["main_score"] != untrained["main_score"]
+    # the trained weights are another model (its fingerprint); its score may tie the untrained one's on these few queries
+    # (4 steps: a fresh-clone CI run of the fourteenth session saw 0.3667 for both), so the score is not the check
+    assert trained["model_revision"] != untrained["model_revision"]
     capsys.readouterr()
