@@ -446,10 +446,10 @@ def pack_jobs(jobs, minutes: float = 0) -> list[tuple]:
     for j in jobs: groups.setdefault(pack_key(j), []).append(j)
     for group in groups.values():
         load = model_rates(group[0].model)[1]; pack, used = [], load
-        for j in group:
-            if pack and used + job_seconds(j) > minutes * 60:
+        for j, cost in zip(group, map(job_seconds, group)):   # each job's estimate, once
+            if pack and used + cost > minutes * 60:
                 packs.append(tuple(pack)); pack, used = [], load
-            pack.append(j); used += job_seconds(j)
+            pack.append(j); used += cost
         packs.append(tuple(pack))
     return packs
 
