@@ -65,11 +65,16 @@ def _add_executor_options(p):
     p.add_argument("--parallelism", type=int, default=2,
                    help="local: jobs at once; steb paper, inline: models at once, each in a process of "
                    "its own (default 2; 1: one after the other in this process)")
+    p.add_argument("--slurm-config", help="a site's SLURM settings (TOML: partition, account, qos, "
+                   "constraint, gpus, gpu_flag, cpus, mem, time, array_parallelism, setup); flags override")
     p.add_argument("--slurm-partition"); p.add_argument("--slurm-account")
-    p.add_argument("--slurm-gpus", type=int, default=0, help="GPUs per job (default 0)")
-    p.add_argument("--slurm-time", default="4:00:00", help="time limit per job (default 4:00:00)")
-    p.add_argument("--slurm-array-parallelism", type=int, default=16, help="jobs of the array at once (16)")
-    p.add_argument("--slurm-cpus", type=int, default=8, help="CPUs per job (default 8)")
+    p.add_argument("--slurm-qos"); p.add_argument("--slurm-constraint")
+    p.add_argument("--slurm-gpus", type=int, help="GPUs per job (default 0)")
+    p.add_argument("--slurm-gpu-flag", choices=("gpus-per-node", "gpus-per-task", "gres"),
+                   help="how jobs ask for GPUs (default gpus-per-node)")
+    p.add_argument("--slurm-time", help="time limit per job (default 4:00:00)")
+    p.add_argument("--slurm-array-parallelism", type=int, help="jobs of the array at once (16)")
+    p.add_argument("--slurm-cpus", type=int, help="CPUs per job (default 8)")
     p.add_argument("--slurm-mem", help="memory per job, e.g. 32G (default: the partition's)")
     p.add_argument("--slurm-retries", type=int, default=0,
                    help="a job SLURM ends for memory or time: submitted again with more, this many times (0)")
@@ -431,9 +436,12 @@ def prepare(a) -> None:
 
 def sweep_options(a) -> dict:
     "`submit_sweep`'s executor options from the command line."
-    from steb_lib.sweep import slurm_parameters
-    slurm = slurm_parameters(a.slurm_partition, a.slurm_gpus, a.slurm_time, a.slurm_array_parallelism,
-                             a.slurm_cpus, a.slurm_mem, a.slurm_account)
+    from steb_lib.sweep import read_site_settings, site_slurm_parameters
+    site = read_site_settings(a.slurm_config) if a.slurm_config else {}
+    slurm = site_slurm_parameters(site, partition=a.slurm_partition, gpus=a.slurm_gpus, time=a.slurm_time,
+                                  array_parallelism=a.slurm_array_parallelism, cpus=a.slurm_cpus,
+                                  mem=a.slurm_mem, account=a.slurm_account, qos=a.slurm_qos,
+                                  constraint=a.slurm_constraint, gpu_flag=a.slurm_gpu_flag)
     caps = {"mem": a.slurm_max_mem, "time": a.slurm_max_time}
     return dict(folder=a.jobs_dir, parallelism=a.parallelism, slurm=slurm, pack_minutes=a.pack_minutes,
                 retries=a.slurm_retries, retry_factor=a.slurm_retry_factor, retry_caps=caps)
@@ -459,12 +467,14 @@ def run_sweep(a, jobs) -> int:
 def print_sweep_plan(a, jobs) -> int:
     "`--dry-run`: the packs of the unfinished `jobs` and their estimated cost; nothing is submitted."
     import os
-    from steb_lib.sweep import plan_summary, sweep_plan
-    plan = sweep_plan(jobs, a.results_dir, a.pack_minutes)
-    slurm = a.executor == "slurm"
-    cpus = a.slurm_cpus if slurm else max(1, (os.cpu_count() or 1) // max(1, a.parallelism))
+    from steb_lib.sweep import describe_slurm, plan_summary, slurm_gpus, sweep_plan
+    plan, slurm = sweep_plan(jobs, a.results_dir, a.pack_minutes), sweep_options(a)["slurm"]
     print(plan.to_string(index=False, max_colwidth=60) if len(plan) else "every job is finished")
-    print(plan_summary(plan, cpus, a.slurm_array_parallelism if slurm else a.parallelism, a.slurm_gpus))
+    if a.executor == "slurm":
+        print(describe_slurm(slurm))
+        print(plan_summary(plan, slurm["cpus_per_task"], slurm["array_parallelism"], slurm_gpus(slurm)))
+    else:
+        print(plan_summary(plan, max(1, (os.cpu_count() or 1) // max(1, a.parallelism)), a.parallelism))
     return 0
 
 # %% ../nbs/lib/98_cli.ipynb #0f7d3004

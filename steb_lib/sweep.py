@@ -21,17 +21,18 @@ from steb_lib.profiles import make_profile
 _logger = logging.getLogger("steb_lib.sweep")
 
 # %% auto #0
-__all__ = ['SCHEDULER_WAITING', 'SCHEDULER_RUNNING', 'SCHEDULER_ENDED', 'EXECUTORS', 'JOB_ENV_NAMES', 'JOB_ENV_PREFIXES',
-           'SECRET_WORDS', 'SECONDS_PER_TEXT', 'NEURAL_SECONDS_PER_TEXT', 'LOAD_SECONDS', 'TASK_SECONDS',
-           'RETRIED_STATES', 'KILL_MARKERS', 'SweepJob', 'sweep_jobs', 'model_result_name', 'job_results',
-           'read_sweep_file', 'job_key', 'failure_record', 'job_failure', 'limit_threads', 'result_matches',
-           'raw_files_stamp', 'current_data_sha256', 'pinned_revision', 'current_revision', 'pack_key',
-           'run_sweep_pack', 'run_sweep_job', 'lock_held', 'sweep_folder', 'sweep_lock', 'submitted_ids',
-           'record_submitted', 'submitted_logs', 'scheduler_queue', 'scheduler_ended', 'job_state', 'sweep_status',
-           'status_counts', 'minutes', 'slurm_parameters', 'job_environment', 'make_executor', 'run_local_jobs',
-           'manifest_path', 'manifest_entries', 'manifest_job', 'manifest_jobs', 'add_to_manifest', 'model_rates',
-           'job_seconds', 'pack_jobs', 'pack_seconds', 'sweep_plan', 'plan_summary', 'prepare_models', 'submit_sweep',
-           'memory_mb', 'grown_request', 'record_attempt', 'retry_killed_packs']
+__all__ = ['SCHEDULER_WAITING', 'SCHEDULER_RUNNING', 'SCHEDULER_ENDED', 'EXECUTORS', 'GPU_FLAGS', 'SITE_SETTINGS',
+           'JOB_ENV_NAMES', 'JOB_ENV_PREFIXES', 'SECRET_WORDS', 'SECONDS_PER_TEXT', 'NEURAL_SECONDS_PER_TEXT',
+           'LOAD_SECONDS', 'TASK_SECONDS', 'RETRIED_STATES', 'KILL_MARKERS', 'SweepJob', 'sweep_jobs',
+           'model_result_name', 'job_results', 'read_sweep_file', 'job_key', 'failure_record', 'job_failure',
+           'limit_threads', 'result_matches', 'raw_files_stamp', 'current_data_sha256', 'pinned_revision',
+           'current_revision', 'pack_key', 'run_sweep_pack', 'run_sweep_job', 'lock_held', 'sweep_folder', 'sweep_lock',
+           'submitted_ids', 'record_submitted', 'submitted_logs', 'scheduler_queue', 'scheduler_ended', 'job_state',
+           'sweep_status', 'status_counts', 'minutes', 'slurm_parameters', 'slurm_gpus', 'read_site_settings',
+           'site_slurm_parameters', 'job_environment', 'make_executor', 'run_local_jobs', 'manifest_path',
+           'manifest_entries', 'manifest_job', 'manifest_jobs', 'add_to_manifest', 'model_rates', 'job_seconds',
+           'pack_jobs', 'pack_seconds', 'sweep_plan', 'plan_summary', 'describe_slurm', 'prepare_models',
+           'submit_sweep', 'memory_mb', 'grown_request', 'record_attempt', 'retry_killed_packs']
 
 # %% ../nbs/lib/75_sweep.ipynb #c006
 @dataclass(frozen=True)
@@ -333,13 +334,53 @@ def minutes(hms: str) -> int:
     h, m, s = [0] * (3 - len(parts)) + parts if len(parts) > 1 else (0, parts[0], 0)
     return max(1, int(days or 0) * 1440 + h * 60 + m + (s > 0))
 
+GPU_FLAGS = {"gpus-per-node": "gpus_per_node", "gpus-per-task": "gpus_per_task", "gres": "gres"}
+
 def slurm_parameters(partition=None, gpus=0, time="4:00:00", array_parallelism=16, cpus=8, mem=None,
-                     account=None, job_name="steb") -> dict:
-    "submitit `SlurmExecutor` parameters for a sweep (None: SLURM's default)."
+                     account=None, job_name="steb", qos=None, constraint=None, gpu_flag="gpus-per-node",
+                     setup=None) -> dict:
+    """submitit `SlurmExecutor` parameters for a sweep (None: SLURM's default); GPUs asked with the flag
+    the site expects (`GPU_FLAGS`: `--gpus-per-node=N`, `--gpus-per-task=N` or `--gres=gpu:N`); `setup`:
+    shell lines the job script runs first (`module load ...`)."""
+    if gpu_flag not in GPU_FLAGS: raise StebInputError(f"gpu_flag must be one of {list(GPU_FLAGS)}")
+    gpu = {GPU_FLAGS[gpu_flag]: f"gpu:{gpus}" if gpu_flag == "gres" else gpus} if gpus else {}
     params = {"job_name": job_name, "time": minutes(time), "array_parallelism": array_parallelism,
-              "cpus_per_task": cpus, "partition": partition, "gpus_per_node": gpus or None, "mem": mem,
-              "account": account}
+              "cpus_per_task": cpus, "partition": partition, "mem": mem, "account": account, "qos": qos,
+              "constraint": constraint, "setup": list(setup) if setup else None} | gpu
     return {k: v for k, v in params.items() if v is not None}
+
+def slurm_gpus(slurm: dict) -> int:
+    "The GPUs per job that submitit parameters ask for, whichever flag asks."
+    if slurm.get("gres"): return int(str(slurm["gres"]).rsplit(":", 1)[-1])
+    return int(slurm.get("gpus_per_node") or slurm.get("gpus_per_task") or 0)
+
+# %% ../nbs/lib/75_sweep.ipynb #70e771c6
+SITE_SETTINGS = {"partition": str, "account": str, "qos": str, "constraint": str, "gpus": int,
+                 "gpu_flag": str, "cpus": int, "mem": (str, int), "time": (str, int),
+                 "array_parallelism": int, "setup": list}
+
+def read_site_settings(path) -> dict:
+    """A site's SLURM settings (`SITE_SETTINGS`) from a TOML file; a missing file, another format, an unknown
+    key or a value of another type: refused, naming it."""
+    import tomllib
+    path = Path(path)
+    try: settings = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise StebInputError(f"{path}: cannot read the SLURM settings ({e.strerror})") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise StebInputError(f"{path}: not a TOML file ({e})") from None
+    if unknown := sorted(set(settings) - set(SITE_SETTINGS)):
+        raise StebInputError(f"{path}: unknown settings {unknown}; known: {', '.join(SITE_SETTINGS)}")
+    for key, value in settings.items():
+        ok = isinstance(value, SITE_SETTINGS[key]) and not isinstance(value, bool)
+        if not ok or (key == "setup" and not all(isinstance(line, str) for line in value)):
+            kind = {list: "list of lines", int: "number"}.get(SITE_SETTINGS[key], "text")
+            raise StebInputError(f"{path}: {key} = {value!r} is not a {kind}")
+    return settings
+
+def site_slurm_parameters(settings: dict | None = None, **flags) -> dict:
+    "`slurm_parameters` from a site's settings, each flag that is given (not None) taking precedence."
+    return slurm_parameters(**(settings or {}) | {k: v for k, v in flags.items() if v is not None})
 
 # %% ../nbs/lib/75_sweep.ipynb #c027
 JOB_ENV_NAMES = ("PATH", "HOME", "USER", "LANG", "LC_ALL", "TZ", "TMPDIR", "VIRTUAL_ENV", "PYTHONPATH",
@@ -473,6 +514,17 @@ def plan_summary(plan: pd.DataFrame, cpus: int, at_once: int, gpus: int = 0) -> 
     return (f"{len(plan)} submitit jobs for {int(plan['jobs'].sum())} (model, dataset) jobs: ~{hours:.1f} h "
             f"of work, {hours * cpus:.1f} core-hours at {cpus} CPUs a job{gpu}, ~{wall:.1f} h of wall time, "
             f"{at_once} at once (rough: steb_lib.sweep.SECONDS_PER_TEXT)")
+
+# %% ../nbs/lib/75_sweep.ipynb #105257b1
+def describe_slurm(slurm: dict) -> str:
+    "What each SLURM job of a sweep asks for, in a line: partition, account, QOS, ..., GPUs, setup lines."
+    names = {"partition": "partition", "account": "account", "qos": "QOS", "constraint": "constraint"}
+    parts = [f"{names[k]} {slurm[k]}" for k in names if slurm.get(k)]
+    memory = slurm.get("mem", "(the partition default)")
+    parts += [f"{slurm.get('cpus_per_task', '?')} CPUs", f"memory {memory}", f"{slurm.get('time', '?')} min"]
+    parts += [f"GPUs --{flag}={slurm[key]}" for flag, key in GPU_FLAGS.items() if slurm.get(key)]
+    setup = "; setup: " + " && ".join(slurm["setup"]) if slurm.get("setup") else ""
+    return "each SLURM job asks: " + ", ".join(parts) + setup
 
 # %% ../nbs/lib/75_sweep.ipynb #c034
 def prepare_models(models, fetch_models: bool = True) -> None:

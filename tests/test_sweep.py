@@ -97,3 +97,22 @@ def test_slurm_submission_through_the_cli_and_status(tmp_path):
     status = subprocess.run([str(STEB), "status", "--results-dir", str(results)], env=env, capture_output=True, text=True)
     assert "0/7 jobs finished, 0 running, 0 queued, 0 failed, 7 missing" in status.stdout, status.stdout
     # running them, a hand-edited result, another seed: against a real scheduler (tests/test_slurm_cluster.py)
+
+
+def test_a_dry_run_on_slurm_shows_the_site_settings_and_a_typo_in_them_is_refused(tmp_path):
+    """Issue 62, item 5: a site's SLURM settings come from a TOML file (flags override them) and the plan shows what each
+    job will ask for; a key the file misspells is refused, named, before anything is planned or submitted."""
+    site = tmp_path / "site.toml"
+    site.write_text('partition = "gpu"\nqos = "normal"\ngpus = 1\ngpu_flag = "gres"\ncpus = 4\n'
+                    'setup = ["module load cuda/12.1"]\n')
+    args = [str(STEB), "evaluate", "random", "--suite", "mini", "--executor", "slurm", "--slurm-config", str(site),
+            "--dry-run", "--pack-minutes", "60", "--results-dir", str(tmp_path / "r")]
+    plan = subprocess.run([*args, "--slurm-cpus", "16"], capture_output=True, text=True)
+    assert plan.returncode == 0, plan.stdout + plan.stderr
+    assert ("each SLURM job asks: partition gpu, QOS normal, 16 CPUs, memory (the partition default), 240 min, "
+            "GPUs --gres=gpu:1; setup: module load cuda/12.1") in plan.stdout, plan.stdout
+    assert "at 16 CPUs a job" in plan.stdout and "GPU-hours" in plan.stdout, plan.stdout
+    site.write_text('partion = "gpu"\n')
+    typo = subprocess.run(args, capture_output=True, text=True)
+    assert typo.returncode != 0 and "unknown settings ['partion']" in typo.stderr and "Traceback" not in typo.stderr
+    assert not (tmp_path / "r").exists()
