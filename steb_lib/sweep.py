@@ -5,7 +5,7 @@
 # %% ../nbs/lib/75_sweep.ipynb #c003
 from __future__ import annotations
 import functools, json, logging, math, os, re, time, warnings
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from steb_lib.core import (
     DEFAULT_SEED, StebInputError, atomic_write_text, canonical_json, inside, lazy_module, path_name,
@@ -32,7 +32,8 @@ __all__ = ['SCHEDULER_WAITING', 'SCHEDULER_RUNNING', 'SCHEDULER_ENDED', 'EXECUTO
            'site_slurm_parameters', 'job_environment', 'make_executor', 'run_local_jobs', 'manifest_path',
            'manifest_entries', 'manifest_job', 'manifest_jobs', 'add_to_manifest', 'model_rates', 'job_seconds',
            'pack_jobs', 'pack_seconds', 'sweep_plan', 'plan_summary', 'describe_slurm', 'prepare_models',
-           'submit_sweep', 'memory_mb', 'grown_request', 'record_attempt', 'retry_killed_packs']
+           'submit_sweep', 'finished_results', 'PackCall', 'memory_mb', 'grown_request', 'record_attempt',
+           'retry_killed_packs']
 
 # %% ../nbs/lib/75_sweep.ipynb #c006
 @dataclass(frozen=True)
@@ -197,7 +198,7 @@ def run_sweep_pack(pack, results_dir, threads: int | None = None, **kw) -> dict:
     if len({pack_key(j) for j in pack}) > 1: raise StebInputError("a pack holds one model's jobs of one run")
     if threads: limit_threads(threads)
     outs = {j: job_results(j, results_dir) for j in pack}
-    already = [str(p) for j in pack for p in outs[j] if result_matches(p, j)]
+    already = [] if kw.get("force") else [str(p) for j in pack for p in outs[j] if result_matches(p, j)]
     try:
         out = evaluate_suite(first.model, first.suite, first.task, datasets=[j.dataset for j in pack],
                              results_dir=results_dir, protocol=first.protocol, profile=first.profile,
@@ -554,20 +555,21 @@ def submit_sweep(jobs, results_dir, executor: str = "local", folder=None, parall
     # submitit pickles the calls it later loads there: a `jobs` link that leads out of the store is refused
     calls_dir = folder or inside(results_dir, sweep_folder(results_dir)/"jobs"/"calls").parent
     ex = make_executor(executor, calls_dir, slurm)
-    fn = functools.partial(run_sweep_pack, results_dir=results_dir, force=force, **kw)
+    slurm = slurm or slurm_parameters()
+    fn = PackCall(str(results_dir), {"force": force, **kw}, slurm["time"] if executor == "slurm" else None)
     packs = pack_jobs(todo, pack_minutes)
     out = {"submitted": todo, "finished": sum(states[j] == "finished" for j in jobs if j not in todo),
            "waiting": [j for j in jobs if states[j] in ("queued", "running")], "failed": [], "packs": packs}
     if executor == "local":
         threads = max(1, (os.cpu_count() or 1) // max(1, parallelism))
-        submitted = run_local_jobs(ex, functools.partial(fn, threads=threads), packs, parallelism)
+        submitted = run_local_jobs(ex, replace(fn, threads=threads), packs, parallelism)
     else:
         submitted = list(zip(packs, ex.map_array(fn, packs))) if packs else []
         record_submitted([(item, job.job_id) for pack, job in submitted for item in pack], results_dir,
                          [(item, job.paths.stderr) for pack, job in submitted for item in pack])
         if not wait: return out | {"jobs": [job for _, job in submitted]}
-        submitted = retry_killed_packs(submitted, fn, calls_dir, slurm or slurm_parameters(), results_dir,
-                                       retries, retry_factor, retry_caps)
+        submitted = retry_killed_packs(submitted, fn, calls_dir, slurm, results_dir, retries, retry_factor,
+                                       retry_caps)
     failures = [(item, why, str(job.paths.stderr)) for pack, job in submitted
                 for item, why in _pack_failures(pack, job)]
     out["failed"] = [f for f in failures if f[1]]
@@ -593,6 +595,46 @@ def _pack_failures(pack, job) -> list[tuple]:
     except Exception: why = _job_failure(job); return [(item, why) for item in pack]
     mine = lambda item: [f"{d}/{t}: {w}" for d, t, w in result["failed"] if d == item.dataset]   # noqa: E731
     return [(item, "; ".join(mine(item)) or None) for item in pack]
+
+# %% ../nbs/lib/75_sweep.ipynb #101f4818
+def finished_results(pack, results_dir) -> int:
+    "How many of the results the jobs of `pack` write are finished and their own (`result_matches`)."
+    return sum(result_matches(p, j) for j in pack for p in job_results(j, results_dir))
+
+@dataclass
+class PackCall:
+    """What a sweep's worker runs, `run_sweep_pack(pack, results_dir, threads, **options)`, and what submitit
+    requeues it as at a time-limit or preemption signal (`checkpoint`). `time_min`: the job's limit, which
+    tells a time limit from a preemption (as submitit does: 80% of it, or all but 10 minutes)."""
+    results_dir: str
+    options: dict = field(default_factory=dict)
+    time_min: int | None = None
+    threads: int | None = None
+
+    def __call__(self, pack) -> dict:
+        self._started, self._done_at_start = time.time(), finished_results(pack, self.results_dir)
+        return run_sweep_pack(pack, self.results_dir, self.threads, **self.options)
+
+    def timed_out(self) -> bool:
+        limit = (self.time_min or 0) * 60
+        return bool(limit) and time.time() - self._started >= min(0.8 * limit, limit - 600)
+
+    def checkpoint(self, pack):
+        "The call to requeue (it resumes), or None: its time is up and it finished nothing since it started."
+        from submitit.helpers import DelayedSubmission
+        if self.timed_out() and finished_results(pack, self.results_dir) <= self._done_at_start: return None
+        _logger.warning("requeued: %d of its results are finished", finished_results(pack, self.results_dir))
+        return DelayedSubmission(*self.resumed(pack))
+
+    def resumed(self, pack) -> tuple:
+        """(call, pack) that a requeued job runs: the same; but a forced run (`force`) leaves out the jobs it
+        recomputed since it started (each of their results written since), so none is recomputed twice."""
+        if not self.options.get("force"): return self, pack
+        since = self._started - 0.05   # a file's time comes from the kernel's coarser clock
+        redone = lambda j: all(p.is_file() and p.stat().st_mtime >= since   # noqa: E731
+                               for p in job_results(j, self.results_dir))
+        rest = tuple(j for j in pack if not redone(j))
+        return (self, rest) if rest else (replace(self, options=self.options | {"force": False}), pack)
 
 # %% ../nbs/lib/75_sweep.ipynb #dde92ea6
 RETRIED_STATES = {"OUT_OF_MEMORY": "mem", "TIMEOUT": "time"}   # an end that a larger request can mend
@@ -622,8 +664,8 @@ def record_attempt(pack, job, asked: dict, state: str, results_dir) -> None:
         for item in pack: known.setdefault(job_key(item), []).append(row)
         atomic_write_text(path, json.dumps(known, indent=1) + "\n", within=results_dir)
 
-KILL_MARKERS = {"OUT_OF_MEMORY": ("Exceeded job memory limit", "oom_kill event", "OOM Killed"),
-                "TIMEOUT": ("DUE TO TIME LIMIT",)}   # what slurmstepd writes in the job's log
+KILL_MARKERS = {"OUT_OF_MEMORY": ("Exceeded job memory limit", "oom_kill event", "OOM Killed"),   # slurmstepd's
+                "TIMEOUT": ("DUE TO TIME LIMIT", "Job not requeued because")}   # and submitit's (PackCall)
 
 def _ended_state(job) -> str:
     """SLURM's word for how a finished submitit `job` ended ('COMPLETED' when it gave its result); a job whose
@@ -635,7 +677,7 @@ def _ended_state(job) -> str:
     except OSError: return state
     return next((end for end, marks in KILL_MARKERS.items() if any(m in log for m in marks)), state)
 
-def retry_killed_packs(submitted, fn, folder, slurm: dict, results_dir, retries: int = 0,
+def retry_killed_packs(submitted, fn: PackCall, folder, slurm: dict, results_dir, retries: int = 0,
                        factor: float = 2.0, caps: dict | None = None) -> list:
     """[(pack, job)] after waiting: each pack SLURM ended for memory or time (`RETRIED_STATES`) submitted
     again with that limit grown (`grown_request`), up to `retries` times; every attempt recorded."""
@@ -649,7 +691,7 @@ def retry_killed_packs(submitted, fn, folder, slurm: dict, results_dir, retries:
             (again if grown else final).append((pack, job, grown))
         current = []
         for pack, _, grown in again:
-            job = make_executor("slurm", folder, grown).submit(fn, pack)
+            job = make_executor("slurm", folder, grown).submit(replace(fn, time_min=grown["time"]), pack)
             record_submitted([(item, job.job_id) for item in pack], results_dir,
                              [(item, job.paths.stderr) for item in pack])
             current.append((pack, job, grown))
