@@ -21,7 +21,7 @@ __all__ = ['COMMAND_HELP', 'COMMAND_PARSERS', 'EXAMPLE_MODELS', 'SCORE_CHOICES',
            'run_fetch', 'list_corrections', 'run_examples', 'list_models', 'list_datasets', 'prepare', 'sweep_options',
            'run_sweep', 'print_sweep_plan', 'run_evaluate', 'run_rerank', 'of_a_suite', 'print_tables',
            'print_interval_tables', 'run_compare', 'print_intervals_and_claims', 'run_paper', 'run_train', 'main',
-           'progress_bar', 'run_verify', 'print_kernels', 'run_export', 'run_status']
+           'progress_bar', 'run_verify', 'print_kernels', 'run_export', 'run_status', 'print_sweep_report']
 
 # %% ../nbs/lib/98_cli.ipynb #c005
 def _add_profile_options(p):
@@ -258,6 +258,8 @@ def _add_status_parser(sub) -> None:
     st.add_argument("--models", nargs="+", help="with --suite/--dataset (default: the main job's models)")
     st.add_argument("--task"); st.add_argument("--protocol", choices=PROTOCOLS, default="chunk")
     st.add_argument("--seed", type=seed_number, default=DEFAULT_SEED); _add_profile_options(st)
+    st.add_argument("--report", action="store_true", help="and what the SLURM jobs used (sacct), per "
+                    "model, and the failures by cause; also written to RESULTS_DIR/.sweep/report.json")
 
 # %% ../nbs/lib/98_cli.ipynb #bda5c2be
 def _add_results_parsers(sub) -> None:
@@ -765,4 +767,11 @@ def run_status(a) -> int:
         print(f"  failed  {r['model']} / {r['dataset']}: {r['why']}{log}")
     for _, r in status[status["state"] == "missing"].head(20).iterrows():
         print(f"  missing {r['model']} / {r['dataset']} ({r['results']} results)")
+    if a.report: print_sweep_report(jobs, a.results_dir)
     return 0 if n_done == len(status) else 1
+
+def print_sweep_report(jobs, results_dir) -> None:
+    "`steb status --report`: the report (`sweep.sweep_report`), printed and written under `.sweep`."
+    from steb_lib.sweep import report_text, sweep_report, write_report
+    report = sweep_report(jobs, results_dir)
+    print("\n" + report_text(report) + f"\n\nwritten to {write_report(report, results_dir)}")

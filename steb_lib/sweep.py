@@ -23,7 +23,7 @@ _logger = logging.getLogger("steb_lib.sweep")
 # %% auto #0
 __all__ = ['SCHEDULER_WAITING', 'SCHEDULER_RUNNING', 'SCHEDULER_ENDED', 'EXECUTORS', 'GPU_FLAGS', 'SITE_SETTINGS',
            'JOB_ENV_NAMES', 'JOB_ENV_PREFIXES', 'SECRET_WORDS', 'SECONDS_PER_TEXT', 'NEURAL_SECONDS_PER_TEXT',
-           'LOAD_SECONDS', 'TASK_SECONDS', 'RETRIED_STATES', 'KILL_MARKERS', 'SweepJob', 'sweep_jobs',
+           'LOAD_SECONDS', 'TASK_SECONDS', 'RETRIED_STATES', 'KILL_MARKERS', 'SACCT_FIELDS', 'SweepJob', 'sweep_jobs',
            'model_result_name', 'job_results', 'read_sweep_file', 'job_key', 'failure_record', 'job_failure',
            'limit_threads', 'result_matches', 'raw_files_stamp', 'current_data_sha256', 'pinned_revision',
            'current_revision', 'pack_key', 'run_sweep_pack', 'run_sweep_job', 'lock_held', 'sweep_folder', 'sweep_lock',
@@ -33,7 +33,8 @@ __all__ = ['SCHEDULER_WAITING', 'SCHEDULER_RUNNING', 'SCHEDULER_ENDED', 'EXECUTO
            'manifest_entries', 'manifest_job', 'manifest_jobs', 'add_to_manifest', 'model_rates', 'job_seconds',
            'pack_jobs', 'pack_seconds', 'sweep_plan', 'plan_summary', 'describe_slurm', 'prepare_models',
            'submit_sweep', 'finished_results', 'PackCall', 'memory_mb', 'grown_request', 'record_attempt',
-           'retry_killed_packs']
+           'retry_killed_packs', 'slurm_seconds', 'slurm_runs', 'sacct_text', 'slurm_job_models', 'attempt_ends',
+           'failure_cause', 'model_usage', 'sweep_report', 'report_text', 'write_report']
 
 # %% ../nbs/lib/75_sweep.ipynb #c006
 @dataclass(frozen=True)
@@ -254,6 +255,10 @@ def record_submitted(pairs, results_dir, logs=()) -> None:
     """Remember the scheduler id of each (job, id) submitted, and the log of each (job, log path) in `logs`,
     under the sweep lock."""
     with sweep_lock(results_dir):
+        runs = _job_mapping(results_dir, "slurm_jobs.json")   # every SLURM id, with its jobs (`sweep_report`)
+        for job, slurm_id in pairs: runs.setdefault(str(slurm_id), []).append(job_key(job))
+        atomic_write_text(Path(results_dir)/".sweep"/"slurm_jobs.json", json.dumps(runs, indent=1) + "\n",
+                          within=results_dir)
         for name, new in (("submitted.json", pairs), ("logs.json", logs)):
             known = _job_mapping(results_dir, name) | {job_key(job): str(v) for job, v in new}
             atomic_write_text(Path(results_dir)/".sweep"/name, json.dumps(known, indent=1) + "\n",
@@ -664,8 +669,8 @@ def record_attempt(pack, job, asked: dict, state: str, results_dir) -> None:
         for item in pack: known.setdefault(job_key(item), []).append(row)
         atomic_write_text(path, json.dumps(known, indent=1) + "\n", within=results_dir)
 
-KILL_MARKERS = {"OUT_OF_MEMORY": ("Exceeded job memory limit", "oom_kill event", "OOM Killed"),   # slurmstepd's
-                "TIMEOUT": ("DUE TO TIME LIMIT", "Job not requeued because")}   # and submitit's (PackCall)
+KILL_MARKERS = {"OUT_OF_MEMORY": ("Exceeded job memory limit", "oom_kill event", "OOM Killed"),   # slurmstepd
+                "TIMEOUT": ("DUE TO TIME LIMIT", "Job not requeued because")}   # slurmstepd, submitit
 
 def _ended_state(job) -> str:
     """SLURM's word for how a finished submitit `job` ended ('COMPLETED' when it gave its result); a job whose
@@ -697,3 +702,115 @@ def retry_killed_packs(submitted, fn: PackCall, folder, slurm: dict, results_dir
             current.append((pack, job, grown))
         if not current: break
     return [(pack, job) for pack, job, _ in final]
+
+# %% ../nbs/lib/75_sweep.ipynb #6c0e0052
+SACCT_FIELDS = ("JobID", "State", "ElapsedRaw", "TotalCPU", "AllocCPUS", "AllocTRES", "ReqMem", "MaxRSS",
+                "TimelimitRaw")
+
+def slurm_seconds(text: str) -> float:
+    "sacct's durations (`TotalCPU`: `[D-][HH:]MM:SS[.mmm]`) in seconds; empty: 0."
+    if not text: return 0.0
+    days, _, rest = text.rpartition("-")
+    parts = [float(x) for x in rest.split(":")]
+    return int(days or 0) * 86400 + sum(x * 60**i for i, x in enumerate(reversed(parts)))
+
+def slurm_runs(sacct_text: str) -> pd.DataFrame:
+    """One row per run of a SLURM job (a requeued job: one per start) from `sacct -n -P -D -o SACCT_FIELDS`:
+    id, state, elapsed and CPU seconds, CPUs, GPUs, time limit, memory asked, the most its steps used (MB)."""
+    rows = []
+    for line in sacct_text.splitlines():
+        f = dict(zip(SACCT_FIELDS, line.split("|")))
+        if len(f) < len(SACCT_FIELDS): continue
+        if "." in f["JobID"]:   # a step of the run above: its memory
+            if rows and f["MaxRSS"]:
+                rows[-1]["max_rss_mb"] = max(rows[-1]["max_rss_mb"], memory_mb(f["MaxRSS"]))
+            continue
+        gpus = re.search(r"gres/gpu=(\d+)", f["AllocTRES"])
+        rows.append({"slurm_job": f["JobID"], "state": f["State"].split(" ")[0],
+                     "elapsed_s": int(f["ElapsedRaw"] or 0), "cpu_s": slurm_seconds(f["TotalCPU"]),
+                     "cpus": int(f["AllocCPUS"] or 0),
+                     "gpus": int(gpus[1]) if gpus else 0, "limit_s": int(f["TimelimitRaw"] or 0) * 60,
+                     "mem_mb": memory_mb(f["ReqMem"].rstrip("nc")) if f["ReqMem"] else None, "max_rss_mb": 0})
+    return pd.DataFrame(rows, columns=["slurm_job", "state", "elapsed_s", "cpu_s", "cpus", "gpus", "limit_s",
+                                       "mem_mb", "max_rss_mb"])
+
+# %% ../nbs/lib/75_sweep.ipynb #4e00b5e9
+def sacct_text(ids) -> str:
+    "`sacct -n -P -D` of the SLURM jobs `ids` (`SACCT_FIELDS`, every run and step); '' without `sacct`."
+    import shutil, subprocess
+    bases = sorted({str(i).split("_")[0] for i in ids})
+    if not bases or not shutil.which("sacct"): return ""
+    return subprocess.run(["sacct", "-n", "-P", "-D", "-o", ",".join(SACCT_FIELDS), "-j", ",".join(bases)],
+                          capture_output=True, text=True, timeout=60).stdout
+
+def slurm_job_models(results_dir) -> dict:
+    "{SLURM job id: model} of every SLURM job submitted into `results_dir`."
+    pairs = [(i, k) for i, keys in _job_mapping(results_dir, "slurm_jobs.json").items() for k in keys]
+    pairs += [(i, k) for k, i in submitted_ids(results_dir).items()]   # a store from before `slurm_jobs.json`
+    return {str(i): json.loads(k).get("model") for i, k in pairs}
+
+def attempt_ends(results_dir) -> dict:
+    "{SLURM job id: how it ended} as `retry_killed_packs` recorded it (OUT_OF_MEMORY: sacct's FAILED)."
+    return {a["slurm_job"]: a["state"] for runs in _job_mapping(results_dir, "attempts.json").values()
+            for a in runs if isinstance(a, dict) and "slurm_job" in a}
+
+# %% ../nbs/lib/75_sweep.ipynb #afbd48b0
+def failure_cause(why: str) -> str:
+    "A failure's reason with what differs from job to job (paths, ids, numbers) taken out, to group by."
+    why = re.sub(r"(?:/[^\s:'\"()]+)+", "<path>", str(why))
+    why = re.sub(r"\b[0-9a-f]{12,}\b", "<id>", why)
+    return re.sub(r"\d+(?:\.\d+)?", "N", why).strip()
+
+def model_usage(model: str, status: pd.DataFrame, runs: pd.DataFrame) -> dict:
+    "One model's row of the report: its jobs' states, and what its SLURM runs used against what they asked."
+    core_s = float((runs["elapsed_s"] * runs["cpus"]).sum())
+    rss_of_asked = (runs["max_rss_mb"] / runs["mem_mb"]).dropna()
+    return {"model": model, "jobs": len(status), "finished": int((status["state"] == "finished").sum()),
+            "failed": int((status["state"] == "failed").sum()), "slurm_runs": len(runs),
+            "requeued": int(runs["state"].isin(["REQUEUED", "PREEMPTED"]).sum()),
+            "memory_or_time_ends": int(runs["state"].isin(list(RETRIED_STATES)).sum()),
+            "core_hours": round(core_s / 3600, 4),
+            "gpu_hours": round(float((runs["elapsed_s"] * runs["gpus"]).sum()) / 3600, 4),
+            "elapsed_hours": round(float(runs["elapsed_s"].sum()) / 3600, 4),
+            "asked_hours": round(float(runs["limit_s"].sum()) / 3600, 4),
+            "cpu_efficiency": round(float(runs["cpu_s"].sum()) / core_s, 3) if core_s else None,
+            "max_rss_of_asked": round(float(rss_of_asked.max()), 3) if len(rss_of_asked) else None}
+
+# %% ../nbs/lib/75_sweep.ipynb #38ca1185
+def sweep_report(jobs, results_dir, sacct: str | None = None) -> dict:
+    """{'models': a row per model (`model_usage`), 'failures': a row per cause (jobs, one example, its log)}
+    of a sweep's `jobs`, from the store and SLURM's accounting (`sacct`: its text, else `sacct_text`)."""
+    status, models = sweep_status(jobs, results_dir), slurm_job_models(results_dir)
+    runs = slurm_runs(sacct_text(models) if sacct is None else sacct)
+    last = ~runs["slurm_job"].duplicated(keep="last")   # the run that ended the job; the others were requeued
+    ends = runs["slurm_job"].map(attempt_ends(results_dir))
+    runs["state"] = runs["state"].where(~last | ends.isna(), ends)
+    runs["model"] = runs["slurm_job"].map(models)
+    usage = [model_usage(m, s, runs[runs["model"] == m]) for m, s in status.groupby("model", sort=False)]
+    failed = status[status["state"] == "failed"].assign(cause=lambda d: d["why"].map(failure_cause))
+    failures = [{"cause": c, "jobs": len(g), "example": f"{first['model']} / {first['dataset']}",
+                 "why": first["why"], "log": first["log"]}
+                for c, g in failed.groupby("cause", sort=False) for first in [g.iloc[0]]]
+    return {"models": pd.DataFrame(usage), "failures": failures}
+
+def report_text(report: dict) -> str:
+    "The report as `steb status --report` prints it: the table per model, then the failures by cause."
+    short = {"finished": "done", "slurm_runs": "runs", "memory_or_time_ends": "mem/time",
+             "core_hours": "core-h", "gpu_hours": "GPU-h", "elapsed_hours": "elapsed-h",
+             "asked_hours": "asked-h",
+             "cpu_efficiency": "CPU eff", "max_rss_of_asked": "RSS/asked"}
+    models, float_format = report["models"].rename(columns=short), lambda x: f"{x:.3g}"   # noqa: E731
+    table = models.to_string(index=False, na_rep="-", float_format=float_format) if len(models) else "(none)"
+    lines = ["per model, from SLURM's accounting (CPU eff: CPU time / core time; RSS/asked: the most memory "
+             "used / memory asked):", table]
+    lines += ["", "failures by cause:" if report["failures"] else "no failures"]
+    lines += [f"  {f['jobs']} job(s): {f['why']}\n    e.g. {f['example']}; log: {f['log'] or '(none)'}"
+              for f in report["failures"]]
+    return "\n".join(lines)
+
+def write_report(report: dict, results_dir) -> Path:
+    "`RESULTS/.sweep/report.json`: the report, written whole."
+    out = {"models": report["models"].to_dict("records"), "failures": report["failures"],
+           "written": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+    path = sweep_folder(results_dir)/"report.json"
+    atomic_write_text(path, json.dumps(out, indent=1, default=str) + "\n", within=results_dir); return path
