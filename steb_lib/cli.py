@@ -76,6 +76,8 @@ def _add_executor_options(p):
     p.add_argument("--slurm-array-parallelism", type=int, help="jobs of the array at once (16)")
     p.add_argument("--slurm-cpus", type=int, help="CPUs per job (default 8)")
     p.add_argument("--slurm-mem", help="memory per job, e.g. 32G (default: the partition's)")
+    p.add_argument("--slurm-signal-delay", type=int, help="seconds before its time limit that a job is "
+                   "warned, to be requeued if it made progress (default 90)")
     p.add_argument("--slurm-retries", type=int, default=0,
                    help="a job SLURM ends for memory or time: submitted again with more, this many times (0)")
     p.add_argument("--slurm-retry-factor", type=float, default=2.0, help="more: the limit times this (2)")
@@ -443,7 +445,8 @@ def sweep_options(a) -> dict:
     slurm = site_slurm_parameters(site, partition=a.slurm_partition, gpus=a.slurm_gpus, time=a.slurm_time,
                                   array_parallelism=a.slurm_array_parallelism, cpus=a.slurm_cpus,
                                   mem=a.slurm_mem, account=a.slurm_account, qos=a.slurm_qos,
-                                  constraint=a.slurm_constraint, gpu_flag=a.slurm_gpu_flag)
+                                  constraint=a.slurm_constraint, gpu_flag=a.slurm_gpu_flag,
+                                  signal_delay=a.slurm_signal_delay)
     caps = {"mem": a.slurm_max_mem, "time": a.slurm_max_time}
     return dict(folder=a.jobs_dir, parallelism=a.parallelism, slurm=slurm, pack_minutes=a.pack_minutes,
                 retries=a.slurm_retries, retry_factor=a.slurm_retry_factor, retry_caps=caps)

@@ -32,9 +32,9 @@ __all__ = ['SCHEDULER_WAITING', 'SCHEDULER_RUNNING', 'SCHEDULER_ENDED', 'EXECUTO
            'site_slurm_parameters', 'job_environment', 'make_executor', 'run_local_jobs', 'manifest_path',
            'manifest_entries', 'manifest_job', 'manifest_jobs', 'add_to_manifest', 'model_rates', 'job_seconds',
            'pack_jobs', 'pack_seconds', 'sweep_plan', 'plan_summary', 'describe_slurm', 'prepare_models',
-           'submit_sweep', 'finished_results', 'PackCall', 'memory_mb', 'grown_request', 'record_attempt',
-           'retry_killed_packs', 'slurm_seconds', 'slurm_runs', 'sacct_text', 'slurm_job_models', 'attempt_ends',
-           'failure_cause', 'model_usage', 'sweep_report', 'report_text', 'write_report']
+           'submit_sweep', 'finished_results', 'TimeLimitReached', 'PackCall', 'memory_mb', 'grown_request',
+           'record_attempt', 'retry_killed_packs', 'slurm_seconds', 'slurm_runs', 'sacct_text', 'slurm_job_models',
+           'attempt_ends', 'failure_cause', 'model_usage', 'sweep_report', 'report_text', 'write_report']
 
 # %% ../nbs/lib/75_sweep.ipynb #c006
 @dataclass(frozen=True)
@@ -344,15 +344,18 @@ GPU_FLAGS = {"gpus-per-node": "gpus_per_node", "gpus-per-task": "gpus_per_task",
 
 def slurm_parameters(partition=None, gpus=0, time="4:00:00", array_parallelism=16, cpus=8, mem=None,
                      account=None, job_name="steb", qos=None, constraint=None, gpu_flag="gpus-per-node",
-                     setup=None) -> dict:
+                     setup=None, signal_delay=None) -> dict:
     """submitit `SlurmExecutor` parameters for a sweep (None: SLURM's default); GPUs asked with the flag
     the site expects (`GPU_FLAGS`: `--gpus-per-node=N`, `--gpus-per-task=N` or `--gres=gpu:N`); `setup`:
-    shell lines the job script runs first (`module load ...`)."""
+    shell lines the job script runs first (`module load ...`); `signal_delay`: seconds before the time limit
+    that SLURM warns the job (`PackCall.checkpoint`; submitit's default 90, and SLURM may warn up to 30 s
+    sooner)."""
     if gpu_flag not in GPU_FLAGS: raise StebInputError(f"gpu_flag must be one of {list(GPU_FLAGS)}")
     gpu = {GPU_FLAGS[gpu_flag]: f"gpu:{gpus}" if gpu_flag == "gres" else gpus} if gpus else {}
     params = {"job_name": job_name, "time": minutes(time), "array_parallelism": array_parallelism,
               "cpus_per_task": cpus, "partition": partition, "mem": mem, "account": account, "qos": qos,
-              "constraint": constraint, "setup": list(setup) if setup else None} | gpu
+              "constraint": constraint, "setup": list(setup) if setup else None,
+              "signal_delay_s": signal_delay} | gpu
     return {k: v for k, v in params.items() if v is not None}
 
 def slurm_gpus(slurm: dict) -> int:
@@ -363,7 +366,7 @@ def slurm_gpus(slurm: dict) -> int:
 # %% ../nbs/lib/75_sweep.ipynb #70e771c6
 SITE_SETTINGS = {"partition": str, "account": str, "qos": str, "constraint": str, "gpus": int,
                  "gpu_flag": str, "cpus": int, "mem": (str, int), "time": (str, int),
-                 "array_parallelism": int, "setup": list}
+                 "array_parallelism": int, "setup": list, "signal_delay": int}
 
 def read_site_settings(path) -> dict:
     """A site's SLURM settings (`SITE_SETTINGS`) from a TOML file; a missing file, another format, an unknown
@@ -606,6 +609,11 @@ def finished_results(pack, results_dir) -> int:
     "How many of the results the jobs of `pack` write are finished and their own (`result_matches`)."
     return sum(result_matches(p, j) for j in pack for p in job_results(j, results_dir))
 
+class TimeLimitReached(BaseException):
+    """A pack's job is near its time limit with nothing finished since it started: it ends, not requeued.
+    Not an `Exception`, as `SystemExit` is not: raised from the signal handler into whatever runs, no task's
+    error handling takes it for that task's failure."""
+
 @dataclass
 class PackCall:
     """What a sweep's worker runs, `run_sweep_pack(pack, results_dir, threads, **options)`, and what submitit
@@ -625,9 +633,11 @@ class PackCall:
         return bool(limit) and time.time() - self._started >= min(0.8 * limit, limit - 600)
 
     def checkpoint(self, pack):
-        "The call to requeue (it resumes), or None: its time is up and it finished nothing since it started."
+        "The call to requeue (it resumes); `TimeLimitReached` if its time is up and it finished nothing."
         from submitit.helpers import DelayedSubmission
-        if self.timed_out() and finished_results(pack, self.results_dir) <= self._done_at_start: return None
+        if self.timed_out() and finished_results(pack, self.results_dir) <= self._done_at_start:
+            raise TimeLimitReached(f"the time limit ({self.time_min} min) is near and nothing finished since "
+                                   "the job started: not requeued (a retry may ask for more time)")
         _logger.warning("requeued: %d of its results are finished", finished_results(pack, self.results_dir))
         return DelayedSubmission(*self.resumed(pack))
 
@@ -669,8 +679,10 @@ def record_attempt(pack, job, asked: dict, state: str, results_dir) -> None:
         for item in pack: known.setdefault(job_key(item), []).append(row)
         atomic_write_text(path, json.dumps(known, indent=1) + "\n", within=results_dir)
 
-KILL_MARKERS = {"OUT_OF_MEMORY": ("Exceeded job memory limit", "oom_kill event", "OOM Killed"),   # slurmstepd
-                "TIMEOUT": ("DUE TO TIME LIMIT", "Job not requeued because")}   # slurmstepd, submitit
+KILL_MARKERS = {   # what slurmstepd, steb (`PackCall`) or submitit write in the job's log
+    "OUT_OF_MEMORY": ("Exceeded job memory limit", "oom_kill event", "OOM Killed"),
+    "TIMEOUT": ("DUE TO TIME LIMIT", "TimeLimitReached", "Job not requeued",
+                "User defined signal 2")}   # SLURM's warning came before the job could handle it
 
 def _ended_state(job) -> str:
     """SLURM's word for how a finished submitit `job` ended ('COMPLETED' when it gave its result); a job whose
