@@ -473,7 +473,8 @@ def print_sweep_plan(a, jobs) -> int:
     "`--dry-run`: the packs of the unfinished `jobs` and their estimated cost; nothing is submitted."
     import os
     from steb_lib.sweep import describe_slurm, plan_summary, slurm_gpus, sweep_plan
-    plan, slurm = sweep_plan(jobs, a.results_dir, a.pack_minutes), sweep_options(a)["slurm"]
+    slurm = sweep_options(a)["slurm"]
+    plan = sweep_plan(jobs, a.results_dir, a.pack_minutes, slurm_gpus(slurm) if a.executor == "slurm" else 0)
     print(plan.to_string(index=False, max_colwidth=60) if len(plan) else "every job is finished")
     if a.executor == "slurm":
         print(describe_slurm(slurm))

@@ -22,19 +22,20 @@ _logger = logging.getLogger("steb_lib.sweep")
 
 # %% auto #0
 __all__ = ['SCHEDULER_WAITING', 'SCHEDULER_RUNNING', 'SCHEDULER_ENDED', 'EXECUTORS', 'GPU_FLAGS', 'SITE_SETTINGS',
-           'JOB_ENV_NAMES', 'JOB_ENV_PREFIXES', 'SECRET_WORDS', 'SECONDS_PER_TEXT', 'NEURAL_SECONDS_PER_TEXT',
-           'LOAD_SECONDS', 'TASK_SECONDS', 'RETRIED_STATES', 'KILL_MARKERS', 'SACCT_FIELDS', 'SweepJob', 'sweep_jobs',
-           'model_result_name', 'job_results', 'read_sweep_file', 'job_key', 'failure_record', 'job_failure',
-           'limit_threads', 'result_matches', 'raw_files_stamp', 'current_data_sha256', 'pinned_revision',
-           'current_revision', 'pack_key', 'run_sweep_pack', 'run_sweep_job', 'lock_held', 'sweep_folder', 'sweep_lock',
-           'submitted_ids', 'record_submitted', 'submitted_logs', 'scheduler_queue', 'scheduler_ended', 'job_state',
-           'sweep_status', 'status_counts', 'minutes', 'slurm_parameters', 'slurm_gpus', 'read_site_settings',
-           'site_slurm_parameters', 'job_environment', 'make_executor', 'run_local_jobs', 'manifest_path',
-           'manifest_entries', 'manifest_job', 'manifest_jobs', 'add_to_manifest', 'model_rates', 'job_seconds',
-           'pack_jobs', 'pack_seconds', 'sweep_plan', 'plan_summary', 'describe_slurm', 'prepare_models',
-           'submit_sweep', 'finished_results', 'TimeLimitReached', 'PackCall', 'memory_mb', 'grown_request',
-           'record_attempt', 'retry_killed_packs', 'slurm_seconds', 'slurm_runs', 'sacct_text', 'slurm_job_models',
-           'attempt_ends', 'failure_cause', 'model_usage', 'sweep_report', 'report_text', 'write_report']
+           'JOB_ENV_NAMES', 'JOB_ENV_PREFIXES', 'SECRET_WORDS', 'SECONDS_PER_TEXT', 'NEURAL_SECONDS_PER_TEXT_PER_B',
+           'DEFAULT_SIZE_B', 'SIZE_WORDS', 'LOAD_SECONDS', 'LOAD_SECONDS_PER_B', 'TASK_SECONDS', 'RETRIED_STATES',
+           'KILL_MARKERS', 'SACCT_FIELDS', 'SweepJob', 'sweep_jobs', 'model_result_name', 'job_results',
+           'read_sweep_file', 'job_key', 'failure_record', 'job_failure', 'limit_threads', 'result_matches',
+           'raw_files_stamp', 'current_data_sha256', 'pinned_revision', 'current_revision', 'pack_key',
+           'run_sweep_pack', 'run_sweep_job', 'lock_held', 'sweep_folder', 'sweep_lock', 'submitted_ids',
+           'record_submitted', 'submitted_logs', 'scheduler_queue', 'scheduler_ended', 'job_state', 'sweep_status',
+           'status_counts', 'minutes', 'slurm_parameters', 'slurm_gpus', 'read_site_settings', 'site_slurm_parameters',
+           'job_environment', 'make_executor', 'run_local_jobs', 'manifest_path', 'manifest_entries', 'manifest_job',
+           'manifest_jobs', 'add_to_manifest', 'model_size_b', 'model_rates', 'job_seconds', 'pack_jobs',
+           'pack_seconds', 'sweep_plan', 'plan_summary', 'describe_slurm', 'prepare_models', 'submit_sweep',
+           'finished_results', 'TimeLimitReached', 'PackCall', 'memory_mb', 'grown_request', 'record_attempt',
+           'retry_killed_packs', 'slurm_seconds', 'slurm_runs', 'sacct_text', 'slurm_job_models', 'attempt_ends',
+           'failure_cause', 'model_usage', 'sweep_report', 'report_text', 'write_report']
 
 # %% ../nbs/lib/75_sweep.ipynb #c006
 @dataclass(frozen=True)
@@ -470,49 +471,69 @@ def add_to_manifest(jobs, results_dir) -> None:
 # %% ../nbs/lib/75_sweep.ipynb #549b7d23
 SECONDS_PER_TEXT = {"random": 1e-5, "function-words": 2e-4, "stylometric": 1e-2, "biber": 1.5e-2,
                     "tfidf": 1e-2}   # the baselines, by family
-NEURAL_SECONDS_PER_TEXT = 2e-2   # a small encoder on a few CPU cores (a GPU: faster; a 7B model: slower)
+# a neural model's seconds per text per billion parameters: on a few CPU cores (a base-sized encoder, 0.11B,
+# at ~0.02 s a text, measured here) and on one GPU (the paper's 8B model: at most 24 GPU-hours, 880,565 texts)
+NEURAL_SECONDS_PER_TEXT_PER_B = {"cpu": 0.18, "gpu": 0.012}
+DEFAULT_SIZE_B = 0.11   # a neural model whose name gives no size: base-sized
+SIZE_WORDS = (("minilm", 0.022), ("large", 0.335), ("base", 0.11), ("xl", 1.5), ("small", 0.03),
+              ("mini", 0.03))   # in this order: "xlm-roberta-large" is large
 LOAD_SECONDS = {"neural": 30.0, "other": 5.0}   # a process's imports and the model's load, once per pack
+LOAD_SECONDS_PER_B = 20.0                         # and reading a large model's weights
 TASK_SECONDS = 5.0   # preparing a sample and scoring it (intervals included), per task
 
-def model_rates(model: str) -> tuple[float, float]:
-    "(seconds per text, seconds to start and load) of `model`, by its family (unknown: a neural model's)."
+def model_size_b(model: str) -> float:
+    """A neural model's size in billions of parameters as its name or hub id says it (`8B`, `0.6B`, `large`,
+    `base`, `XL`, `MiniLM`): rough; `DEFAULT_SIZE_B` where they say nothing."""
+    try: spec = resolve_model(model); names = f"{spec.name} {spec.hub_id or ''}"
+    except StebInputError: names = str(model)
+    if found := re.search(r"(\d+(?:\.\d+)?)B\b", names): return float(found[1])
+    return next((size for word, size in SIZE_WORDS if word in names.lower()), DEFAULT_SIZE_B)
+
+def model_rates(model: str, gpus: int = 0) -> tuple[float, float]:
+    """(seconds per text, seconds to start and load) of `model`: a baseline's by its family; a neural model's
+    by its size (`model_size_b`), on CPU cores or, with `gpus`, a GPU."""
     try: family = resolve_model(model).family
     except StebInputError: family = None
     if family in SECONDS_PER_TEXT: return SECONDS_PER_TEXT[family], LOAD_SECONDS["other"]
-    return NEURAL_SECONDS_PER_TEXT, LOAD_SECONDS["neural"]
+    size = model_size_b(model)
+    per_text = NEURAL_SECONDS_PER_TEXT_PER_B["gpu" if gpus else "cpu"] * size
+    return max(per_text, 1e-3), LOAD_SECONDS["neural"] + LOAD_SECONDS_PER_B * size
 
-def job_seconds(job: SweepJob) -> float:
+def job_seconds(job: SweepJob, gpus: int = 0) -> float:
     "A rough estimate of `job`'s seconds, its model loaded: its texts (Tab. 15's counts) and its tasks."
     entry = dataset_entry(job.dataset); tasks = suite_tasks(entry, job.suite, job.task)
     texts = sum(entry["tasks"][t].get("total") or 1000 for t in tasks)
-    return texts * model_rates(job.model)[0] + TASK_SECONDS * len(tasks)
+    return texts * model_rates(job.model, gpus)[0] + TASK_SECONDS * len(tasks)
 
 # %% ../nbs/lib/75_sweep.ipynb #3182e800
-def pack_jobs(jobs, minutes: float = 0) -> list[tuple]:
+def pack_jobs(jobs, minutes: float = 0, gpus: int = 0) -> list[tuple]:
     """`jobs` as packs that one submitit job runs, the model loaded once: jobs sharing `pack_key`, in order,
-    as many as `job_seconds` says fit `minutes` with the model's load (at least one each); 0: one job each."""
+    as many as `job_seconds` says fit `minutes` with the model's load (at least one each); 0: one job each.
+    `gpus`: per job (the rates of a GPU)."""
     if not minutes: return [(j,) for j in jobs]
     groups, packs = {}, []
     for j in jobs: groups.setdefault(pack_key(j), []).append(j)
     for group in groups.values():
-        load = model_rates(group[0].model)[1]; pack, used = [], load
-        for j, cost in zip(group, map(job_seconds, group)):   # each job's estimate, once
+        load = model_rates(group[0].model, gpus)[1]; pack, used = [], load
+        for j in group:
+            cost = job_seconds(j, gpus)   # each job's estimate, once
             if pack and used + cost > minutes * 60:
                 packs.append(tuple(pack)); pack, used = [], load
             pack.append(j); used += cost
         packs.append(tuple(pack))
     return packs
 
-def pack_seconds(pack) -> float: return model_rates(pack[0].model)[1] + sum(map(job_seconds, pack))
+def pack_seconds(pack, gpus: int = 0) -> float:
+    return model_rates(pack[0].model, gpus)[1] + sum(job_seconds(j, gpus) for j in pack)
 
 # %% ../nbs/lib/75_sweep.ipynb #f3df3e00
-def sweep_plan(jobs, results_dir, pack_minutes: float = 0) -> pd.DataFrame:
+def sweep_plan(jobs, results_dir, pack_minutes: float = 0, gpus: int = 0) -> pd.DataFrame:
     """One row per pack of the unfinished `jobs`, as `submit_sweep` would pack them: model, jobs, first
     datasets, estimated minutes."""
     todo = [j for j in jobs if job_state(j, results_dir) != "finished"]
     shown = lambda p: ", ".join(j.dataset for j in p[:3]) + (f" and {len(p) - 3} more" if len(p) > 3 else "")
     rows = [{"model": p[0].model, "jobs": len(p), "datasets": shown(p),
-             "minutes": round(pack_seconds(p) / 60, 1)} for p in pack_jobs(todo, pack_minutes)]
+             "minutes": round(pack_seconds(p, gpus) / 60, 1)} for p in pack_jobs(todo, pack_minutes, gpus)]
     return pd.DataFrame(rows, columns=["model", "jobs", "datasets", "minutes"])
 
 def plan_summary(plan: pd.DataFrame, cpus: int, at_once: int, gpus: int = 0) -> str:
@@ -565,7 +586,7 @@ def submit_sweep(jobs, results_dir, executor: str = "local", folder=None, parall
     ex = make_executor(executor, calls_dir, slurm)
     slurm = slurm or slurm_parameters()
     fn = PackCall(str(results_dir), {"force": force, **kw}, slurm["time"] if executor == "slurm" else None)
-    packs = pack_jobs(todo, pack_minutes)
+    packs = pack_jobs(todo, pack_minutes, slurm_gpus(slurm) if executor == "slurm" else 0)
     out = {"submitted": todo, "finished": sum(states[j] == "finished" for j in jobs if j not in todo),
            "waiting": [j for j in jobs if states[j] in ("queued", "running")], "failed": [], "packs": packs}
     if executor == "local":

@@ -3,7 +3,8 @@
 `steb paper --executor slurm --suite mini` (two real job arrays under their parallelism cap, the CPUs and memory asked
 reaching the jobs, then the notebooks), results equal to a sequential run's, `steb status` from the real scheduler's
 queue (a job held by the array's cap is queued) and accounting, a cancelled job and a failing one, the resubmission of
-only what is not finished; through the Python API: what a job's environment holds (never a secret).
+only what is not finished; through the Python API: what a job's environment holds (never a secret). Issue 62: packed
+jobs, a job requeued mid-run that resumes, retries with more memory and with more time, `steb status --report`.
 
 Skipped, with the reason, only where the machine cannot run a cluster (neither root nor sudo)."""
 import shutil, json, os, subprocess, sys, tempfile, time
@@ -216,3 +217,73 @@ def test_a_job_killed_for_memory_is_retried_with_more_and_completes(cluster, tmp
     assert "Exceeded job memory limit" in (tmp_path / "r" / ".sweep" / "jobs" / f"{attempts[0]['slurm_job']}_0_log.err").read_text()
     status = steb("status", "--results-dir", tmp_path / "r", env=env)
     assert "1/1 jobs finished" in status.stdout, status.stdout
+    report = steb("status", "--results-dir", tmp_path / "r", "--report", env=env)   # item 4: the retry in the report
+    (usage,) = json.loads((tmp_path / "r" / ".sweep" / "report.json").read_text())["models"]
+    assert (usage["slurm_runs"], usage["memory_or_time_ends"], usage["finished"]) == (2, 1, 1), report.stdout
+    assert 0 < usage["max_rss_of_asked"] and usage["core_hours"] > 0, usage
+
+
+def test_a_job_requeued_mid_run_resumes_without_recomputing_and_the_report_counts_it(cluster, tmp_path):
+    """Issue 62, item 2: the mini suite of one model as one packed SLURM job, requeued (`scontrol requeue`) once its
+    first results are written. SLURM ends the run and holds the job (REQUEUED, then PENDING two minutes: moved to now
+    here, as an administrator may); meanwhile the same command submits no second copy; the rerun keeps every result the
+    first run wrote (the same file: same inode and time) and computes the rest; `steb status --report` counts it."""
+    env = cluster | {"STEB_CACHE": str(tmp_path / "cache")}
+    R = tmp_path / "r"
+    args = ["evaluate", "tfidf-bundled-1-2", "--suite", "mini", "--results-dir", R, "--executor", "slurm",
+            "--slurm-cpus", "1", "--slurm-mem", "1500M", "--slurm-time", "0:10:00", "--pack-minutes", "60"]
+    run = subprocess.Popen([STEB, *map(str, args)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.time() + 180
+        while not list(R.glob("tfidf-bundled-1-2/*/*.json")):
+            assert time.time() < deadline and run.poll() is None, "no result was written"
+            time.sleep(0.05)
+        (slurm_job,) = set(json.loads((R / ".sweep" / "submitted.json").read_text()).values())
+        subprocess.run(["scontrol", "requeue", slurm_job], env=env, check=True)
+        state = lambda: subprocess.run(["squeue", "-h", "-j", slurm_job, "-o", "%T"], env=env, capture_output=True,
+                                       text=True).stdout.strip()
+        while state() != "PENDING":
+            assert time.time() < deadline, state()
+            time.sleep(0.2)
+        first = {p: (p.stat().st_ino, p.stat().st_mtime_ns) for p in R.glob("tfidf-bundled-1-2/*/*.json")}
+        assert 0 < len(first) < 9, first                  # the mini suite's 7 jobs write 9 results
+        again = steb(*args, "--no-wait", env=env)
+        assert again.returncode == 0 and again.stdout.startswith("0 jobs submitted"), again.stdout + again.stderr[-2000:]
+        assert "queued or running (not submitted again)" in again.stdout, again.stdout
+        subprocess.run(["scontrol", "update", f"JobId={slurm_job}", "StartTime=now"], env=env, check=True)
+        out, err = run.communicate(timeout=300)
+    finally:
+        run.kill()
+    assert run.returncode == 0, out + err[-3000:]
+    assert {p: (p.stat().st_ino, p.stat().st_mtime_ns) for p in first} == first          # not written again
+    assert len(list(R.glob("tfidf-bundled-1-2/*/*.json"))) == 9
+    deadline = time.time() + 60
+    while True:   # every run of the job (-D), once accounting has its end (the result is written a moment before)
+        runs = subprocess.run(["sacct", "-n", "-P", "-X", "-D", "-j", slurm_job.split("_")[0], "-o", "JobID,State"],
+                              env=env, capture_output=True, text=True, check=True).stdout.split()
+        if runs[-1:] != [f"{slurm_job}|RUNNING"] or time.time() > deadline: break
+        time.sleep(1)
+    assert runs == [f"{slurm_job}|REQUEUED", f"{slurm_job}|COMPLETED"], runs
+    report = steb("status", "--results-dir", R, "--report", env=env)
+    assert report.returncode == 0 and "requeued" in report.stdout, report.stdout
+    (usage,) = json.loads((R / ".sweep" / "report.json").read_text())["models"]
+    assert (usage["slurm_runs"], usage["requeued"], usage["finished"], usage["failed"]) == (2, 1, 7, 0), usage
+
+
+def test_a_job_given_too_little_time_is_retried_with_more_and_completes(cluster, tmp_path):
+    """Issue 62, items 2 and 3: warned of its time limit (SLURM's signal 75 s before a 2-minute limit, so 15-45 s in)
+    with nothing finished — all-mpnet-base-v2 embeds OneStopEnglish's 580 texts in over a minute on one CPU — a job is
+    not requeued as it is (the same limit would end it again): it ends, and is submitted again with twice the time,
+    then completes (resuming the embedding shards the first attempt cached). Both attempts recorded and reported."""
+    env = cluster | {"STEB_CACHE": str(tmp_path / "cache")}
+    r = steb("evaluate", "all-mpnet-base-v2", "--dataset", "OneStopEnglishCorpus", "--results-dir", tmp_path / "r",
+             "--executor", "slurm", "--slurm-cpus", "1", "--slurm-mem", "3G", "--slurm-time", "0:02:00",
+             "--slurm-signal-delay", "75", "--slurm-retries", "1", env=env)
+    assert r.returncode == 0 and "1 jobs submitted" in r.stdout, r.stdout + r.stderr[-3000:]
+    (attempts,) = json.loads((tmp_path / "r" / ".sweep" / "attempts.json").read_text()).values()
+    assert [(a["state"], a["time"]) for a in attempts] == [("TIMEOUT", 2), ("COMPLETED", 4)], attempts
+    log = (tmp_path / "r" / ".sweep" / "jobs" / f"{attempts[0]['slurm_job']}_0_log.err").read_text()
+    assert "this job is timed-out" in log and "TimeLimitReached" in log, log[-3000:]
+    assert steb("status", "--results-dir", tmp_path / "r", "--report", env=env).returncode == 0
+    (usage,) = json.loads((tmp_path / "r" / ".sweep" / "report.json").read_text())["models"]
+    assert (usage["slurm_runs"], usage["memory_or_time_ends"], usage["finished"]) == (2, 1, 1), usage
