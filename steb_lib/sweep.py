@@ -543,7 +543,7 @@ def plan_summary(plan: pd.DataFrame, cpus: int, at_once: int, gpus: int = 0) -> 
     gpu = f", {hours * gpus:.1f} GPU-hours" if gpus else ""
     return (f"{len(plan)} submitit jobs for {int(plan['jobs'].sum())} (model, dataset) jobs: ~{hours:.1f} h "
             f"of work, {hours * cpus:.1f} core-hours at {cpus} CPUs a job{gpu}, ~{wall:.1f} h of wall time, "
-            f"{at_once} at once (rough: steb_lib.sweep.SECONDS_PER_TEXT)")
+            f"{at_once} at once (rough: steb_lib.sweep.model_rates)")
 
 # %% ../nbs/lib/75_sweep.ipynb #105257b1
 def describe_slurm(slurm: dict) -> str:
