@@ -83,9 +83,10 @@ def _add_executor_options(p):
     p.add_argument("--slurm-retry-factor", type=float, default=2.0, help="more: the limit times this (2)")
     p.add_argument("--slurm-max-mem", help="retries ask at most this memory, e.g. 64G")
     p.add_argument("--slurm-max-time", help="retries ask at most this time, e.g. 24:00:00")
-    p.add_argument("--pack-minutes", type=float, default=0,
+    p.add_argument("--pack-minutes", type=float,
                    help="pack each model's jobs into submitit jobs of about this many minutes by a rough "
-                   "estimate, the model loaded once each (default 0: one submitit job per job)")
+                   "estimate, the model loaded once each (0: one submitit job per job; default: slurm, half "
+                   "the time limit, so that an estimate off by 2x still fits; local, 0)")
     p.add_argument("--jobs-dir", help="submitit's scripts, pickles, logs (default RESULTS_DIR/.sweep/jobs)")
     p.add_argument("--no-wait", action="store_true", help="slurm: submit and return; follow with steb status")
 
@@ -448,7 +449,8 @@ def sweep_options(a) -> dict:
                                   constraint=a.slurm_constraint, gpu_flag=a.slurm_gpu_flag,
                                   signal_delay=a.slurm_signal_delay)
     caps = {"mem": a.slurm_max_mem, "time": a.slurm_max_time}
-    return dict(folder=a.jobs_dir, parallelism=a.parallelism, slurm=slurm, pack_minutes=a.pack_minutes,
+    pack = a.pack_minutes if a.pack_minutes is not None else slurm["time"] / 2 if a.executor == "slurm" else 0
+    return dict(folder=a.jobs_dir, parallelism=a.parallelism, slurm=slurm, pack_minutes=pack,
                 retries=a.slurm_retries, retry_factor=a.slurm_retry_factor, retry_caps=caps)
 
 # %% ../nbs/lib/98_cli.ipynb #b0948b80
@@ -473,8 +475,9 @@ def print_sweep_plan(a, jobs) -> int:
     "`--dry-run`: the packs of the unfinished `jobs` and their estimated cost; nothing is submitted."
     import os
     from steb_lib.sweep import describe_slurm, plan_summary, slurm_gpus, sweep_plan
-    slurm = sweep_options(a)["slurm"]
-    plan = sweep_plan(jobs, a.results_dir, a.pack_minutes, slurm_gpus(slurm) if a.executor == "slurm" else 0)
+    options = sweep_options(a); slurm = options["slurm"]
+    gpus = slurm_gpus(slurm) if a.executor == "slurm" else 0
+    plan = sweep_plan(jobs, a.results_dir, options["pack_minutes"], gpus)
     print(plan.to_string(index=False, max_colwidth=60) if len(plan) else "every job is finished")
     if a.executor == "slurm":
         print(describe_slurm(slurm))

@@ -76,7 +76,8 @@ def stored(store: Path) -> dict:
 def test_steb_paper_sweeps_real_job_arrays_then_runs_the_notebooks_and_equals_a_sequential_run(cluster, tmp_path):
     env = cluster | {"STEB_CACHE": str(tmp_path / "cache")}
     swept, sequential = tmp_path / "swept", tmp_path / "sequential"
-    slurm = ["--executor", "slurm", "--slurm-cpus", "1", "--slurm-mem", "1500M", "--slurm-time", "0:30:00"]
+    slurm = ["--executor", "slurm", "--slurm-cpus", "1", "--slurm-mem", "1500M", "--slurm-time", "0:30:00",
+             "--pack-minutes", "0"]   # one SLURM job per (model, dataset): arrays under their cap (default: packed)
     paper = steb("paper", "--models", "random", "function-words", "--suite", "mini", "--results-dir", swept, *slurm,
                  "--slurm-array-parallelism", "2", "--notebooks", "02_operational", "05_multilingual",
                  *(x for d in ("tables", "figures", "runs") for x in (f"--{d}-dir", tmp_path / d)), env=env)
