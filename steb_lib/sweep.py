@@ -4,7 +4,7 @@
 
 # %% ../nbs/lib/75_sweep.ipynb #c003
 from __future__ import annotations
-import functools, json, logging, math, os, re, time, warnings
+import json, logging, math, os, re, time, warnings
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from steb_lib.core import (
@@ -646,8 +646,12 @@ class PackCall:
     threads: int | None = None
 
     def __call__(self, pack) -> dict:
-        self._started, self._done_at_start = time.time(), finished_results(pack, self.results_dir)
+        self.start(pack)
         return run_sweep_pack(pack, self.results_dir, self.threads, **self.options)
+
+    def start(self, pack) -> None:
+        "Note when this run started and what was finished then (what `checkpoint` calls progress)."
+        self._started, self._done_at_start = time.time(), finished_results(pack, self.results_dir)
 
     def timed_out(self) -> bool:
         limit = (self.time_min or 0) * 60
@@ -656,10 +660,11 @@ class PackCall:
     def checkpoint(self, pack):
         "The call to requeue (it resumes); `TimeLimitReached` if its time is up and it finished nothing."
         from submitit.helpers import DelayedSubmission
+        if not hasattr(self, "_started"): self.start(pack)   # signalled before the call began
         if self.timed_out() and finished_results(pack, self.results_dir) <= self._done_at_start:
             raise TimeLimitReached(f"the time limit ({self.time_min} min) is near and nothing finished since "
                                    "the job started: not requeued (a retry may ask for more time)")
-        _logger.warning("requeued: %d of its results are finished", finished_results(pack, self.results_dir))
+        _logger.warning("to be requeued: %d of its results finished", finished_results(pack, self.results_dir))
         return DelayedSubmission(*self.resumed(pack))
 
     def resumed(self, pack) -> tuple:
