@@ -664,7 +664,7 @@ class PackCall:
         if self.timed_out() and finished_results(pack, self.results_dir) <= self._done_at_start:
             raise TimeLimitReached(f"the time limit ({self.time_min} min) is near and nothing finished since "
                                    "the job started: not requeued (a retry may ask for more time)")
-        _logger.warning("to be requeued: %d of its results finished", finished_results(pack, self.results_dir))
+        _logger.warning("to be requeued: %d results finished", finished_results(pack, self.results_dir))
         return DelayedSubmission(*self.resumed(pack))
 
     def resumed(self, pack) -> tuple:
