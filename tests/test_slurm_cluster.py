@@ -100,13 +100,16 @@ def test_steb_paper_sweeps_real_job_arrays_then_runs_the_notebooks_and_equals_a_
         done = steb("evaluate", model, "--suite", "mini", "--results-dir", sequential, env=env)
         assert done.returncode == 0, done.stderr[-2000:]
     assert stored(swept) == stored(sequential)
-    # issue 62: the same 14 jobs packed by cost into one SLURM job per model (its model loaded once): the same results
-    packed = steb("evaluate", "random", "function-words", "--suite", "mini", "--results-dir", tmp_path / "packed", *slurm,
-                  "--pack-minutes", "60", env=env)
-    assert packed.returncode == 0 and "14 jobs submitted (in 2 submitit jobs" in packed.stdout, packed.stdout + packed.stderr[-2000:]
+    # issue 62: the mini suite of three models (the same 14 jobs, and stylometric's 7), packed by cost by default into one
+    # SLURM job per model (its model loaded once): the results of a sequential run
+    three = steb("evaluate", "stylometric", "--suite", "mini", "--results-dir", tmp_path / "sequential3", env=env)
+    assert three.returncode == 0, three.stderr[-2000:]
+    packed = steb("evaluate", "random", "function-words", "stylometric", "--suite", "mini", "--results-dir",
+                  tmp_path / "packed", *slurm[:-2], env=env)
+    assert packed.returncode == 0 and "21 jobs submitted (in 3 submitit jobs" in packed.stdout, packed.stdout + packed.stderr[-2000:]
     rows = sacct(env, job_ids(packed.stdout)[0].split("_")[0])
-    assert len(rows) == 2 and {x["State"] for x in rows} == {"COMPLETED"}, rows
-    assert stored(tmp_path / "packed") == stored(sequential)
+    assert len(rows) == 3 and {x["State"] for x in rows} == {"COMPLETED"}, rows
+    assert stored(tmp_path / "packed") == stored(sequential) | stored(tmp_path / "sequential3")
     sweep = ["evaluate", "random", "function-words", "--suite", "mini", "--results-dir", swept, *slurm]
     # a hand-edited result is not finished (its checksum fails): the same command resubmits that job only
     edited = swept / "function-words" / "mini_probing" / "probing.json"
