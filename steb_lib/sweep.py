@@ -633,7 +633,7 @@ def finished_results(pack, results_dir) -> int:
 class TimeLimitReached(BaseException):
     """A pack's job is near its time limit with nothing finished since it started: it ends, not requeued.
     Not an `Exception`, as `SystemExit` is not: raised from the signal handler into whatever runs, no task's
-    error handling takes it for that task's failure."""
+    error handling takes it for that task's failure; `PackCall` makes it the job's error."""
 
 @dataclass
 class PackCall:
@@ -647,7 +647,9 @@ class PackCall:
 
     def __call__(self, pack) -> dict:
         self.start(pack)
-        return run_sweep_pack(pack, self.results_dir, self.threads, **self.options)
+        try: return run_sweep_pack(pack, self.results_dir, self.threads, **self.options)
+        except TimeLimitReached as e:   # an error now: submitit keeps it as the job's outcome; the job ends
+            raise RuntimeError(f"TimeLimitReached: {e}") from None
 
     def start(self, pack) -> None:
         "Note when this run started and what was finished then (what `checkpoint` calls progress)."

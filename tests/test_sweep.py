@@ -76,7 +76,8 @@ def test_slurm_submission_through_the_cli_and_status(tmp_path):
     results = tmp_path / "results"
     cmd = [str(STEB), "evaluate", "function-words", "--suite", "mini", "--results-dir", str(results), "--executor", "slurm",
            "--no-wait", "--slurm-partition", "gpu", "--slurm-gpus", "1", "--slurm-time", "1-00:00:00",
-           "--slurm-array-parallelism", "4", "--slurm-mem", "32G", "--slurm-account", "style"]
+           "--slurm-array-parallelism", "4", "--slurm-mem", "32G", "--slurm-account", "style",
+           "--pack-minutes", "0"]   # one array task per (model, dataset) job (default: a model's jobs packed)
     done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "7 jobs submitted, 0 already finished" in done.stdout and "77_0 77_1" in done.stdout
