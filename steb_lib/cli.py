@@ -66,7 +66,8 @@ def _add_executor_options(p):
                    help="local: jobs at once; steb paper, inline: models at once, each in a process of "
                    "its own (default 2; 1: one after the other in this process)")
     p.add_argument("--slurm-config", help="a site's SLURM settings (TOML: partition, account, qos, "
-                   "constraint, gpus, gpu_flag, cpus, mem, time, array_parallelism, setup); flags override")
+                   "constraint, gpus, gpu_flag, cpus, mem, time, array_parallelism, setup, signal_delay); "
+                   "flags override them")
     p.add_argument("--slurm-partition"); p.add_argument("--slurm-account")
     p.add_argument("--slurm-qos"); p.add_argument("--slurm-constraint")
     p.add_argument("--slurm-gpus", type=int, help="GPUs per job (default 0)")
