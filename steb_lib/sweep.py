@@ -28,14 +28,14 @@ __all__ = ['SCHEDULER_WAITING', 'SCHEDULER_RUNNING', 'SCHEDULER_ENDED', 'EXECUTO
            'read_sweep_file', 'job_key', 'failure_record', 'job_failure', 'limit_threads', 'result_matches',
            'raw_files_stamp', 'current_data_sha256', 'pinned_revision', 'current_revision', 'pack_key',
            'run_sweep_pack', 'run_sweep_job', 'lock_held', 'sweep_folder', 'sweep_lock', 'submitted_ids',
-           'record_submitted', 'submitted_logs', 'scheduler_queue', 'scheduler_ended', 'job_state', 'sweep_status',
-           'status_counts', 'minutes', 'slurm_parameters', 'slurm_gpus', 'read_site_settings', 'site_slurm_parameters',
-           'job_environment', 'make_executor', 'run_local_jobs', 'manifest_path', 'manifest_entries', 'manifest_job',
-           'manifest_jobs', 'add_to_manifest', 'model_size_b', 'model_rates', 'job_seconds', 'pack_jobs',
-           'pack_seconds', 'sweep_plan', 'plan_summary', 'describe_slurm', 'prepare_models', 'submit_sweep',
-           'finished_results', 'TimeLimitReached', 'PackCall', 'memory_mb', 'grown_request', 'record_attempt',
-           'retry_killed_packs', 'slurm_seconds', 'slurm_runs', 'sacct_text', 'slurm_job_models', 'attempt_ends',
-           'failure_cause', 'model_usage', 'sweep_report', 'report_text', 'write_report']
+           'record_submitted', 'submitted_logs', 'scheduler_queue', 'run_sacct', 'scheduler_ended', 'job_state',
+           'sweep_status', 'status_counts', 'minutes', 'slurm_parameters', 'slurm_gpus', 'read_site_settings',
+           'site_slurm_parameters', 'job_environment', 'make_executor', 'run_local_jobs', 'manifest_path',
+           'manifest_entries', 'manifest_job', 'manifest_jobs', 'add_to_manifest', 'model_size_b', 'model_rates',
+           'job_seconds', 'pack_jobs', 'pack_seconds', 'sweep_plan', 'plan_summary', 'describe_slurm', 'prepare_models',
+           'submit_sweep', 'finished_results', 'TimeLimitReached', 'PackCall', 'memory_mb', 'grown_request',
+           'record_attempt', 'retry_killed_packs', 'slurm_seconds', 'slurm_runs', 'sacct_text', 'slurm_job_models',
+           'attempt_ends', 'failure_cause', 'model_usage', 'sweep_report', 'report_text', 'write_report']
 
 # %% ../nbs/lib/75_sweep.ipynb #c006
 @dataclass(frozen=True)
@@ -288,14 +288,19 @@ def scheduler_queue(ids) -> dict:
     return scheduler_ended(bases) | queued
 
 # %% ../nbs/lib/75_sweep.ipynb #ffff7499
+def run_sacct(ids, fields, *flags) -> str:
+    "`sacct -n -P` (and `flags`) of the SLURM jobs `ids` (array tasks by their array); '' without sacct."
+    import shutil, subprocess
+    bases = sorted({str(i).split("_")[0] for i in ids})
+    if not bases or not shutil.which("sacct"): return ""
+    return subprocess.run(["sacct", "-n", "-P", *flags, "-o", ",".join(fields), "-j", ",".join(bases)],
+                          capture_output=True, text=True, timeout=60).stdout
+
 def scheduler_ended(bases) -> dict:
     """{job id: final state} of the jobs of `bases` (array ids) that SLURM's accounting (`sacct`) says ended
     without success (`CANCELLED by 0`, `OUT_OF_MEMORY`...); {} without `sacct` or accounting."""
-    import shutil, subprocess
-    if not bases or not shutil.which("sacct"): return {}
-    done = subprocess.run(["sacct", "-n", "-P", "-X", "-o", "JobID,State", "-j", ",".join(bases)],
-                          capture_output=True, text=True, timeout=60)
-    rows = [line.split("|", 1) for line in done.stdout.splitlines() if "|" in line]
+    text = run_sacct(bases, ("JobID", "State"), "-X")
+    rows = [line.split("|", 1) for line in text.splitlines() if "|" in line]
     return {i: s for i, s in rows if s.split(" ")[0] in SCHEDULER_ENDED}
 
 def job_state(job: SweepJob, results_dir, queue: dict | None = None) -> str:
@@ -777,11 +782,7 @@ def slurm_runs(sacct_text: str) -> pd.DataFrame:
 # %% ../nbs/lib/75_sweep.ipynb #4e00b5e9
 def sacct_text(ids) -> str:
     "`sacct -n -P -D` of the SLURM jobs `ids` (`SACCT_FIELDS`, every run and step); '' without `sacct`."
-    import shutil, subprocess
-    bases = sorted({str(i).split("_")[0] for i in ids})
-    if not bases or not shutil.which("sacct"): return ""
-    return subprocess.run(["sacct", "-n", "-P", "-D", "-o", ",".join(SACCT_FIELDS), "-j", ",".join(bases)],
-                          capture_output=True, text=True, timeout=60).stdout
+    return run_sacct(ids, SACCT_FIELDS, "-D")
 
 def slurm_job_models(results_dir) -> dict:
     "{SLURM job id: model} of every SLURM job submitted into `results_dir`."
