@@ -1,6 +1,8 @@
 """The main job through the console script, as run.sh calls it (`steb paper`): STEB-lite on a fresh machine — no raw
 files, empty caches — for the two cheapest models and two paper notebooks. The whole job (every default model, every
-notebook, ~7 min) is `bash run.sh`; its output is the committed data/results/lite, checked by test_committed_results."""
+notebook, ~14 min) is `bash run.sh`; its output is the committed data/results/lite and lite-truncate: this job's
+results of the two models are those committed ones byte for byte (timing fields aside), per-sample outputs too, made
+with the kernels pinned as the committed ones were."""
 import json
 import os
 import re
@@ -11,10 +13,34 @@ from pathlib import Path
 import pandas as pd
 
 STEB = Path(sys.executable).parent / "steb"
+COMMITTED = Path(__file__).resolve().parent.parent / "data" / "results"
+
+
+def committed_results_are_reproduced(results: Path):
+    "Every committed result of the two models, in both stores, as this run wrote it: the same bytes, timing aside."
+    from steb_lib.eval.results import without_timing
+    from steb_lib.records import TIMING_FIELDS
+    from steb_lib.run_settings import KERNEL_PINS
+    untimed = lambda p: [line for line in p.read_text(encoding="utf-8").splitlines()   # noqa: E731
+                         if not any(line.startswith(f' "{k}"') for k in TIMING_FIELDS)]
+    for store, count in (("lite", 32), ("lite-truncate", 4)):   # 16 (dataset, task) pairs and 2 truncated, per model
+        files = [f for model in ("random", "function-words") for f in sorted((COMMITTED / store / model).glob("*/*.json"))]
+        assert len(files) == count, (store, files)
+        for f in files:
+            fresh = results / store / f.relative_to(COMMITTED / store)
+            assert without_timing(json.loads(fresh.read_text())) == without_timing(json.loads(f.read_text())), f
+            assert untimed(fresh) == untimed(f), f"{f}: same content, other bytes"
+            samples = f.with_suffix(".samples.npz")   # the per-sample outputs and replicates: the same bytes too
+            assert fresh.with_suffix(".samples.npz").read_bytes() == samples.read_bytes(), samples
+        mine, theirs = (json.loads((d / "run_settings.jsonl").read_text().splitlines()[0])
+                        for d in (results / store, COMMITTED / store))
+        assert mine["kernels"]["env"] == theirs["kernels"]["env"] == KERNEL_PINS
 
 
 def test_steb_paper_runs_steb_lite_from_the_shipped_samples(tmp_path):
-    env = {k: v for k, v in os.environ.items() if k != "STEB_RAW_DIR"} | {"STEB_CACHE": str(tmp_path / "cache")}
+    from steb_lib.run_settings import KERNEL_PINS   # as on a fresh machine: the console script pins the kernels
+    env = {k: v for k, v in os.environ.items() if k not in ("STEB_RAW_DIR", "STEB_NATIVE_KERNELS", *KERNEL_PINS)} \
+        | {"STEB_CACHE": str(tmp_path / "cache")}
     dirs = {d: tmp_path / d for d in ("results", "tables", "figures", "runs")}
     cmd = [str(STEB), "paper", "--models", "random", "function-words", "--notebooks", "02_operational", "03_definitional",
            "--results-dir", str(dirs["results"] / "lite"), "--tables-dir", str(dirs["tables"]),
@@ -49,6 +75,8 @@ def test_steb_paper_runs_steb_lite_from_the_shipped_samples(tmp_path):
     end = done.stdout[done.stdout.index("## STEB (operational)"):]
     assert "rank [interval]" in end and "| 1 [1–1]" in end and "#1" in end and "bias-corrected" in end, end[:3000]
     assert "## The paper's claims" in end and "not testable here" in end and "LUAR-CRUD beats GPT-5.2" in end, end
+
+    committed_results_are_reproduced(dirs["results"])
 
     per_dataset = pd.read_csv(dirs["tables"] / "per_dataset_operational.csv")
     assert {"STEL_feature", "eWAVE", "corpus-of-diverse-styles"} <= set(per_dataset["dataset"])
