@@ -1,8 +1,8 @@
 """The cluster path against a real SLURM scheduler (issue 43): `scripts/local_slurm.sh` starts a single-node cluster
 (Slurm, munge, slurmdbd, MariaDB) for these tests and stops it after, also when one fails. Through the console script:
-`steb paper --executor slurm --suite mini` (two real job arrays under their parallelism cap, the CPUs and memory asked
+`steb paper --executor slurm --suite mini` (three models packed into a SLURM job each, the CPUs and memory asked
 reaching the jobs, then the notebooks), results equal to a sequential run's, `steb status` from the real scheduler's
-queue (a job held by the array's cap is queued) and accounting, a cancelled job and a failing one, the resubmission of
+queue (a job held by an array's parallelism cap is queued) and accounting, a cancelled job and a failing one, the resubmission of
 only what is not finished; through the Python API: what a job's environment holds (never a secret). Issue 62: packed
 jobs, a job requeued mid-run that resumes, retries with more memory and with more time, `steb status --report`.
 
@@ -73,51 +73,44 @@ def stored(store: Path) -> dict:
     return {p.relative_to(store): without_timing(json.loads(p.read_text())) for p in sorted(store.glob("*/*/*.json"))}
 
 
-def test_steb_paper_sweeps_real_job_arrays_then_runs_the_notebooks_and_equals_a_sequential_run(cluster, tmp_path):
+def test_steb_paper_sweeps_packed_jobs_then_runs_the_notebooks_and_equals_a_sequential_run(cluster, tmp_path):
     env = cluster | {"STEB_CACHE": str(tmp_path / "cache")}
     swept, sequential = tmp_path / "swept", tmp_path / "sequential"
-    slurm = ["--executor", "slurm", "--slurm-cpus", "1", "--slurm-mem", "1500M", "--slurm-time", "0:30:00",
-             "--pack-minutes", "0"]   # one SLURM job per (model, dataset): arrays under their cap (default: packed)
-    paper = steb("paper", "--models", "random", "function-words", "--suite", "mini", "--results-dir", swept, *slurm,
-                 "--slurm-array-parallelism", "2", "--notebooks", "02_operational", "05_multilingual",
+    slurm = ["--executor", "slurm", "--slurm-cpus", "1", "--slurm-mem", "1500M", "--slurm-time", "0:30:00"]
+    models = ("random", "function-words", "stylometric")
+    # the mini suite of three models, packed by cost by default (issue 62): one SLURM job per model and store, each
+    # model loaded once; then the notebooks on what the jobs wrote. (An array's parallelism cap, one job per (model,
+    # dataset), is the next test's.)
+    paper = steb("paper", "--models", *models, "--suite", "mini", "--results-dir", swept, *slurm,
+                 "--notebooks", "02_operational", "05_multilingual",
                  *(x for d in ("tables", "figures", "runs") for x in (f"--{d}-dir", tmp_path / d)), env=env)
     assert paper.returncode == 0, paper.stdout[-2000:] + paper.stderr[-3000:]
     said = paper.stdout + paper.stderr
-    chunk = next(line for line in said.splitlines() if f"{swept}: 14 jobs submitted, 0 already finished" in line)
-    truncate = next(line for line in said.splitlines() if f"{swept}-truncate: 4 jobs submitted" in line)
+    chunk = next(line for line in said.splitlines() if f"{swept}: 21 jobs submitted, 0 already finished" in line)
+    truncate = next(line for line in said.splitlines() if f"{swept}-truncate: " in line and "jobs submitted" in line)
+    assert len(chunk.split("SLURM jobs: ")[1].split()) == 3, chunk   # packed: one per model
     rows = sacct(env, chunk.split("SLURM jobs: ")[1].split()[0].split("_")[0])
-    assert len(rows) == 14 and {x["State"] for x in rows} == {"COMPLETED"}, rows
+    assert len(rows) == 3 and {x["State"] for x in rows} == {"COMPLETED"}, rows
     assert {x["AllocCPUS"] for x in rows} == {"1"} and {x["ReqMem"] for x in rows} == {"1500M"}, rows
-    assert most_at_once(rows) <= 2, rows
     assert {x["State"] for x in sacct(env, truncate.split("SLURM jobs: ")[1].split()[0].split("_")[0])} == {"COMPLETED"}
-    # then the notebooks, on what the jobs wrote
     assert sorted(p.name for p in (tmp_path / "runs").glob("*.ipynb")) == ["02_operational.ipynb", "05_multilingual.ipynb"]
     executed = (tmp_path / "runs" / "05_multilingual.ipynb").read_text()
     assert "mini_authors_retrieval_nl" in executed and (tmp_path / "tables" / "tab02_operational.csv").is_file()
     status = steb("status", "--results-dir", swept, env=env)
-    assert status.returncode == 0 and "14/14 jobs finished" in status.stdout, status.stdout
-    for model in ("random", "function-words"):
+    assert status.returncode == 0 and "21/21 jobs finished" in status.stdout, status.stdout
+    for model in models:   # the results of a sequential run
         done = steb("evaluate", model, "--suite", "mini", "--results-dir", sequential, env=env)
         assert done.returncode == 0, done.stderr[-2000:]
     assert stored(swept) == stored(sequential)
-    # issue 62: the mini suite of three models (the same 14 jobs, and stylometric's 7), packed by cost by default into one
-    # SLURM job per model (its model loaded once): the results of a sequential run
-    three = steb("evaluate", "stylometric", "--suite", "mini", "--results-dir", tmp_path / "sequential3", env=env)
-    assert three.returncode == 0, three.stderr[-2000:]
-    packed = steb("evaluate", "random", "function-words", "stylometric", "--suite", "mini", "--results-dir",
-                  tmp_path / "packed", *slurm[:-2], env=env)
-    assert packed.returncode == 0 and "21 jobs submitted (in 3 submitit jobs" in packed.stdout, packed.stdout + packed.stderr[-2000:]
-    rows = sacct(env, job_ids(packed.stdout)[0].split("_")[0])
-    assert len(rows) == 3 and {x["State"] for x in rows} == {"COMPLETED"}, rows
-    assert stored(tmp_path / "packed") == stored(sequential) | stored(tmp_path / "sequential3")
-    sweep = ["evaluate", "random", "function-words", "--suite", "mini", "--results-dir", swept, *slurm]
+    slurm += ["--pack-minutes", "0"]   # one SLURM job per (model, dataset)
+    sweep = ["evaluate", *models, "--suite", "mini", "--results-dir", swept, *slurm]
     # a hand-edited result is not finished (its checksum fails): the same command resubmits that job only
     edited = swept / "function-words" / "mini_probing" / "probing.json"
     edited.write_text(edited.read_text().replace('"main_score": 0.', '"main_score": 0.9', 1))
     status = steb("status", "--results-dir", swept, env=env)
-    assert "13/14 jobs finished" in status.stdout and "missing function-words / mini_probing (0/1 results)" in status.stdout
+    assert "20/21 jobs finished" in status.stdout and "missing function-words / mini_probing (0/1 results)" in status.stdout
     again = steb(*sweep, env=env)
-    assert again.returncode == 0 and "1 jobs submitted, 13 already finished" in again.stdout, again.stdout
+    assert again.returncode == 0 and "1 jobs submitted, 20 already finished" in again.stdout, again.stdout
     assert list(edited.parent.glob("probing.json.corrupt*")) and stored(swept) == stored(sequential)
     # another seed: nothing is finished for it, and its job fails on the store (seed 42), as the inline path refuses
     status = steb("status", "--results-dir", swept, "--suite", "mini", "--models", "function-words", "--seed", "7", env=env)
