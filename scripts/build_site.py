@@ -17,7 +17,7 @@ figures written under `_site/outputs/`, never over `tables/` and `figures/`. Cel
 `nbdev_test` skips them, and the page says so; `--runs _runs` shows the main job's executed copies instead, slow cells
 included. A failing notebook fails the build.
 """
-import argparse, concurrent.futures, importlib, inspect, json, os, re, shutil, subprocess, sys, tempfile, time
+import argparse, concurrent.futures, importlib, importlib.util, inspect, json, os, re, shutil, subprocess, sys, tempfile, time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -445,8 +445,8 @@ def mkdocs_config(stage, html, pages):
 
 def install_mathjax(html):
     "Copy MathJax (from jupyter-server-mathjax) into the site and point every page at it by a relative path."
-    import jupyter_server_mathjax
-    shutil.copytree(Path(jupyter_server_mathjax.__file__).parent / "static", html / "mathjax")
+    package = importlib.util.find_spec("jupyter_server_mathjax")   # found, not imported: that imports a Jupyter server (5 s)
+    shutil.copytree(Path(package.origin).parent / "static", html / "mathjax")
     (html / "mathjax/config/local").mkdir(parents=True, exist_ok=True)
     (html / "mathjax/config/local/steb.js").write_text(MATHJAX_FONTS)
     for page in html.rglob("*.html"):
