@@ -394,11 +394,10 @@ def run_examples(a) -> None:
     "Evaluate every chosen model on every built-in dataset and task, then print the table."
     from steb_lib.eval.results import results_table
     from steb_lib.data.datasets import builtin_datasets
-    from steb_lib.eval.runner import evaluate
-    from steb_lib.models.encoders import load_encoder
+    from steb_lib.eval.runner import encoder_for, evaluate
     start = time.perf_counter()
     for model in a.models:
-        encoder = load_encoder(model, profile=make_profile(a.profile, a.correct))
+        encoder = encoder_for(model, make_profile(a.profile, a.correct))
         for name, ds in builtin_datasets().items():
             for task in ds["tasks"]: evaluate(encoder, task, dataset=name, **_run_kwargs(a))
     print(results_table(a.results_dir).round(4).to_string())
@@ -407,6 +406,7 @@ def run_examples(a) -> None:
 # %% ../nbs/lib/98_cli.ipynb #43222af9
 def list_models() -> None:
     "Print the registry: name, family, category, hub id, pinned revision and what loads offline here."
+    from steb_lib.models import encoders  # noqa: F401  (every family registers, saying how its models load)
     hub = max(len(spec.hub_id or "-") for spec in MODEL_REGISTRY.values())   # the columns stay aligned
     print(f"{'name':40s} {'family':22s} {'category':11s} {'hub id':{hub}s} {'revision':10s} offline here")
     for spec in MODEL_REGISTRY.values():
@@ -681,8 +681,8 @@ def _given(a, names) -> dict:
 def _train_registered(a) -> None:
     "`steb train METHOD --registered NAME`: train the registry's model NAME into its place unless it is."
     if a.out: raise StebInputError("--registered trains into the model's own place: leave out --out")
-    from steb_lib.train.recipes import train_on_first_use
-    where = train_on_first_use(a.registered) or "not a model steb-lib trains"
+    from steb_lib.eval.runner import available_model
+    where = available_model(a.registered) or "not a model steb-lib trains"
     print(f"model {a.registered}: {where}")
 
 def run_train(a) -> None:

@@ -17,8 +17,8 @@ from .paper import notebooks_for_suite, protocol_results_dir, run_paper_notebook
 _logger = logging.getLogger("steb_lib.main_job")
 
 # %% auto #0
-__all__ = ['TIMELINE_FILE', 'AFTER_EVALUATION', 'PHASE_COLOURS', 'FAMILY_COST', 'PHASE_WORDS', 'PARITY_DONE', 'sweep_main_job',
-           'read_timeline', 'training_progress', 'timeline_summary', 'plot_timeline', 'timeline_lines', 'timeline_file',
+__all__ = ['TIMELINE_FILE', 'AFTER_EVALUATION', 'PHASE_COLOURS', 'PHASE_WORDS', 'PARITY_DONE', 'sweep_main_job', 'read_timeline',
+           'training_progress', 'timeline_summary', 'plot_timeline', 'timeline_lines', 'timeline_file',
            'report_timeline', 'run_model_jobs', 'lost_items', 'item_outcomes', 'evaluate_model', 'job_cost',
            'costliest_first', 'evaluate_models', 'expected_by_store', 'expected_results', 'expected_parity',
            'training_plan', 'new_result_files', 'new_results', 'prior_seconds', 'duration', 'result_line',
@@ -217,17 +217,15 @@ def evaluate_model(model: str, suite: str, multilingual, results_dir, kw: dict, 
     """The main job's work for `model`: trained if steb-lib trains it, then `suite` (chunk) and `multilingual`
     (truncate) into `results_dir` (and its `-truncate` twin), then, given `parity` = (pairs, parity_dir), its
     parity runs (`parity_model`); {'failed': [(dataset, task, why)], 'parity': parity results}."""
-    from steb_lib.eval.runner import evaluate_suite
-    from steb_lib.models.encoders import load_encoder
+    from steb_lib.eval.runner import evaluate_suite, prepared_model, split_options
     from steb_lib.models.registry import trained_entry
-    from steb_lib.train.recipes import train_on_first_use
     if threads:
         from steb_lib.sweep import limit_threads
         limit_threads(threads)
-    with timed("train", model):   # styledistance-mini: trained once, its steps in the timeline
-        callbacks = [training_progress(model)] if trained_entry(model) else []
-        train_on_first_use(model, progress=False, callbacks=callbacks)
-    with timed("load", model): encoder = load_encoder(model, profile=kw.get("profile"))   # profile's route
+    # styledistance-mini: trained once, its steps in the timeline; then loaded once for every run below
+    training = {"progress": False, "callbacks": [training_progress(model)] if trained_entry(model) else []}
+    model_kw, how, _ = split_options(kw)
+    encoder, _ = prepared_model(model, how, **model_kw, training=training, phase=lambda s: timed(s, model))
     with timed("evaluate", model):
         failed = evaluate_suite(encoder, suite, results_dir=results_dir, protocol="chunk", **kw)["failed"]
     truncate_dir = protocol_results_dir(results_dir, "truncate")
@@ -242,13 +240,13 @@ def evaluate_model(model: str, suite: str, multilingual, results_dir, kw: dict, 
 
 def _model_job(args: tuple) -> dict: return evaluate_model(*args)
 
-FAMILY_COST = {"random": 0, "function-words": 0, "stylometric": 1, "biber": 2, "tfidf": 2}   # others: 3
-
 def job_cost(model: str) -> int:
-    "A rough rank of a model's main-job work (a neural model 3, one more if steb-lib must train it first)."
-    from steb_lib.models.registry import resolve_model
+    """A rough rank of a model's main-job work: the cost its family declared at its registration (a neural
+    model 3), one more if steb-lib must train it first."""
+    from steb_lib.models import encoders  # noqa: F401  (every family registers, with its traits)
+    from steb_lib.models.registry import family_traits, resolve_model
     spec = resolve_model(model)
-    return FAMILY_COST.get(spec.family, 3) + bool(spec.trained)
+    return family_traits(spec).cost + bool(spec.trained)
 
 # %% ../nbs/lib/85_main_job.ipynb #1d9395c5
 def costliest_first(models) -> list:
@@ -712,17 +710,16 @@ def parity_model(model: str, pairs, parity_dir, cache_dir=None, threads: int | N
     """Evaluate `model` under every variant on the (dataset, task) `pairs` one of its corrections touches,
     into `parity_dir/<variant>` (`encoder`: the model loaded with the paper profile, if at hand); the results
     computed or found."""
-    from steb_lib.eval.runner import evaluate
-    from steb_lib.models.encoders import load_encoder
+    from steb_lib.eval.runner import encoder_for, evaluate
     from steb_lib.profiles import CORRECTIONS
     if threads:
         from steb_lib.sweep import limit_threads
         limit_threads(threads)
-    base, n = encoder or load_encoder(model, profile="paper"), 0   # reloaded where a variant's route differs
+    base, n = encoder or encoder_for(model, "paper"), 0   # loaded again where a variant's route differs
     for name, profile in parity_variants().items():
         applied = sorted(profile.corrections)
         reroute = any(CORRECTIONS[c].kind == "route" and touches(c, base, "") for c in applied)
-        encoder = load_encoder(model, profile=profile) if reroute else base
+        encoder = encoder_for(model, profile) if reroute else base
         touched = [(d, t) for d, t in pairs if any(touches(c, base, t, d) for c in applied)]
         with timed("parity", model, profile.name) if touched else contextlib.nullcontext():
             for dataset, task in touched:

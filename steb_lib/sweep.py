@@ -565,11 +565,11 @@ def describe_slurm(slurm: dict) -> str:
 def prepare_models(models, fetch_models: bool = True) -> None:
     "Make every model of a sweep usable offline before submission: fetched (hub files), trained (steb-lib's)."
     from steb_lib.fetch import FETCH_OK, fetch_model
-    from steb_lib.train.recipes import train_on_first_use
+    from steb_lib.eval.runner import available_model
     for model in dict.fromkeys(models):
         if fetch_models and (row := fetch_model(model))["status"] not in FETCH_OK:
             raise StebInputError(f"{model} cannot be made available offline: {row['detail']}")
-        train_on_first_use(model, progress=False)
+        available_model(model, progress=False)
 
 # %% ../nbs/lib/75_sweep.ipynb #c035
 def submit_sweep(jobs, results_dir, executor: str = "local", folder=None, parallelism: int = 2, slurm=None,

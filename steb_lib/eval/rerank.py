@@ -241,8 +241,9 @@ def make_reranker(
     """A `MultiVectorReranker` over encoder `name` when `scoring` (maxsim, patch-*) is given, else a
     `CrossEncoderReranker`."""
     if scoring is None: return CrossEncoderReranker(name, revision=revision)
-    from steb_lib.models.encoders import load_encoder
-    return MultiVectorReranker(load_encoder(name, revision=revision), scoring, protocol, cache_dir)
+    from steb_lib.eval.runner import encoder_for   # the door: a model steb-lib trains is trained first
+    encoder = encoder_for(name, revision=revision, own_route=True)
+    return MultiVectorReranker(encoder, scoring, protocol, cache_dir)
 
 def reranker_label(reranker) -> str:
     "The reranker's part of the system name: encoder@scoring, or the cross-encoder's hub id / directory name."

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/lib/eval/65_runner.ipynb #c003
 from __future__ import annotations
-import dataclasses, logging
+import contextlib, dataclasses, logging
 from dataclasses import dataclass
 from ..core import DEFAULT_BATCH_SIZE, DEFAULT_SEED, StebInputError, default_cache_dir, work_labelled
 from ..tasks.task_data import TaskData, score_task, task_name, task_spec, with_uncertainty
@@ -24,8 +24,8 @@ _logger = logging.getLogger("steb_lib.eval.runner")
 
 # %% auto #0
 __all__ = ['MODEL_OPTIONS', 'HowToEvaluate', 'WhereResultsGo', 'how_to_evaluate', 'joint_author_scores', 'score_line',
-           'named_local_model', 'prepared_model', 'stored_evaluation', 'evaluate_prepared', 'evaluate', 'split_options',
-           'evaluate_suite', 'dataset_task_names', 'evaluate_dataset']
+           'named_local_model', 'available_model', 'prepared_model', 'encoder_for', 'stored_evaluation',
+           'evaluate_prepared', 'evaluate', 'split_options', 'evaluate_suite', 'dataset_task_names', 'evaluate_dataset']
 
 # %% ../../nbs/lib/eval/65_runner.ipynb #11eb0522
 @dataclass(frozen=True)
@@ -117,26 +117,41 @@ def named_local_model(spec, model_name: str):
     return dataclasses.replace(spec, name=str(model_name).strip(), notes=f"{spec.notes}; at {spec.local_dir}")
 
 # %% ../../nbs/lib/eval/65_runner.ipynb #80149b9e
+def available_model(model, progress: bool = True, callbacks=()):
+    """Make `model` ready where steb-lib can: a registered model steb-lib trains is trained with its
+    registered recipe unless it is (`callbacks`: transformers `TrainerCallback`s, e.g. the main job's
+    progress); its directory, None for any other model. The one place above `models/` that enters the
+    training rooms."""
+    if trained_entry(model) is None: return None
+    from steb_lib.train.recipes import train_on_first_use
+    return train_on_first_use(model, progress=progress, callbacks=callbacks)
+
 def prepared_model(model, how: HowToEvaluate, revision=None, trust_remote_code: bool = False,
-                   model_name=None, model_version=None, own_route: bool = False) -> tuple:
-    """(encoder, `how` with its scoring resolved: the model's own when none was asked) for `model`, embedding
-    by `how.profile`'s route (multi-vector scoring reads the model's own token vectors in any profile). A
-    model steb-lib trains is trained first if it is not; one that ships code loads only with
-    `trust_remote_code`; a model held in memory is wrapped as `model_name`, `model_version`; a local
-    directory is named `model_name` if given. `own_route`: embed by the model's own route whatever the
-    profile (the result's `model_route` says which route embedded it)."""
+                   model_name=None, model_version=None, own_route: bool = False, training: dict | None = None,
+                   phase=None) -> tuple:
+    """The door to a model: (encoder, `how` with its scoring resolved: the model's own when none was asked)
+    for `model`, embedding by `how.profile`'s route (multi-vector scoring reads the model's own token vectors
+    in any profile). A model steb-lib trains is trained first if it is not (`training`: `available_model`'s
+    options); one that ships code loads only with `trust_remote_code`; a model held in memory is wrapped as
+    `model_name`, `model_version`; a local directory is named `model_name` if given. `own_route`: embed by
+    the model's own route whatever the profile (the result's `model_route` says which route embedded it).
+    `phase(step)`: a context manager around the steps 'train' and 'load' (the main job times them)."""
+    phase = phase or (lambda step: contextlib.nullcontext())
     if not isinstance(model, str) and not hasattr(model, "spec"):
         model = in_memory_encoder(model, model_name, model_version, how.profile)
-    if trained_entry(model) is not None:   # the training rooms: only for a model steb-lib trains
-        from steb_lib.train.recipes import train_on_first_use
-        train_on_first_use(model)
+    with phase("train"): available_model(model, **(training or {}))
     spec = resolve_model(model, revision, trust_remote_code) if isinstance(model, str) else model.spec
     if isinstance(model, str) and model_name is not None: spec = named_local_model(spec, model_name)
     how = dataclasses.replace(how, scoring=how.scoring or parse_scoring(model_scoring(spec)))
     route = None if how.scoring.multi_vector or own_route else how.profile
-    encoder = load_encoder(spec, profile=route) if isinstance(model, str) else model
+    with phase("load"): encoder = load_encoder(spec, profile=route) if isinstance(model, str) else model
     if route is not None: check_route(encoder, route)
     return encoder, how
+
+def encoder_for(model, profile=None, **model_kw):
+    """`model`'s encoder through the door (`prepared_model`), embedding by `profile`'s route, for what needs
+    only the encoder: the built-in examples, a multi-vector reranker, the main job's parity runs."""
+    return prepared_model(model, how_to_evaluate(profile), **model_kw)[0]
 
 # %% ../../nbs/lib/eval/65_runner.ipynb #4a90f607
 def stored_evaluation(encoder, how: HowToEvaluate, where: WhereResultsGo, task: str, source: tuple,

@@ -588,7 +588,7 @@ class LuarEncoder(PieceEncoder):
         return self._episodes(groups)
 
 # %% ../../nbs/lib/models/32_encoders.ipynb #c043
-@encoder_family("random", takes_device=False)
+@encoder_family("random", takes_device=False, offline="built in", cost=0)
 class RandomEncoder:
     """Seeded random baseline: text -> standard-normal vector seeded by sha256(text) (independent of batch and
     order)."""

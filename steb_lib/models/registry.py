@@ -12,13 +12,13 @@ from ..data.sources import unpack_zip_parts, zip_part_files   # packaged archive
 from ..training_record import check_training_record           # a trained model's record (04)
 
 # %% auto #0
-__all__ = ['MODEL_REGISTRY', 'DEFAULT_MODELS', 'ENCODERS', 'RESOLVED_AT_LOAD', 'VECTOR_SPEC_FIELDS', 'CAUSAL_MODEL_TYPES',
-           'OTHER_FRAMEWORK_SUFFIXES', 'OTHER_FRAMEWORK_FOLDERS', 'ModelSpec', 'spec_from_record',
+__all__ = ['MODEL_REGISTRY', 'DEFAULT_MODELS', 'ENCODERS', 'RESOLVED_AT_LOAD', 'FAMILY_TRAITS', 'VECTOR_SPEC_FIELDS',
+           'CAUSAL_MODEL_TYPES', 'OTHER_FRAMEWORK_SUFFIXES', 'OTHER_FRAMEWORK_FOLDERS', 'ModelSpec', 'spec_from_record',
            'record_with_local_dir', 'load_model_registry', 'registry_lookup', 'split_revision', 'is_hub_id',
-           'resolve_model', 'encoder_family', 'check_family', 'vector_settings', 'settings_fingerprint',
-           'family_from_config', 'detect_family', 'models_dir', 'unpacked_model_dir', 'below', 'package_model_files',
-           'packaged_model_dir', 'trained_model_dir', 'model_source', 'offline_availability', 'hub_cache_root',
-           'hub_cache_dir', 'trained_entry', 'model_files_to_fetch', 'model_path']
+           'resolve_model', 'FamilyTraits', 'encoder_family', 'check_family', 'family_traits', 'vector_settings',
+           'settings_fingerprint', 'family_from_config', 'detect_family', 'models_dir', 'unpacked_model_dir', 'below',
+           'package_model_files', 'packaged_model_dir', 'trained_model_dir', 'model_source', 'offline_availability',
+           'hub_cache_root', 'hub_cache_dir', 'trained_entry', 'model_files_to_fetch', 'model_path']
 
 # %% ../../nbs/lib/models/30_registry.ipynb #39dff253
 @dataclass(frozen=True)
@@ -164,15 +164,27 @@ def resolve_model(name: str, revision: str | None = None, trust_remote_code: boo
 ENCODERS: dict = {}   # family -> how to build its encoder: the one list of families, filled by registrations
 RESOLVED_AT_LOAD = ("auto", "unavailable")   # no encoder: `load_encoder` resolves (or refuses) them
 
-def encoder_family(*families: str, takes_device: bool = True, takes_route: bool = False):
+@dataclass(frozen=True)
+class FamilyTraits:
+    """What a family declares at its registration: `offline`, how its models load without network when that
+    does not depend on their files (None: by their files, `offline_availability`); `cost`, a rough rank of
+    the work of evaluating one (0: counting words ... 3: a neural model), which the main job orders by."""
+    offline: str | None = None
+    cost: int = 3
+
+FAMILY_TRAITS: dict[str, FamilyTraits] = {}   # family -> its traits, filled by the same registrations
+
+def encoder_family(*families: str, takes_device: bool = True, takes_route: bool = False,
+                   offline: str | None = None, cost: int = 3):
     """Register the decorated encoder class for model `families`; `load_encoder` builds it as `cls(spec,
-    device=..., route=...)`, passing on only what it takes (the device; the embedding route)."""
+    device=..., route=...)`, passing on only what it takes (the device; the embedding route). `offline`,
+    `cost`: the family's `FamilyTraits`."""
     def deco(cls):
         def build(spec, device=None, route=None):
             given = {"device": device} if takes_device else {}
             return cls(spec, **given, **({"route": route} if takes_route else {}))
         build.encoder_class = cls   # what it builds (late interaction asks it for token vectors)
-        for f in families: ENCODERS[f] = build
+        for f in families: ENCODERS[f], FAMILY_TRAITS[f] = build, FamilyTraits(offline, cost)
         return cls
     return deco
 
@@ -181,6 +193,11 @@ def check_family(spec) -> None:
     if spec.family in ENCODERS or spec.family in RESOLVED_AT_LOAD: return
     raise StebInputError(f"model {spec.name!r}: unknown family {spec.family!r}; registered: "
                          f"{', '.join(sorted(ENCODERS))} (a new family registers with @encoder_family)")
+
+def family_traits(spec) -> FamilyTraits:
+    "What `spec`'s family declared at its registration (an unregistered hub model's: a neural model's)."
+    check_family(spec)
+    return FAMILY_TRAITS.get(spec.family, FamilyTraits())
 
 # %% ../../nbs/lib/models/30_registry.ipynb #vs002
 VECTOR_SPEC_FIELDS = ("family", "pooling", "prompt", "encode_kwargs", "max_length", "dim", "ngram",
@@ -317,14 +334,11 @@ def model_source(spec: ModelSpec) -> tuple[str, str]:
 
 # %% ../../nbs/lib/models/30_registry.ipynb #fe77e6c7
 def offline_availability(spec: ModelSpec) -> str:
-    "How `spec` can be loaded on this machine without network: built in, package, hub cache, or not."
-    if (
-        spec.family in ("random", "function-words", "stylometric", "biber")
-        or spec.reference_corpus == "bundled"
-    ):
-        return "built in"
-    if spec.family == "tfidf": return "needs its fitted vectorizer (STEB_TFIDF_DIR)"
+    """How `spec` can be loaded on this machine without network: built in, package, hub cache, or not (what
+    its family declared at its registration, `FamilyTraits.offline`, else what its files say)."""
+    if spec.reference_corpus == "bundled": return "built in"
     if spec.family == "unavailable": return "not available"
+    if said := family_traits(spec).offline: return said
     if spec.trained:
         return "trained" if (trained_model_dir(spec)/"training.json").is_file() else "trained on first use"
     if spec.packaged and (
