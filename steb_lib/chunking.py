@@ -11,7 +11,8 @@ from .core import StebInputError, check_protocol
 # %% auto #0
 __all__ = ['PYSBD_MAX_CHARS', 'LONG_TEXT_CHARS', 'rule_sentence_spans', 'pysbd_spans', 'sentence_spans', 'count_tokens',
            'token_counts', 'token_offsets', 'token_cuts', 'fits_context', 'chunk_text', 'truncate_text',
-           'truncate_texts', 'protocol_pieces', 'mean_pool_pieces', 'bounded_prefix', 'bounded_prefixes']
+           'released_chunks', 'truncate_texts', 'protocol_pieces', 'mean_pool_pieces', 'bounded_prefix',
+           'bounded_prefixes']
 
 # %% ../nbs/lib/05_chunking.ipynb #c006
 _SENTENCE_END = re.compile(r"(?<=[.!?…。！？])[\"'”’)\]]*\s+|\n\s*")
@@ -177,6 +178,22 @@ def truncate_text(text: str, tokenizer, max_tokens: int) -> str:
     "The first `max_tokens` tokens of `text` (the text itself if it fits): what protocol `truncate` embeds."
     first = _first_tokens(text, tokenizer, max_tokens + 1)
     return text if len(first) <= max_tokens else text[:first[max_tokens][0]].strip()
+
+# %% ../nbs/lib/05_chunking.ipynb #89a5d1ac
+def released_chunks(text: str, tokenizer, max_length: int, split_sentences) -> list[str]:
+    """The released code's chunks: `text` if it fits in `max_length` tokens with special tokens, else its
+    `split_sentences(text)` (the released code's: spaCy's, `text_features.spacy_sentences`) packed greedily
+    (joined by a space), an over-long sentence alone."""
+    if len(tokenizer.encode(text, add_special_tokens=True)) <= max_length: return [text]
+    sentences = split_sentences(text)
+    if not sentences: return [text]
+    budget = max_length - len(tokenizer.encode("", add_special_tokens=True))
+    chunks, current, used = [], [], 0
+    counts = [len(tokenizer.encode(s, add_special_tokens=False)) for s in sentences]
+    for sentence, n in zip(sentences, counts):
+        if current and used + n > budget: chunks.append(" ".join(current)); current, used = [], 0
+        current.append(sentence); used += n
+    return chunks + [" ".join(current)]
 
 # %% ../nbs/lib/05_chunking.ipynb #c020
 LONG_TEXT_CHARS = 20_000

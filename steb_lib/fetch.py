@@ -110,7 +110,8 @@ def fetch_source(source: dict, datasets: list[str], dry_run: bool = False, suite
 def fetch_model(name: str, revision: str | None = None, dry_run: bool = False) -> dict:
     """Make model `name` loadable without network (download its hub files unless `dry_run`); a row like
     `fetch_source`'s."""
-    from steb_lib.models.encoders import materialize
+    from steb_lib.models import encoders  # noqa: F401  (every family registers, saying how its models load)
+    from steb_lib.models.files import materialize
     try: spec = resolve_model(name, revision)
     except StebInputError as e: return _row("model", name, "failed", str(e))
     here = offline_availability(spec)

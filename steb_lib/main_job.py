@@ -694,7 +694,7 @@ def sample_differs(correction: str, dataset: str, task: str) -> bool:
 # %% ../nbs/lib/85_main_job.ipynb #e971040f
 def touches(correction: str, encoder, task: str, dataset: str | None = None) -> bool:
     "Can `correction` change `encoder`'s score on `task` (of `dataset`, given)?"
-    from steb_lib.models.encoders import ROUTE_CORRECTIONS
+    from steb_lib.profiles import ROUTE_CORRECTIONS
     from steb_lib.profiles import CORRECTIONS
     from steb_lib.tasks.spec import task_spec
     kind = CORRECTIONS[correction].kind

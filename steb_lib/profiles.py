@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from .core import StebInputError
 
 # %% auto #0
-__all__ = ['CORRECTION_KINDS', 'CORRECTIONS', 'PROFILES', 'DEFAULT_PROFILE', 'LEGACY_CORRECTIONS', 'Correction',
-           'register_correction', 'Profile', 'parse_corrections', 'make_profile', 'legacy_profile']
+__all__ = ['CORRECTION_KINDS', 'CORRECTIONS', 'PROFILES', 'DEFAULT_PROFILE', 'LEGACY_CORRECTIONS', 'ROUTE_CORRECTIONS',
+           'Correction', 'register_correction', 'Profile', 'parse_corrections', 'make_profile', 'legacy_profile',
+           'EmbeddingRoute', 'embedding_route', 'check_route']
 
 # %% ../nbs/lib/01_profiles.ipynb #c006
 CORRECTION_KINDS = ("route", "selection", "metric", "aggregation")
@@ -146,3 +147,35 @@ LEGACY_CORRECTIONS = (
 def legacy_profile() -> dict:
     "The profile fields of a result written before profiles existed: steb-lib's corrections of that time."
     return {"profile": "corrected", "corrections": list(LEGACY_CORRECTIONS)}
+
+# %% ../nbs/lib/01_profiles.ipynb #4b644880
+@dataclass(frozen=True)
+class EmbeddingRoute:
+    "How texts become vectors: a field True applies a correction of this notebook, False the released code."
+    own_pipeline: bool = True      # st-pipeline
+    true_last_token: bool = True   # true-last-token
+    exact_chunks: bool = True      # exact-chunks
+
+ROUTE_CORRECTIONS = {
+    "own_pipeline": "st-pipeline", "true_last_token": "true-last-token", "exact_chunks": "exact-chunks"
+}
+
+def embedding_route(profile=None) -> EmbeddingRoute:
+    "The route `profile` asks for (a name or `Profile`); None: steb-lib's own, every correction applied."
+    if profile is None: return EmbeddingRoute()
+    fix = make_profile(profile).corrects
+    return EmbeddingRoute(fix("st-pipeline"), fix("true-last-token"), fix("exact-chunks"))
+
+# %% ../nbs/lib/01_profiles.ipynb #b17dfe17
+def check_route(encoder, profile) -> None:
+    """Refuse an encoder object that embeds otherwise than `profile` asks: its results would be recorded under
+    a profile they were not made by."""
+    want = embedding_route(profile)
+    fields = getattr(encoder, "route_fields", ())
+    off = sorted(ROUTE_CORRECTIONS[f] for f in fields if getattr(encoder.route, f) != getattr(want, f))
+    if off:
+        name = make_profile(profile).name
+        raise StebInputError(
+            f"{encoder.spec.name} was loaded with another embedding route than profile {name} asks for (it "
+            f"differs on {', '.join(off)}): load it with load_encoder(..., profile={name!r}) or pass its name"
+        )

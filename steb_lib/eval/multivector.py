@@ -8,7 +8,7 @@ import numpy as np
 from tqdm.auto import tqdm
 from steb_lib.core import bar_label, lazy_module, StebInputError, sha256_text
 torch = lazy_module("torch")   # imported at first use: commands without a neural model never load it
-from steb_lib.models.encoders import default_device
+from steb_lib.models.devices import default_device
 from steb_lib.core import DEFAULT_BATCH_SIZE
 from steb_lib.embed.late_interaction import pad_vectors, token_vectors_of
 from steb_lib.embed.token_store import cached_token_vectors

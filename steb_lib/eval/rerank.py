@@ -103,7 +103,8 @@ def reranker_spec(name_or_path: str, revision: str | None = None) -> ModelSpec:
 def load_cross_encoder(path, name: str, device=None, max_length=None):
     "sentence-transformers' `CrossEncoder` from local files; unsafe or damaged weights: one line naming them."
     from sentence_transformers import CrossEncoder
-    from steb_lib.models.encoders import default_device, weights_problem
+    from steb_lib.models.devices import default_device
+    from steb_lib.models.files import weights_problem
     try: return CrossEncoder(path, device=device or default_device(), max_length=max_length)
     except Exception as e:
         if (why := weights_problem(e)) is None: raise
@@ -121,7 +122,7 @@ class CrossEncoderReranker:
         max_length: int | None = None,
         batch_size: int = 32,
     ):
-        from steb_lib.models.encoders import materialize
+        from steb_lib.models.files import materialize
         spec = reranker_spec(name_or_path, revision); local = spec.local_dir is not None
         files = materialize(spec)
         self.name, self.revision, self.batch_size = str(name_or_path), files["revision"], batch_size

@@ -11,10 +11,10 @@ from ..tasks.task_data import TaskData, score_task, task_name, task_spec, with_u
 from ..data.datasets import task_input
 from .results import Result, Results, base_result, compute_once, prepare_stores, result_path, system_name
 from ..core import check_protocol
-from ..models.encoders import check_route, load_encoder
+from ..models.encoders import load_encoder
 from ..models.registry import registry_lookup, resolve_model, trained_entry
 from ..models.in_memory import in_memory_encoder
-from ..profiles import Profile, make_profile
+from ..profiles import Profile, check_route, make_profile
 from ..embed.cache import embed_texts
 from ..embed.scoring import Scoring, model_scoring, not_applicable, parse_scoring, scoring_applies
 from .multivector import check_multi_vector, token_vector_scores

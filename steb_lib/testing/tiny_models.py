@@ -277,7 +277,7 @@ def make_cross_encoder(dest, base: str = "all-MiniLM-L6-v2", seed: int = 0, laye
     cheap to run on long texts; None: all) with a seeded, untrained one-logit head; `dest` (a `Path`)."""
     import torch
     from transformers import AutoModelForSequenceClassification, AutoTokenizer, logging as hf_logging
-    from steb_lib.models.encoders import materialize
+    from steb_lib.models.files import materialize
     from steb_lib.models.registry import resolve_model
     source = materialize(resolve_model(base))["path"]
     dest = Path(dest); dest.mkdir(parents=True, exist_ok=True)

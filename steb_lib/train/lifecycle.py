@@ -220,16 +220,16 @@ def train(recipe: Recipe, out_dir, save_every: int | None = None, progress: bool
 
 def refuse_base_code(recipe, path) -> None:
     """One clear error for a base that asks to run code of its own (a LUAR, a custom module): training runs
-    no code but the libraries' (`models.encoders.code_the_files_ask_for`)."""
-    from steb_lib.models.encoders import code_the_files_ask_for
+    no code but the libraries' (`models.files.code_the_files_ask_for`)."""
+    from steb_lib.models.files import code_the_files_ask_for
     if code := code_the_files_ask_for(path):
         raise StebInputError(f"base model {recipe.base} asks to run code of its own ({', '.join(code)}): "
                              "training runs none; choose a base whose architecture transformers knows")
 
 def base_model(recipe, path):
     """The recipe's model built on the base at `path`; weight files that are damaged, cut short or pickled
-    with code are one clear error, as when evaluating (`models.encoders.weights_problem`)."""
-    from steb_lib.models.encoders import weights_problem
+    with code are one clear error, as when evaluating (`models.files.weights_problem`)."""
+    from steb_lib.models.files import weights_problem
     try: return recipe.build_model(str(path))
     except Exception as e:
         if (why := weights_problem(e)) is None: raise
@@ -237,7 +237,7 @@ def base_model(recipe, path):
 
 # %% ../../nbs/lib/train/50_lifecycle.ipynb #a50a8287
 def _train_in(recipe, key: str, records, source: dict, run: TrainingRun, options: dict) -> dict:
-    from steb_lib.models.encoders import materialize
+    from steb_lib.models.files import materialize
     from steb_lib.models.registry import resolve_model
     base = materialize(resolve_model(recipe.base))
     refuse_base_code(recipe, base["path"])   # before the examples: a reranker's curation takes minutes
