@@ -15,7 +15,8 @@ import argparse, time
 from collections import Counter
 from pathlib import Path
 from steb_lib.core import default_cache_dir
-from steb_lib.data.datasets import suite_datasets, suite_tasks, task_input
+from steb_lib.data.datasets import suite_datasets, suite_tasks
+from steb_lib.data.samples import task_input
 from steb_lib.embed.cache import embed_texts
 from steb_lib.eval.runner import how_to_evaluate, prepared_model
 from steb_lib.models.registry import DEFAULT_MODELS

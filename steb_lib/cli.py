@@ -418,7 +418,8 @@ def list_models() -> None:
 
 def list_datasets(task=None, suite=None) -> None:
     "Print the dataset registry: name, suite, tasks with Tab. 15 text counts, languages, availability here."
-    from steb_lib.data.datasets import dataset_availability, suite_datasets
+    from steb_lib.data.samples import dataset_availability
+    from steb_lib.data.datasets import suite_datasets
     print(f"{'name':52s} {'suite':12s} {'tasks (texts)':44s} {'lang':6s} availability")
     for e in suite_datasets(suite, task):
         tasks = ", ".join(f"{t}({c['total'] or '?'})" for t, c in e["tasks"].items())
@@ -430,7 +431,9 @@ def list_datasets(task=None, suite=None) -> None:
 # %% ../nbs/lib/98_cli.ipynb #19b2a013
 def prepare(a) -> None:
     "Write the prepared sample(s) of dataset `a.name` and print path and sha256 of each."
-    from steb_lib.data.datasets import dataset_entry, dataset_tasks, prepare_dataset, write_prepared
+    from steb_lib.data.datasets import dataset_entry, dataset_tasks
+    from steb_lib.data.samples import prepare_dataset
+    from steb_lib.data.prepared import write_prepared
     entry = dataset_entry(a.name)
     for t in dataset_tasks(entry, a.task):
         p = prepare_dataset(entry["name"], t, a.seed, profile=make_profile(a.profile, a.correct))

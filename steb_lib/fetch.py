@@ -15,9 +15,9 @@ from steb_lib.data.sources import (
     missing_files,
     source_roots,
 )
-from steb_lib.data.datasets import (
-    dataset_entry, dataset_tasks, has_shipped_samples, lite_dir, source_files_sha256, task_entry
-)
+from .data.datasets import dataset_entry, dataset_tasks, task_entry
+from .data.samples import has_shipped_samples, lite_dir
+from .data.prepared import source_files_sha256
 from .models.registry import model_files_to_fetch, model_source, offline_availability, resolve_model
 
 # %% auto #0

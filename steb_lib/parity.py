@@ -23,7 +23,7 @@ def parity_variants() -> dict:
 def over_context(encoder, dataset: str, task: str) -> bool:
     "Does a text of the sample exceed `encoder`'s context (only then do the two chunkers differ)?"
     from steb_lib.chunking import token_counts
-    from steb_lib.data.datasets import prepare_dataset
+    from steb_lib.data.samples import prepare_dataset
     texts = prepare_dataset(dataset, task).data.texts
     return any(n > encoder.max_tokens for n in token_counts(texts, encoder.tokenizer))
 
@@ -31,7 +31,7 @@ _SAMPLES_DIFFER: dict = {}   # asked for every model and variant; keyed by where
 
 def sample_differs(correction: str, dataset: str, task: str) -> bool:
     "Does selection correction `correction` give `dataset` another sample for `task`?"
-    from steb_lib.data.datasets import prepare_dataset
+    from steb_lib.data.samples import prepare_dataset
     where = tuple(os.environ.get(v) for v in ("STEB_RAW_DIR", "STEB_CACHE", "STEB_DATA_DIR"))
     if (key := (correction, dataset, task, where)) not in _SAMPLES_DIFFER:
         paper = prepare_dataset(dataset, task, profile="paper").data.sha256

@@ -12,7 +12,8 @@ from steb_lib.core import (
     set_aside, sha256_text,
 )
 pd = lazy_module("pandas")   # imported at first use (a status table): `steb evaluate` does not wait for it
-from steb_lib.data.datasets import dataset_entry, suite_datasets, suite_tasks, task_input
+from steb_lib.data.datasets import dataset_entry, suite_datasets, suite_tasks
+from steb_lib.data.samples import task_input
 from steb_lib.data.sources import locate_source, matching_files
 from steb_lib.eval.results import parse_result, result_path
 from steb_lib.models.registry import resolve_model

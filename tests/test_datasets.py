@@ -17,7 +17,9 @@ def steb(*args, env=None):
 
 def prepared_shas(cache, out, monkeypatch):
     "sha256 of every shared dataset's prepared file, built in a fresh cache (in-process: the CLI is checked below)."
-    from steb_lib.data.datasets import dataset_entry, prepare_dataset, write_prepared
+    from steb_lib.data.datasets import dataset_entry
+    from steb_lib.data.samples import prepare_dataset
+    from steb_lib.data.prepared import write_prepared
     monkeypatch.setenv("STEB_CACHE", str(cache)); monkeypatch.setenv("STEB_RAW_DIR", str(RAW.resolve()))
     shas = {}
     for name in SHARED:
@@ -152,7 +154,8 @@ def test_every_pinned_source_matches_the_real_files_it_pins():
     """Issue 46, item 8: a source's `files_sha256` is the sha256 of {path: sha256} of its files at its commit; for each
     pinned source the shared mirror holds untrimmed, the real files give the pin (a wrong pin would refuse every download)."""
     from steb_lib.core import sha256_json
-    from steb_lib.data.datasets import load_dataset_registry, source_files_sha256
+    from steb_lib.data.datasets import load_dataset_registry
+    from steb_lib.data.prepared import source_files_sha256
     from steb_lib.data.sources import source_prefix
     pinned = {n: e["source"] for n, e in load_dataset_registry().items() if "files_sha256" in e["source"]}
     assert len(pinned) >= 17 and all(s["kind"] == "repo" and s.get("commit") for s in pinned.values())

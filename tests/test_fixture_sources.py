@@ -18,7 +18,7 @@ def fixture_tasks():
 
 
 def prepared_shas(monkeypatch, cache):
-    from steb_lib.data.datasets import prepare_dataset
+    from steb_lib.data.samples import prepare_dataset
     monkeypatch.setenv("STEB_RAW_DIR", str(fixtures_dir())); monkeypatch.setenv("STEB_CACHE", str(cache))
     return {(n, t): prepare_dataset(n, t, profile="paper+seeded-selection").data.sha256 for n, t in fixture_tasks()}
 
@@ -95,7 +95,9 @@ def test_every_file_a_loader_reads_keys_the_prepared_sample(tmp_path, monkeypatc
     truth files), makes the next `steb prepare` rebuild, and the recorded raw sha256 changes; one source of each kind
     (issue 30, item 2)."""
     import re
-    from steb_lib.data.datasets import DATASET_REGISTRY, prepare_dataset, source_files_sha256, task_entry
+    from steb_lib.data.datasets import DATASET_REGISTRY, task_entry
+    from steb_lib.data.samples import prepare_dataset
+    from steb_lib.data.prepared import source_files_sha256
     from steb_lib.data.sources import locate_source
     raw = tmp_path/"raw"; shutil.copytree(fixtures_dir(), raw)
     env = {"STEB_RAW_DIR": str(raw), "STEB_CACHE": str(tmp_path/"c")}

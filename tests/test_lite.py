@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_shipped_samples_rebuild_identically_from_the_raw_files(monkeypatch):
     "Every shipped sample, rebuilt from ../shared/steb-raw: the same JSONL bytes and the same meta."
     from steb_lib.data.lite import build_lite_sample, lite_samples
-    from steb_lib.data.datasets import shipped_name
+    from steb_lib.data.samples import shipped_name
     monkeypatch.setenv("STEB_RAW_DIR", str(RAW.resolve()))
     samples = lite_samples()
     assert len(samples) >= 24

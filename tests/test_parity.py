@@ -228,7 +228,7 @@ def test_probing_follows_the_released_probe(tmp):
     """The paper profile's probing equals the released probe re-implemented above, feature by feature, on the same
     embeddings and the released feature set (46); `probe-exact` gives steb-lib's exact probe. (UPSTREAM-PARITY §1.6
     measured 0.3989 exact vs. 0.381 / 0.399 / 0.386 released on mini_probing's features before the lemma fix.)"""
-    from steb_lib.data.datasets import prepare_dataset
+    from steb_lib.data.samples import prepare_dataset
     from steb_lib.models.encoders import load_encoder
     paper = evaluate(tmp, "mini_probing", "probing", "--correct", "st-pipeline,exact-chunks", store="rp")
     records = prepare_dataset("mini_probing", "probing").data.records

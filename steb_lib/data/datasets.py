@@ -4,41 +4,21 @@
 
 # %% ../../nbs/lib/data/25_datasets.ipynb #c003
 from __future__ import annotations
-import collections, gzip, hashlib, json, os, warnings
-from dataclasses import dataclass
+import json
 from pathlib import Path
 import steb_lib
-from steb_lib.core import (
-    DEFAULT_SEED,
-    LazyRegistry,
-    StebInputError,
-    atomic_write_text,
-    canonical_json,
-    data_dir,
-    default_cache_dir,
-    file_sha256,
-    set_aside,
-    sha256_json,
-    usable_cache_dir,
-)
-from steb_lib.tasks.task_data import (
-    TaskData, load_task_file, load_task_records, prepare_records, task_name, task_names, task_spec
-)
-from .sources import dataset_error, locate_source, matching_files, source_availability
-from .loaders import LOADERS, LoadContext
+from ..core import LazyRegistry, StebInputError, data_dir
+from ..tasks.task_data import task_name, task_names
+from .loaders import LOADERS
 from ..profiles import CORRECTIONS, make_profile
 # register their loaders
-import steb_lib.data.mini_suite, steb_lib.data.authorship_loaders, steb_lib.data.corpus_loaders
+import steb_lib.data.mini_suite, steb_lib.data.authorship_loaders, steb_lib.data.corpus_loaders  # noqa: F401
 
 # %% auto #0
 __all__ = ['ATTRIBUTES', 'DEFINITIONAL', 'APPLICATIONS', 'SUITES', 'LITE_DATASETS', 'LITE_MINI', 'LITE_EXCLUDED_TASKS',
-           'ENTRY_KEYS', 'COMMON_SOURCE_KEYS', 'PIN_KEYS', 'SOURCE_KEYS', 'DATASET_REGISTRY', 'PREPARED_FORMAT',
-           'SELECTION_RULES', 'without_pins', 'load_dataset_registry', 'builtin_datasets', 'builtin_dataset_file',
-           'dataset_entry', 'in_suite', 'suite_tasks', 'suite_datasets', 'sample_records', 'Prepared',
-           'source_files_sha256', 'files_read_beyond', 'unchanged_files', 'dataset_tasks', 'sample_corrections',
-           'drawn_with_seed', 'task_entry', 'sample_text_count', 'lite_dir', 'sample_identity', 'shipped_name',
-           'shipped_sample', 'shipped_tasks', 'needed_tasks', 'has_shipped_samples', 'prepare_dataset',
-           'repeated_records', 'build_prepared', 'write_prepared', 'task_input', 'dataset_availability']
+           'ENTRY_KEYS', 'COMMON_SOURCE_KEYS', 'PIN_KEYS', 'SOURCE_KEYS', 'DATASET_REGISTRY', 'without_pins',
+           'load_dataset_registry', 'builtin_datasets', 'builtin_dataset_file', 'dataset_entry', 'in_suite',
+           'suite_tasks', 'suite_datasets', 'dataset_tasks', 'sample_corrections', 'drawn_with_seed', 'task_entry']
 
 # %% ../../nbs/lib/data/25_datasets.ipynb #c006
 ATTRIBUTES = ("feature", "dialect", "register", "genre", "time", "demographics", "authorship")
@@ -50,7 +30,7 @@ APPLICATIONS = ("ATD", "ATD_adv", "AV", "AR")
 SUITES = ("mini", "full", "multilingual", "lite")
 
 # STEB-lite: real STEB datasets whose licences allow shipping their prepared samples (`data/lite`, built by
-# `data/26_lite`), plus the mini suite's verification, retrieval and probing sets (no shippable real data).
+# `data/28_lite`), plus the mini suite's verification, retrieval and probing sets (no shippable real data).
 # X-GENRE (MIT) is left out for time: its 414 texts average ~1,000 words, and chunked they cost the neural
 # models more than the rest of the suite together (all-MiniLM-L6-v2: 147 s of 192 s on 2 cores)
 LITE_DATASETS = ("STEL_feature", "STEL_register", "OneStopEnglishCorpus", "eWAVE",
@@ -206,41 +186,6 @@ def suite_datasets(suite: str | None = None, task: str | None = None) -> list[di
     return [e for n, e in sorted(DATASET_REGISTRY.items(), key=lambda kv: kv[0].lower())
             if in_suite(e, suite) and (task is None or task in e["tasks"])]
 
-# %% ../../nbs/lib/data/25_datasets.ipynb #c012
-def sample_records(task: str, records: list, target: dict, ctx: LoadContext) -> list[dict]:
-    "The seeded sample of `records` for `task` under Tab. 15's `target` counts (the task spec's `draw`)."
-    if not records: raise ctx.error("the loader found no usable records")
-    return task_spec(task).draw(records, target, ctx)
-
-# %% ../../nbs/lib/data/25_datasets.ipynb #c015
-@dataclass
-class Prepared:
-    "A prepared sample (`data`: the foundation's `TaskData`) and where it came from (`meta`)."
-    data: TaskData
-    meta: dict
-
-def source_files_sha256(root: Path, source: dict) -> dict[str, str]:
-    "sha256 of every raw file of `source` under `root`, by relative path."
-    return {str(p.relative_to(root)): file_sha256(p)
-            for hits in matching_files(root, source["files"]).values() for p in hits}
-
-def files_read_beyond(ctx, root: Path, raw: dict) -> dict[str, str]:
-    """sha256 of the files the loader read (`ctx.files_read`) that `raw` (the source's patterns) does not
-    name, by path relative to `root`: the PAN loaders, for one, read text files found from the truth files."""
-    base, out = Path(root).resolve(), {}
-    for path, sha in ctx.files_read.items():
-        p = Path(path).resolve()
-        rel = str(p.relative_to(base)) if p.is_relative_to(base) else str(p)
-        if rel not in raw: out[rel] = sha
-    return dict(sorted(out.items()))
-
-def unchanged_files(root: Path, recorded: dict) -> bool:
-    "Do the files `recorded` ({path relative to `root`: sha256}) still hold those bytes?"
-    def sha(rel):
-        try: return file_sha256(Path(root)/rel)
-        except OSError: return None
-    return all(sha(rel) == want for rel, want in recorded.items())
-
 # %% ../../nbs/lib/data/25_datasets.ipynb #a6350ead
 def dataset_tasks(entry: dict, task: str | None = None) -> list[str]:
     "The tasks to prepare: `task` (checked against the entry) or all the entry's tasks."
@@ -269,257 +214,3 @@ def task_entry(entry: dict, task: str, profile=None) -> dict:
     out = {**entry, **entry.get("task_overrides", {}).get(task, {})}
     for c in sample_corrections(out, profile): out = {**out, **out.get("correction_overrides", {}).get(c, {})}
     return out
-
-# %% ../../nbs/lib/data/25_datasets.ipynb #32f49236
-def sample_text_count(task: str, records: list[dict]) -> int:
-    """Texts in the sample as Tab. 15 counts them (repeats included: a predefined trial is 2, a tuple its
-    length)."""
-    return task_spec(task).text_count(records)
-
-def _source_summary(source: dict) -> dict:
-    return {k: v for k, v in without_pins(source).items() if k != "files"}
-
-# %% ../../nbs/lib/data/25_datasets.ipynb #c016
-def _prepared_paths(name: str, task: str, key: str) -> tuple[Path, Path]:
-    d = usable_cache_dir(default_cache_dir())/"prepared"/name
-    return d/f"{task}.{key[:16]}.jsonl", d/f"{task}.{key[:16]}.meta.json"
-
-def _read_cached(task: str, jsonl: Path, meta_path: Path, keep_duplicates: bool = False) -> Prepared | None:
-    """The cached prepared sample, validated as a fresh one is; None if absent, else set aside and None if it
-    is damaged."""
-    if not (jsonl.exists() and meta_path.exists()): return None
-    try:
-        recs = [json.loads(l) for l in jsonl.read_text(encoding="utf-8").splitlines() if l.strip()]
-        meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        if not isinstance(meta, dict): raise StebInputError(f"meta is a {type(meta).__name__}, not an object")
-        data = prepare_records(task, recs, keep_duplicates=keep_duplicates)
-        if data.sha256 != meta.get("data_sha256"):
-            raise StebInputError("records do not match their recorded sha256")
-    # JSON, Unicode and validation errors are all ValueErrors
-    except (ValueError, TypeError, AttributeError) as e:
-        for f in (jsonl, meta_path): set_aside(f, f"damaged prepared sample ({str(e)[:120]})")
-        return None
-    data.n_duplicates = meta.get("n_duplicates_dropped", 0)
-    return Prepared(data, meta)
-
-# %% ../../nbs/lib/data/25_datasets.ipynb #53ef3e5f
-def _write_cached(p: Prepared, jsonl: Path, meta_path: Path) -> None:
-    try:
-        root = jsonl.parents[2]   # the cache: <cache>/prepared/<dataset>/<file>
-        atomic_write_text(jsonl, "".join(canonical_json(r) + "\n" for r in p.data.records), root)
-        meta = json.dumps(p.meta, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
-        atomic_write_text(meta_path, meta, root)
-    except OSError as e:
-        warnings.warn(
-            f"cannot cache the prepared sample in {jsonl.parent} ({e.strerror or e}); "
-            "it will be prepared again next time"
-        )
-
-# %% ../../nbs/lib/data/25_datasets.ipynb #c018
-def lite_dir() -> Path:
-    "Where the shipped STEB-lite samples are: `data/lite`."
-    return data_dir()/"lite"
-
-def sample_identity(entry: dict, task: str, seed: int, selection=()) -> dict:
-    """What determines a prepared sample besides the raw files (its sha256 keys a shipped sample);
-    `selection`: the `sample_corrections` applied."""
-    return {"loader": entry["loader"], "loader_args": entry.get("loader_args", {}),
-            "source": without_pins(entry["source"]),
-            "task": task, "target": entry["tasks"][task], "seed": seed, "selection": sorted(selection)}
-
-def shipped_name(task: str, selection=()) -> str:
-    "The file stem of a shipped sample: `clustering`, or `clustering+seeded-selection` under corrections."
-    return task + ("+" + ",".join(sorted(selection)) if selection else "")
-
-# %% ../../nbs/lib/data/25_datasets.ipynb #bfefea6c
-def shipped_sample(entry: dict, task: str, seed: int, selection=()) -> Prepared | None:
-    """The shipped sample of `entry` (resolved for `task` and the profile) under the `selection` corrections,
-    if it was drawn as the entry draws it, else None."""
-    meta_path = lite_dir()/entry["name"]/f"{shipped_name(task, selection)}.meta.json"
-    if not meta_path.is_file(): return None
-    meta = json.loads(meta_path.read_text(encoding="utf-8"))
-    if meta.get("identity_sha256") != sha256_json(sample_identity(entry, task, seed, selection)): return None
-    # two tasks with the same sample share one file
-    gz = meta_path.with_name(meta.get("records_file", f"{shipped_name(task, selection)}.jsonl.gz"))
-    try:
-        lines = gzip.decompress(gz.read_bytes()).decode("utf-8").splitlines()
-        recs = [json.loads(line) for line in lines if line.strip()]
-        data = prepare_records(task, recs, keep_duplicates=not drawn_with_seed(entry, selection))
-        if data.sha256 != meta["data_sha256"]: raise StebInputError("its records do not match their sha256")
-    except (OSError, EOFError, ValueError) as e:   # unreadable gzip, bad JSON, invalid records, wrong records
-        raise dataset_error(entry["name"], f"{gz}: the shipped sample is damaged ({str(e)[:120]})") from None
-    data.n_duplicates = meta.get("n_duplicates_dropped", 0)
-    return Prepared(data, meta | {"found_in": "lite"})
-
-def shipped_tasks(name: str, seed: int = DEFAULT_SEED, profile=None) -> list[str]:
-    "The tasks of dataset `name` that have a usable shipped sample under `profile` (default: paper)."
-    entry = dataset_entry(name)
-    def shipped(t):
-        e = task_entry(entry, t, profile)
-        return shipped_sample(e, t, seed, sample_corrections(e, profile)) is not None
-    return [t for t in dataset_tasks(entry) if shipped(t)]
-
-def needed_tasks(entry: dict, suite: str | None = None) -> list[str]:
-    "The tasks of `entry` that `suite` runs (all of them without a suite)."
-    return suite_tasks(entry, suite) if suite else dataset_tasks(entry)
-
-# %% ../../nbs/lib/data/25_datasets.ipynb #74f48672
-def has_shipped_samples(name: str, seed: int = DEFAULT_SEED, profile=None, suite: str | None = None) -> bool:
-    """Does every task of dataset `name` (of those `suite` runs, given) have a usable shipped sample under
-    `profile`?"""
-    return set(needed_tasks(dataset_entry(name), suite)) <= set(shipped_tasks(name, seed, profile))
-
-# %% ../../nbs/lib/data/25_datasets.ipynb #c019
-def prepare_dataset(
-    name: str, task: str | None = None, seed: int = DEFAULT_SEED, download: bool | None = None, profile=None
-) -> Prepared:
-    """The prepared sample of registered dataset `name` for `task` (its only task if omitted), selected as
-    `profile` (default: paper, the released rule) says."""
-    entry = dataset_entry(name); name = entry["name"]
-    tasks = dataset_tasks(entry, task)
-    if len(tasks) > 1: raise StebInputError(f"dataset {name} feeds {tasks}: say which task")
-    task = tasks[0]; entry = task_entry(entry, task, profile); selection = sample_corrections(entry, profile)
-    if entry["loader"] is None:
-        raise dataset_error(
-            name, f"no loader yet for this source ({entry['source']['kind']}); see its registry entry's notes"
-        )
-    try: root, where = locate_source(entry["source"], name, download=False)   # raw files here: use them
-    except StebInputError:
-        if (shipped := shipped_sample(entry, task, seed, selection)) is not None: return shipped
-        root, where = locate_source(entry["source"], name, download)
-    raw = source_files_sha256(root, entry["source"])
-    key = sha256_json({"entry": entry, "task": task, "seed": seed, "raw": raw, "selection": selection,
-                       "version": steb_lib.__version__, "format": PREPARED_FORMAT})
-    jsonl, meta_path = _prepared_paths(name, task, key)
-    cached = _read_cached(task, jsonl, meta_path, keep_duplicates=not drawn_with_seed(entry, selection))
-    if cached is not None and unchanged_files(root, cached.meta.get("raw_files_read", {})): return cached
-    prep = build_prepared(entry, task, seed, root, where, raw, selection)
-    _write_cached(prep, jsonl, meta_path)
-    return prep
-
-# %% ../../nbs/lib/data/25_datasets.ipynb #342e4478
-def repeated_records(task: str, records: list[dict], limit: int = 10) -> dict[str, int]:
-    """The records of `records` that occur more than once, named by their first text (60 characters), with
-    how many copies beyond the first; the `limit` most repeated (the prepared sample's `duplicates_which`)."""
-    counts = collections.Counter(canonical_json(r) for r in records)
-    first = {canonical_json(r): r for r in reversed(records)}
-    named = {key: task_spec(task).texts([first[key]])[0][:60] for key, n in counts.items() if n > 1}
-    top = sorted(named, key=lambda key: (-counts[key], named[key]))[:limit]
-    return {named[key]: counts[key] - 1 for key in top}
-
-# 2: the meta records every cut (`skipped`, `skipped_which`, `duplicates_which`); samples of format 1 rebuild
-PREPARED_FORMAT = 2
-
-SELECTION_RULES = {
-    False: "the first N records of each label in file order, labels with fewer dropped, duplicates kept "
-           "(the released code)",
-    True: "a seeded draw per label, short labels kept, exact duplicates dropped (seeded-selection)",
-}
-
-# %% ../../nbs/lib/data/25_datasets.ipynb #72f2c8db
-def build_prepared(
-    entry: dict, task: str, seed: int, root: Path, where: str, raw: dict, selection=()
-) -> Prepared:
-    """Run `entry`'s loader on the files under `root`, sample (under the `selection` corrections), validate,
-    and describe the result."""
-    seeded = drawn_with_seed(entry, selection)
-    target = entry["tasks"][task]; ctx = LoadContext(entry["name"], task, seed, target, seeded=seeded)
-    records = sample_records(
-        task, LOADERS[entry["loader"]](root, entry.get("loader_args", {}), ctx), target, ctx
-    )
-    try: data = prepare_records(task, records, keep_duplicates=not seeded, corrections=selection)
-    except StebInputError as e:
-        left_out = [n for n in ctx.notes if "left out" in n]
-        raise dataset_error(
-            entry["name"], str(e) + (f" ({'; '.join(left_out)})" if left_out else "")
-        ) from None
-    read = files_read_beyond(ctx, root, raw)   # files the loader opened that the source's patterns miss
-    raw = raw | read
-    meta = {
-        "dataset": entry["name"],
-        "task": task,
-        "seed": seed,
-        "source": _source_summary(entry["source"]),
-        "found_in": where,
-        "raw_sha256": sha256_json(raw),
-        "raw_files": len(raw),
-        "data_sha256": data.sha256,
-        "n_records": len(data.records),
-        "n_texts": len(data.texts),
-        "n_sample_texts": sample_text_count(task, data.records),
-        "target": target,
-        "shortfall": ctx.notes,
-        "languages": entry["languages"],
-        "sampling": entry.get("sampling", ""),
-        "selection": {"rule": SELECTION_RULES[seeded], "corrections": sorted(selection)},
-        "steb_lib_version": steb_lib.__version__,
-    }
-    if read: meta["raw_files_read"] = read
-    if data.n_duplicates:
-        meta["n_duplicates_dropped"] = data.n_duplicates
-        meta["duplicates_which"] = repeated_records(task, records)
-    repeats = len(data.records) - len({canonical_json(r) for r in data.records})
-    if repeats: meta["n_duplicates_kept"] = repeats
-    # what the loader left out or replaced, by reason
-    if ctx.skipped: meta["skipped"] = dict(sorted(ctx.skipped.items()))
-    if ctx.which: meta["skipped_which"] = {k: dict(sorted(v.items())) for k, v in sorted(ctx.which.items())}
-    return Prepared(data, meta)
-
-# %% ../../nbs/lib/data/25_datasets.ipynb #c023
-def write_prepared(p: Prepared, out_dir) -> tuple[Path, str]:
-    "Write `<out_dir>/<dataset>.<task>.jsonl` (+ `.meta.json`); return (path, sha256 of the file)."
-    out = Path(out_dir)/f"{p.meta['dataset']}.{p.meta['task']}.jsonl"
-    text = "".join(canonical_json(r) + "\n" for r in p.data.records)
-    atomic_write_text(out, text)
-    atomic_write_text(
-        out.with_suffix(".meta.json"), json.dumps(p.meta, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
-    )
-    return out, hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-# %% ../../nbs/lib/data/25_datasets.ipynb #ti0005
-def task_input(
-    task: str, data_file=None, dataset: str | None = None, name: str | None = None, seed: int = DEFAULT_SEED,
-    profile=None, download: bool | None = None,
-):
-    """(prepared sample, dataset name in the store, provenance fields) for a data file (or records held in
-    memory: a list of dicts, a DataFrame), example or registered dataset (sampled as `profile` says; a data
-    file is never sampled; `download` as `prepare_dataset` takes it)."""
-    if (data_file is None) == (dataset is None):
-        raise StebInputError("give exactly one of a data file or a dataset name")
-    if data_file is not None and not isinstance(data_file, (str, os.PathLike)):   # records held in memory
-        data = load_task_records(task, data_file, make_profile(profile).of_kind("selection"))
-        return data, name or "data", {}
-    if data_file is not None or dataset in builtin_datasets():
-        path = Path(data_file) if data_file is not None else builtin_dataset_file(dataset, task)
-        # never sampled; a text-only probing file gets the profile's features
-        data = load_task_file(task, path, make_profile(profile).of_kind("selection"))
-        return data, name or dataset or path.stem, {}
-    p = prepare_dataset(dataset, task, seed, download=download, profile=profile)
-    return (
-        p.data,
-        name or p.meta["dataset"],
-        {
-            "data_source": p.meta["source"],
-            "data_raw_sha256": p.meta["raw_sha256"],
-            "data_found_in": p.meta["found_in"],
-            "data_shortfall": p.meta["shortfall"],
-            "data_changes": p.meta.get("skipped", {}),
-            "data_selection": p.meta.get("selection", {}).get("rule", ""),
-        },
-    )
-
-# %% ../../nbs/lib/data/25_datasets.ipynb #c026
-def dataset_availability(entry: dict, suite: str | None = None) -> str:
-    """Where `entry`'s raw files are, as one word or phrase (no download); a shipped STEB-lite sample counts
-    for the tasks it covers (those `suite` runs, given), as `steb fetch` counts it."""
-    if entry["loader"] is None: return "no loader yet"
-    src = entry["source"]
-    if src["kind"] == "url" and not src.get("url"):
-        return "fixture only" if entry.get("fixture") else "no public source"
-    here = source_availability(src)
-    if here in ("needs download", "needs manual download") and (shipped := shipped_tasks(entry["name"])):
-        if set(needed_tasks(entry, suite)) <= set(shipped): return "shipped sample (STEB-lite)"   # read once
-        return f"shipped sample ({', '.join(shipped)}); {here} for the rest"
-    if entry.get("fixture") and here == "needs download": return "fixture only"
-    if entry.get("fixture") and here == "needs manual download": return "fixture only (manual download)"
-    return here

@@ -8,7 +8,7 @@ import contextlib, dataclasses, logging
 from dataclasses import dataclass
 from ..core import DEFAULT_BATCH_SIZE, DEFAULT_SEED, StebInputError, default_cache_dir, work_labelled
 from ..tasks.task_data import TaskData, score_task, task_name, task_spec, with_uncertainty
-from ..data.datasets import task_input
+from ..data.samples import task_input
 from .results import Result, Results, base_result, compute_once, prepare_stores, result_path, system_name
 from ..core import check_protocol
 from ..models.encoders import load_encoder

@@ -136,7 +136,7 @@ def read_authorship_jsonl(path) -> tuple[list[dict], dict]:
 # %% ../../nbs/lib/train/53_authorship_data.ipynb #c022
 def dataset_authorship_records(name: str, seed: int = DEFAULT_SEED) -> tuple[list[dict], dict]:
     "(records, provenance) of a registered retrieval dataset's prepared sample (its authors and texts)."
-    from steb_lib.data.datasets import task_input
+    from steb_lib.data.samples import task_input
     data, dataset, provenance = task_input("retrieval", dataset=name, seed=seed)
     records = [authorship_record({"text": r["text"], "author": str(r["author"])}, f"{dataset}:{i}")
                for i, r in enumerate(data.records)]
