@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from .core import StebInputError
 
 # %% auto #0
-__all__ = ['CORRECTION_KINDS', 'CORRECTIONS', 'PROFILES', 'DEFAULT_PROFILE', 'LEGACY_CORRECTIONS', 'ROUTE_CORRECTIONS',
+__all__ = ['CORRECTION_KINDS', 'CORRECTIONS', 'PROFILES', 'DEFAULT_PROFILE', 'PAPER', 'LEGACY_CORRECTIONS', 'ROUTE_CORRECTIONS',
            'Correction', 'register_correction', 'Profile', 'parse_corrections', 'make_profile', 'legacy_profile',
            'EmbeddingRoute', 'embedding_route', 'check_route']
 
@@ -115,6 +115,8 @@ class Profile:
     def record(self) -> dict:
         "What a result records: the profile's name and its corrections."
         return {"profile": self.name, "corrections": sorted(self.corrections)}
+
+PAPER = Profile()   # the released code's protocol: what a function below the doors assumes when given none
 
 # %% ../nbs/lib/01_profiles.ipynb #c015
 def parse_corrections(correct) -> frozenset:

@@ -24,6 +24,7 @@ from steb_lib.tasks.retrieval import (
     relevant_target_index,
 )
 from steb_lib.tasks.task_data import task_spec
+from steb_lib.profiles import PAPER, Profile
 from steb_lib.tasks.retrieval import retrieval_records
 
 # %% auto #0
@@ -175,7 +176,8 @@ class MaxSimMetrics:
 MAXSIM_METRICS = MaxSimMetrics()
 
 # %% ../../nbs/lib/eval/61_multivector.ipynb #17f22af6
-def score_task_multivector(data, store, scoring, progress: bool = False, profile=None, **kw) -> dict:
+def score_task_multivector(data, store, scoring, progress: bool = False, profile: Profile = PAPER,
+                           **kw) -> dict:
     """{'main_score', 'metrics', scoring fields, storage} for a retrieval or pair task scored from `store`;
     the retrieval targets as `profile` says (target-only authors dropped unless
     `retrieval-keep-target-only`)."""
@@ -202,7 +204,8 @@ def check_multi_vector(encoder, task: str, scoring: Scoring) -> None:
     token_vectors_of(encoder)
 
 def token_vector_scores(encoder, data, scoring: Scoring, protocol: str, cache_dir, skip_punctuation=False,
-                        batch_size: int = DEFAULT_BATCH_SIZE, progress: bool = False, profile=None) -> tuple:
+                        batch_size: int = DEFAULT_BATCH_SIZE, progress: bool = False,
+                        profile: Profile = PAPER) -> tuple:
     """(task scores, texts newly embedded): `data` scored under multi-vector `scoring` from `encoder`'s token
     vectors, kept in (and read from) the token store under `cache_dir`."""
     store, n_new = cached_token_vectors(encoder, data.texts, protocol, cache_dir, encoder.spec.name,

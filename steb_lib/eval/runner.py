@@ -14,7 +14,7 @@ from ..core import check_protocol
 from ..models.encoders import load_encoder
 from ..models.registry import registry_lookup, resolve_model, trained_entry
 from ..models.in_memory import in_memory_encoder
-from ..profiles import Profile, check_route, make_profile
+from ..profiles import PAPER, Profile, check_route, make_profile
 from ..embed.cache import embed_texts
 from ..embed.scoring import Scoring, model_scoring, not_applicable, parse_scoring, scoring_applies
 from .multivector import check_multi_vector, token_vector_scores
@@ -46,7 +46,7 @@ class WhereResultsGo:
     force: bool = False
     progress: bool = True
 
-def how_to_evaluate(profile=None, protocol: str = "chunk", scoring=None, seed: int = DEFAULT_SEED,
+def how_to_evaluate(profile="paper", protocol: str = "chunk", scoring=None, seed: int = DEFAULT_SEED,
                     batch_size: int = DEFAULT_BATCH_SIZE, skip_punctuation: bool = False) -> HowToEvaluate:
     "`evaluate`'s how-options, checked and normalised once: a bad one is one clear error, before any work."
     if not isinstance(batch_size, int) or batch_size < 1:
@@ -57,7 +57,7 @@ def how_to_evaluate(profile=None, protocol: str = "chunk", scoring=None, seed: i
 
 # %% ../../nbs/lib/eval/65_runner.ipynb #c010
 def joint_author_scores(
-    encoder, data: TaskData, protocol: str, authors_per_batch: int = 8, profile=None
+    encoder, data: TaskData, protocol: str, authors_per_batch: int = 8, profile: Profile = PAPER
 ) -> dict:
     """A task scored with one vector per author episode, its documents encoded jointly
     (`encoder.encode_authors`), under `profile`."""
@@ -69,7 +69,7 @@ def joint_author_scores(
                 for i in range(0, len(groups), authors_per_batch)
             ]
         )
-    kw = {"profile": make_profile(profile)} if spec.corrections else {}
+    kw = {"profile": profile} if spec.corrections else {}
     return with_uncertainty(data, spec.episode_metrics(data.records, vectors, **kw))
 
 def _author_pooling(encoder, task: str) -> dict:
@@ -148,7 +148,7 @@ def prepared_model(model, how: HowToEvaluate, revision=None, trust_remote_code: 
     if route is not None: check_route(encoder, route)
     return encoder, how
 
-def encoder_for(model, profile=None, **model_kw):
+def encoder_for(model, profile="paper", **model_kw):
     """`model`'s encoder through the door (`prepared_model`), embedding by `profile`'s route, for what needs
     only the encoder: the built-in examples, a multi-vector reranker, the main job's parity runs."""
     return prepared_model(model, how_to_evaluate(profile), **model_kw)[0]
@@ -205,7 +205,7 @@ def _oom_note(encoder, before: int, label: str) -> dict:
 def evaluate(model, task: str, data_file=None, dataset: str | None = None, name: str | None = None,
              results_dir="results", seed: int = DEFAULT_SEED, protocol: str = "chunk", force: bool = False,
              cache_dir=None, progress: bool = True, revision: str | None = None, scoring: str | None = None,
-             skip_punctuation: bool = False, profile=None, trust_remote_code: bool = False,
+             skip_punctuation: bool = False, profile="paper", trust_remote_code: bool = False,
              model_name: str | None = None, model_version: str | None = None,
              batch_size: int = DEFAULT_BATCH_SIZE) -> Result:
     """Evaluate `model` — a name, a loaded encoder, or a model held in memory (`in_memory_encoder`: named

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 import numpy as np
 from tqdm.auto import tqdm
 from ..core import NEAR_TIE_MARGIN, StebInputError, l2_normalize
-from ..profiles import make_profile
+from ..profiles import PAPER, Profile
 from .spec import PER_SAMPLE, TaskSpec, record_field, register_task, sample_labelled
 
 # %% auto #0
@@ -260,11 +260,11 @@ def check_tuples(records) -> None:
 
 def tuple_texts(records) -> list[str]: return [t for r in records for t in r["texts"]]
 
-def order_alignment_task_metrics(records, vectors_of, seed, progress, profile=None,
+def order_alignment_task_metrics(records, vectors_of, seed, progress, profile: Profile = PAPER,
                                  per_sample: bool = True) -> dict:
     """The task's metrics under `profile`: the released procedure unless it applies the oa-* corrections; each
     instance's tuples named by their records' positions."""
-    cats, at, profile = {}, {}, make_profile(profile)
+    cats, at = {}, {}
     for n, r in enumerate(records):
         cats.setdefault(r["category"], []).append(vectors_of(r["texts"]))
         at.setdefault(r["category"], []).append(n)

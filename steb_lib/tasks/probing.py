@@ -11,7 +11,7 @@ import numpy as np
 if TYPE_CHECKING: from sklearn.linear_model import LogisticRegression   # for the annotation only
 from tqdm.auto import tqdm
 from ..core import DEFAULT_SEED, StebInputError
-from ..profiles import make_profile
+from ..profiles import PAPER, Profile
 from .spec import PER_SAMPLE, TaskSpec, record_field, record_texts, register_task
 
 # %% auto #0
@@ -216,14 +216,14 @@ def probe_one(embeddings, values, seed, profile, given=None, outputs: bool = Fal
     one, on the `given` (bins, splits) of a released file when there are. Texts without a value (None) sit
     out."""
     E = np.asarray(embeddings)
-    if given is not None and not make_profile(profile).corrects("probe-exact"):
+    if given is not None and not profile.corrects("probe-exact"):
         bins, splits = given
         keep = [i for i, (b, s) in enumerate(zip(bins, splits)) if b is not None and s is not None]
         split = given_split([splits[i] for i in keep])
         probe = released_probe(E[keep], [bins[i] for i in keep], split, seed, outputs=outputs)
         return at_positions(probe, keep)
     keep = [i for i, v in enumerate(values) if v is not None]
-    probe = probe_feature if make_profile(profile).corrects("probe-exact") else released_probe_feature
+    probe = probe_feature if profile.corrects("probe-exact") else released_probe_feature
     return at_positions(probe(E[keep], [values[i] for i in keep], seed, outputs=outputs), keep)
 
 def at_positions(result: dict | None, kept: list) -> dict | None:
@@ -248,7 +248,7 @@ def skipped_summary(reasons: Mapping) -> str:
     return "; ".join(f"{why}: {', '.join(names)}" for why, names in by_reason.items())
 
 def probing_metrics(
-    embeddings, features: Mapping, seed: int = DEFAULT_SEED, progress: bool = False, profile=None,
+    embeddings, features: Mapping, seed: int = DEFAULT_SEED, progress: bool = False, profile: Profile = PAPER,
     given: Mapping | None = None, per_sample: bool = False,
 ) -> dict:
     """Mean test accuracy of per-feature probes (`probe_one`; `given`: {feature: (bins, splits)} of a released
@@ -367,7 +367,8 @@ def check_feature_names(records) -> None:
         raise StebInputError("probing records must give 'bins' and 'splits' for all texts or for none")
 
 # %% ../../nbs/lib/tasks/15_probing.ipynb #4ae7bc27
-def probing_task_metrics(records, vectors_of, seed, progress, profile=None, per_sample: bool = True) -> dict:
+def probing_task_metrics(records, vectors_of, seed, progress, profile: Profile = PAPER,
+                         per_sample: bool = True) -> dict:
     "The task's metrics under `profile`: the released probe (a released file's splits) unless `probe-exact`."
     names = sorted(records[0]["features"])
     given = ({n: ([r["bins"][n] for r in records], [r["splits"][n] for r in records]) for n in names}

@@ -6,7 +6,7 @@
 from __future__ import annotations
 import numpy as np
 from ..core import StebInputError, l2_normalize
-from ..profiles import make_profile
+from ..profiles import PAPER, Profile
 from .spec import PER_SAMPLE, TaskSpec, draw_seeded, record_field, record_texts, register_task
 
 # %% auto #0
@@ -137,9 +137,9 @@ def without_target_only_authors(records) -> list[dict]:
     queried = {r["author"] for r in records if r["side"] == "query"}
     return [r for r in records if r["author"] in queried]
 
-def retrieval_records(records, profile=None) -> list[dict]:
+def retrieval_records(records, profile: Profile = PAPER) -> list[dict]:
     "The records retrieval scores under `profile`: all of them with `retrieval-keep-target-only`."
-    if make_profile(profile).corrects("retrieval-keep-target-only"): return records
+    if profile.corrects("retrieval-keep-target-only"): return records
     kept = without_target_only_authors(records)
     targets = lambda recs: {r["author"] for r in recs if r["side"] == "target"}   # noqa: E731
     if len(targets(kept)) < 2:
@@ -150,7 +150,7 @@ def retrieval_records(records, profile=None) -> list[dict]:
         )
     return kept
 
-def retrieval_task_metrics(records, vectors_of, seed, progress, profile=None,
+def retrieval_task_metrics(records, vectors_of, seed, progress, profile: Profile = PAPER,
                            per_sample: bool = True) -> dict:
     "The task's metrics under `profile` (`paper`: target authors without a query are left out)."
     records = retrieval_records(records, profile)
@@ -164,7 +164,7 @@ def retrieval_task_metrics(records, vectors_of, seed, progress, profile=None,
     )
 
 # %% ../../nbs/lib/tasks/14_retrieval.ipynb #3885e65c
-def author_episode_metrics(records, encode_groups, profile=None) -> dict:
+def author_episode_metrics(records, encode_groups, profile: Profile = PAPER) -> dict:
     """Retrieval metrics with one vector per author and side: `encode_groups(list of an author's texts, ...)`
     embeds them jointly."""
     records = retrieval_records(records, profile)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from ..bootstrap import BOOTSTRAP_REPLICATES, CONFIDENCE, bias_corrected_interval, resample_counts
 from ..core import DEFAULT_SEED, StebInputError, canonical_json, sha256_json
-from ..profiles import make_profile
+from ..profiles import PAPER, Profile
 from steb_lib.tasks.spec import (
     PER_SAMPLE,
     TASK_REGISTRY,
@@ -146,14 +146,14 @@ def _vectors(data: TaskData, embeddings):
     return lambda texts: E[[row[t] for t in texts]]
 
 def score_task(
-    data: TaskData, embeddings, seed: int = DEFAULT_SEED, progress: bool = False, profile=None,
+    data: TaskData, embeddings, seed: int = DEFAULT_SEED, progress: bool = False, profile: Profile = PAPER,
     intervals: bool = True,
 ) -> dict:
     """The task's metrics for `embeddings` (one row per `data.texts`) under `profile` (default: paper), with
     `main_score` added, and its per-sample outputs and bootstrap interval (`with_uncertainty`;
     `intervals=False`: the metrics alone, as a benchmark's baseline)."""
     spec = task_spec(data.task)
-    kw = {"profile": make_profile(profile)} if spec.corrections else {}
+    kw = {"profile": profile} if spec.corrections else {}
     if spec.replicates is not None: kw["per_sample"] = intervals   # a task without them: its own signature
     metrics = spec.metrics(data.records, _vectors(data, embeddings), seed, progress, **kw)
     if intervals: return with_uncertainty(data, metrics)
