@@ -6,7 +6,7 @@ import contextlib, json, os
 from pathlib import Path
 import steb_lib
 from .core import atomic_write_text, canonical_json, sha256_json, timed
-from .profiles import make_profile
+from .profiles import PAPER, corrected_profile
 from .workers import run_model_jobs
 
 # %% auto #0
@@ -17,8 +17,8 @@ __all__ = ['PARITY_DONE', 'parity_variants', 'over_context', 'sample_differs', '
 def parity_variants() -> dict:
     "The parity notebook's variants: each correction alone, then all of them (`corrected`), {name: Profile}."
     from steb_lib.profiles import CORRECTIONS
-    alone = {name: make_profile("paper", name) for name in CORRECTIONS}
-    return alone | {"corrected": make_profile("corrected")}
+    alone = {name: PAPER.plus(name) for name in CORRECTIONS}
+    return alone | {"corrected": corrected_profile()}
 
 def over_context(encoder, dataset: str, task: str) -> bool:
     "Does a text of the sample exceed `encoder`'s context (only then do the two chunkers differ)?"
@@ -34,8 +34,8 @@ def sample_differs(correction: str, dataset: str, task: str) -> bool:
     from steb_lib.data.samples import prepare_dataset
     where = tuple(os.environ.get(v) for v in ("STEB_RAW_DIR", "STEB_CACHE", "STEB_DATA_DIR"))
     if (key := (correction, dataset, task, where)) not in _SAMPLES_DIFFER:
-        paper = prepare_dataset(dataset, task, profile="paper").data.sha256
-        other = prepare_dataset(dataset, task, profile=make_profile("paper", correction)).data.sha256
+        paper = prepare_dataset(dataset, task, profile=PAPER).data.sha256
+        other = prepare_dataset(dataset, task, profile=PAPER.plus(correction)).data.sha256
         _SAMPLES_DIFFER[key] = paper != other
     return _SAMPLES_DIFFER[key]
 

@@ -9,8 +9,8 @@ from .core import StebInputError
 
 # %% auto #0
 __all__ = ['CORRECTION_KINDS', 'CORRECTIONS', 'PROFILES', 'DEFAULT_PROFILE', 'PAPER', 'LEGACY_CORRECTIONS', 'ROUTE_CORRECTIONS',
-           'Correction', 'register_correction', 'Profile', 'parse_corrections', 'make_profile', 'legacy_profile',
-           'EmbeddingRoute', 'embedding_route', 'check_route']
+           'Correction', 'register_correction', 'Profile', 'parse_corrections', 'corrected_profile', 'make_profile',
+           'legacy_profile', 'EmbeddingRoute', 'embedding_route', 'check_route']
 
 # %% ../nbs/lib/01_profiles.ipynb #c006
 CORRECTION_KINDS = ("route", "selection", "metric", "aggregation")
@@ -112,6 +112,9 @@ class Profile:
     def of_kind(self, kind: str) -> list[str]:
         "The applied corrections of `kind` (route, selection, metric, aggregation), sorted."
         return sorted(c for c in self.corrections if CORRECTIONS[c].kind == kind)
+    def plus(self, *names: str) -> "Profile":
+        "This profile with the corrections `names` applied too (checked: an unknown name is an error)."
+        return Profile(self.corrections | parse_corrections(names))
     def record(self) -> dict:
         "What a result records: the profile's name and its corrections."
         return {"profile": self.name, "corrections": sorted(self.corrections)}
@@ -130,7 +133,11 @@ def parse_corrections(correct) -> frozenset:
         )
     return frozenset(names)
 
-def make_profile(profile=None, correct=()) -> Profile:
+def corrected_profile() -> Profile:
+    "The `corrected` profile: every correction registered (one registered later included)."
+    return Profile(frozenset(CORRECTIONS))
+
+def make_profile(profile="paper", correct=()) -> Profile:
     "Profile `profile` (a name, `paper+a,b`, a `Profile`, None: paper) with the corrections `correct` added."
     if isinstance(profile, Profile): base = profile.corrections
     elif isinstance(profile, str) and profile.startswith("paper+"): base = parse_corrections(profile[6:])

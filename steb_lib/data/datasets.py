@@ -10,7 +10,7 @@ import steb_lib
 from ..core import LazyRegistry, StebInputError, data_dir
 from ..tasks.task_data import task_name, task_names
 from .loaders import LOADERS
-from ..profiles import CORRECTIONS, make_profile
+from ..profiles import CORRECTIONS, PAPER, Profile
 # register their loaders
 import steb_lib.data.mini_suite, steb_lib.data.authorship_loaders, steb_lib.data.corpus_loaders  # noqa: F401
 
@@ -195,12 +195,12 @@ def dataset_tasks(entry: dict, task: str | None = None) -> list[str]:
         raise StebInputError(f"dataset {entry['name']} feeds {list(entry['tasks'])}, not {task}")
     return [task]
 
-def sample_corrections(entry: dict, profile=None) -> list[str]:
+def sample_corrections(entry: dict, profile: Profile = PAPER) -> list[str]:
     """The corrections of `profile` (default: paper) that change `entry`'s sample: `seeded-selection`
     (unless the entry is drawn with the seed in every profile, `"selection": "seeded"`), and the selection
     corrections the entry has `correction_overrides` for."""
     own, seeded = entry.get("correction_overrides", {}), entry.get("selection") == "seeded"
-    applied = make_profile(profile).of_kind("selection")
+    applied = profile.of_kind("selection")
     return [c for c in applied if (c == "seeded-selection" and not seeded) or c in own]
 
 def drawn_with_seed(entry: dict, selection) -> bool:
@@ -208,7 +208,7 @@ def drawn_with_seed(entry: dict, selection) -> bool:
     taken by the released rule (duplicates kept)?"""
     return "seeded-selection" in selection or entry.get("selection") == "seeded"
 
-def task_entry(entry: dict, task: str, profile=None) -> dict:
+def task_entry(entry: dict, task: str, profile: Profile = PAPER) -> dict:
     """`entry` as it applies to `task` under `profile`: its `task_overrides[task]` (another source, loader,
     fixture...) merged in, then the `correction_overrides` of the profile's selection corrections."""
     out = {**entry, **entry.get("task_overrides", {}).get(task, {})}

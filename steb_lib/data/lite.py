@@ -13,7 +13,7 @@ from .sources import locate_source, raw_mirror_dir, source_prefix
 from .datasets import LITE_DATASETS, dataset_entry, sample_corrections, suite_tasks, task_entry
 from .prepared import build_prepared, source_files_sha256
 from .samples import lite_dir, sample_identity, shipped_name
-from ..profiles import make_profile
+from ..profiles import PAPER, corrected_profile
 
 # %% auto #0
 __all__ = ['trimmed_raw_files', 'build_lite_sample', 'selection_variants', 'lite_samples', 'licences_markdown', 'write_lite']
@@ -34,7 +34,7 @@ def trimmed_raw_files(source: dict) -> list[str]:
 def build_lite_sample(name: str, task: str, seed: int = DEFAULT_SEED, selection=()) -> tuple[bytes, dict]:
     """(gzipped JSONL records, meta) of the prepared sample of `name` for `task` under the `selection`
     corrections, built from its raw files."""
-    entry = task_entry(dataset_entry(name), task, make_profile("paper", selection))
+    entry = task_entry(dataset_entry(name), task, PAPER.plus(*selection))
     if trimmed := trimmed_raw_files(entry["source"]):
         raise StebInputError(f"{name}: the mirror's files are trimmed ({', '.join(trimmed[:3])}, ...)")
     root, where = locate_source(entry["source"], name, download=False)
@@ -52,8 +52,8 @@ def build_lite_sample(name: str, task: str, seed: int = DEFAULT_SEED, selection=
 def selection_variants(name: str, task: str) -> list[tuple[str, ...]]:
     """Every combination of the selection corrections that change the sample of `name` for `task` (none: the
     paper profile's), so that each correction alone and all of them can be run with no raw files."""
-    entry = task_entry(dataset_entry(name), task, "corrected")
-    own = sample_corrections(entry, "corrected")
+    entry = task_entry(dataset_entry(name), task, corrected_profile())
+    own = sample_corrections(entry, corrected_profile())
     return [c for k in range(len(own) + 1) for c in itertools.combinations(own, k)]
 
 def lite_samples(names=LITE_DATASETS) -> list[tuple[str, str, tuple]]:

@@ -8,7 +8,7 @@ import steb_lib
 from ..core import DEFAULT_SEED, StebInputError, data_dir, sha256_json
 from ..tasks.task_data import load_task_file, load_task_records, prepare_records
 from .sources import dataset_error, locate_source, source_availability
-from ..profiles import make_profile
+from ..profiles import PAPER, Profile, make_profile
 from .datasets import (
     builtin_dataset_file, builtin_datasets, dataset_entry, dataset_tasks, drawn_with_seed,
     sample_corrections, suite_tasks, task_entry, without_pins)
@@ -56,7 +56,7 @@ def shipped_sample(entry: dict, task: str, seed: int, selection=()) -> Prepared 
     data.n_duplicates = meta.get("n_duplicates_dropped", 0)
     return Prepared(data, meta | {"found_in": "lite"})
 
-def shipped_tasks(name: str, seed: int = DEFAULT_SEED, profile=None) -> list[str]:
+def shipped_tasks(name: str, seed: int = DEFAULT_SEED, profile: Profile = PAPER) -> list[str]:
     "The tasks of dataset `name` that have a usable shipped sample under `profile` (default: paper)."
     entry = dataset_entry(name)
     def shipped(t):
@@ -69,18 +69,20 @@ def needed_tasks(entry: dict, suite: str | None = None) -> list[str]:
     return suite_tasks(entry, suite) if suite else dataset_tasks(entry)
 
 # %% ../../nbs/lib/data/27_samples.ipynb #74f48672
-def has_shipped_samples(name: str, seed: int = DEFAULT_SEED, profile=None, suite: str | None = None) -> bool:
+def has_shipped_samples(name: str, seed: int = DEFAULT_SEED, profile: Profile = PAPER,
+                        suite: str | None = None) -> bool:
     """Does every task of dataset `name` (of those `suite` runs, given) have a usable shipped sample under
     `profile`?"""
     return set(needed_tasks(dataset_entry(name), suite)) <= set(shipped_tasks(name, seed, profile))
 
 # %% ../../nbs/lib/data/27_samples.ipynb #c019
 def prepare_dataset(
-    name: str, task: str | None = None, seed: int = DEFAULT_SEED, download: bool | None = None, profile=None
+    name: str, task: str | None = None, seed: int = DEFAULT_SEED, download: bool | None = None,
+    profile="paper"
 ) -> Prepared:
     """The prepared sample of registered dataset `name` for `task` (its only task if omitted), selected as
     `profile` (default: paper, the released rule) says."""
-    entry = dataset_entry(name); name = entry["name"]
+    entry, profile = dataset_entry(name), make_profile(profile); name = entry["name"]
     tasks = dataset_tasks(entry, task)
     if len(tasks) > 1: raise StebInputError(f"dataset {name} feeds {tasks}: say which task")
     task = tasks[0]; entry = task_entry(entry, task, profile); selection = sample_corrections(entry, profile)
@@ -105,20 +107,21 @@ def prepare_dataset(
 # %% ../../nbs/lib/data/27_samples.ipynb #ti0005
 def task_input(
     task: str, data_file=None, dataset: str | None = None, name: str | None = None, seed: int = DEFAULT_SEED,
-    profile=None, download: bool | None = None,
+    profile="paper", download: bool | None = None,
 ):
     """(prepared sample, dataset name in the store, provenance fields) for a data file (or records held in
     memory: a list of dicts, a DataFrame), example or registered dataset (sampled as `profile` says; a data
     file is never sampled; `download` as `prepare_dataset` takes it)."""
+    profile = make_profile(profile)   # a door: a name, or the runner's Profile
     if (data_file is None) == (dataset is None):
         raise StebInputError("give exactly one of a data file or a dataset name")
     if data_file is not None and not isinstance(data_file, (str, os.PathLike)):   # records held in memory
-        data = load_task_records(task, data_file, make_profile(profile).of_kind("selection"))
+        data = load_task_records(task, data_file, profile.of_kind("selection"))
         return data, name or "data", {}
     if data_file is not None or dataset in builtin_datasets():
         path = Path(data_file) if data_file is not None else builtin_dataset_file(dataset, task)
         # never sampled; a text-only probing file gets the profile's features
-        data = load_task_file(task, path, make_profile(profile).of_kind("selection"))
+        data = load_task_file(task, path, profile.of_kind("selection"))
         return data, name or dataset or path.stem, {}
     p = prepare_dataset(dataset, task, seed, download=download, profile=profile)
     return (

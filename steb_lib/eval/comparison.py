@@ -5,7 +5,7 @@
 # %% ../../nbs/lib/eval/68_comparison.ipynb #cmp003
 from __future__ import annotations
 import logging
-from ..profiles import make_profile
+from ..profiles import PAPER, Profile
 from steb_lib.llm.prompting import (
     PROMPT_TEMPLATE_SHA256, PromptingRetrievalSet, embedding_retrieval, llm_retrieval
 )
@@ -51,9 +51,10 @@ def stored_llm_retrieval(results_dir, dataset: str, rset: PromptingRetrievalSet,
     return stored_side(results_dir, model, set_name(dataset, rset), identity, compute, force)
 
 def stored_embedding_retrieval(results_dir, dataset: str, rset: PromptingRetrievalSet, encoder,
-                               protocol: str = "chunk", profile=None, force: bool = False) -> dict:
+                               protocol: str = "chunk", profile: Profile = PAPER,
+                               force: bool = False) -> dict:
     "`embedding_retrieval` of `encoder` on `rset`, stored with its model's revision, files and profile."
-    identity = {"set_sha256": rset.sha256, "protocol": protocol, **make_profile(profile).record(),
+    identity = {"set_sha256": rset.sha256, "protocol": protocol, **profile.record(),
                 "model_revision": getattr(encoder, "revision", None),
                 "model_files_sha256": getattr(encoder, "files_sha256", None)}
     compute = lambda: embedding_retrieval(encoder, rset, protocol)

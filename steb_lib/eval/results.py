@@ -19,7 +19,7 @@ from steb_lib.core import (
     writable_directory,
 )
 from ..models.registry import settings_fingerprint
-from ..profiles import Profile, legacy_profile, make_profile
+from ..profiles import PAPER, Profile, corrected_profile, legacy_profile
 from ..run_settings import record_run_settings
 from steb_lib.records import (
     ARRAYS_SUFFIX, TIMING_FIELDS, RecordKind, checksum_problem, read_arrays, record_lock, upgrade,
@@ -104,7 +104,7 @@ def migrate_result(result: dict, version: int) -> dict:
     features (`probe-exact`, `probing-own-features`)."""
     if version < 2 and "protocol" in result and "profile" not in result: result = result | legacy_profile()
     if version >= 3 or "profile" not in result: return result
-    if result["profile"] == "corrected": return result | make_profile("corrected").record()
+    if result["profile"] == "corrected": return result | corrected_profile().record()
     if result["task"] != "probing": return result
     return with_corrections(result, "probe-exact", "probing-own-features")
 
@@ -208,7 +208,7 @@ def compute_once(
 _READY_STORES: set = set()
 
 # %% ../../nbs/lib/eval/60_results.ipynb #cfe07d2c
-def prepare_stores(results_dir, cache_dir=None, profile=None) -> None:
+def prepare_stores(results_dir, cache_dir, profile: Profile | None) -> None:
     """Before any work: the results directory must be writable and, given a `profile`, hold no other profile's
     results; leftovers of dead writers go (once per process and store)."""
     key = (str(Path(results_dir).resolve()), str(cache_dir or default_cache_dir()), str(profile))
@@ -237,7 +237,7 @@ def store_profile(results_dir) -> dict | None:
         if not _profile_record(have):   # truncated, or JSON of another shape ([], {}, "paper"): read results
             set_aside(marker, "unreadable profile marker; reading it from the results")
         elif have["profile"] == "corrected":   # all corrections, whoever marked it (as results migrate)
-            return make_profile("corrected").record()
+            return corrected_profile().record()
         else: return have
     for p in sorted(Path(results_dir).glob("*/*/*.json")):
         result, _ = parse_result(p)
@@ -245,9 +245,9 @@ def store_profile(results_dir) -> dict | None:
             return {"profile": result["profile"], "corrections": result["corrections"]}
     return None
 
-def claim_store_profile(results_dir, profile) -> None:
+def claim_store_profile(results_dir, profile: Profile) -> None:
     "Refuse a run of `profile` on a store of another profile (as a result refuses a seed); mark a new store."
-    want, have = make_profile(profile).record(), store_profile(results_dir)
+    want, have = profile.record(), store_profile(results_dir)
     if have is not None and have != want:
         raise StebInputError(
             f"{results_dir} holds results of profile {have['profile']} (corrections: "
@@ -259,7 +259,7 @@ def claim_store_profile(results_dir, profile) -> None:
 
 # %% ../../nbs/lib/eval/60_results.ipynb #2b749806
 def base_result(
-    encoder, model: str, dataset: str, data: TaskData, seed: int, protocol: str, profile=None
+    encoder, model: str, dataset: str, data: TaskData, seed: int, protocol: str, profile: Profile = PAPER
 ) -> dict:
     """The provenance every result starts from: the model (revision, family, source, files), the data (sha256,
     counts), seed, protocol, profile (default: paper) and its corrections."""
@@ -278,7 +278,7 @@ def base_result(
         "task": data.task,
         "protocol": protocol,
         "seed": seed,
-        **make_profile(profile).record(),
+        **profile.record(),
         "n_texts": len(data.texts),
         "n_records": len(data.records),
         "steb_lib_version": steb_lib.__version__,
