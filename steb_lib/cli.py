@@ -18,8 +18,8 @@ from .profiles import CORRECTIONS, DEFAULT_PROFILE, PROFILES, make_profile
 
 # %% auto #0
 __all__ = ['COMMAND_HELP', 'COMMAND_PARSERS', 'EXAMPLE_MODELS', 'SCORE_CHOICES', 'seed_number', 'commands_parser', 'build_parser',
-           'run_fetch', 'list_corrections', 'run_examples', 'list_models', 'list_datasets', 'prepare', 'sweep_options',
-           'run_sweep', 'print_sweep_plan', 'run_evaluate', 'run_rerank', 'of_a_suite', 'print_tables',
+           'run_fetch', 'chosen_profile', 'list_corrections', 'run_examples', 'list_models', 'list_datasets', 'prepare',
+           'sweep_options', 'run_sweep', 'print_sweep_plan', 'run_evaluate', 'run_rerank', 'of_a_suite', 'print_tables',
            'print_interval_tables', 'run_compare', 'print_intervals_and_claims', 'run_paper', 'run_train', 'main',
            'progress_bar', 'run_verify', 'print_kernels', 'run_export', 'run_status', 'print_sweep_report']
 
@@ -378,9 +378,13 @@ def run_fetch(a) -> int:
     return 1 if bad else 0
 
 # %% ../nbs/lib/98_cli.ipynb #c008
+def chosen_profile(a):
+    "The profile the command line asks for (`--profile`, `--correct`): read once, here, for every command."
+    return make_profile(a.profile, a.correct)
+
 def _run_kwargs(a):
     return dict(results_dir=a.results_dir, seed=a.seed, protocol=a.protocol, force=a.force,
-                cache_dir=a.cache_dir, profile=make_profile(a.profile, a.correct))
+                cache_dir=a.cache_dir, profile=chosen_profile(a))
 
 def list_corrections() -> None:
     "Print steb-lib's corrections to the released code: name, kind, reason (`--correct NAME`)."
@@ -397,7 +401,7 @@ def run_examples(a) -> None:
     from steb_lib.eval.runner import encoder_for, evaluate
     start = time.perf_counter()
     for model in a.models:
-        encoder = encoder_for(model, make_profile(a.profile, a.correct))
+        encoder = encoder_for(model, chosen_profile(a))
         for name, ds in builtin_datasets().items():
             for task in ds["tasks"]: evaluate(encoder, task, dataset=name, **_run_kwargs(a))
     print(results_table(a.results_dir).round(4).to_string())
@@ -436,7 +440,7 @@ def prepare(a) -> None:
     from steb_lib.data.prepared import write_prepared
     entry = dataset_entry(a.name)
     for t in dataset_tasks(entry, a.task):
-        p = prepare_dataset(entry["name"], t, a.seed, profile=make_profile(a.profile, a.correct))
+        p = prepare_dataset(entry["name"], t, a.seed, profile=chosen_profile(a))
         path, sha = write_prepared(p, a.out)
         print(f"{path}  sha256 {sha}  (raw files sha256 {p.meta['raw_sha256'][:16]}; "
               f"{p.meta['n_records']} records, {p.meta['n_texts']} texts"
@@ -515,7 +519,7 @@ def _evaluate_as_sweep(a) -> int:
         raise StebInputError("--executor runs registered datasets with mean scoring (no --data-file, "
                              "--scoring, --revision, --model-name, --trust-remote-code or --batch-size)")
     datasets = [a.dataset] if a.dataset else None
-    profile = make_profile(a.profile, a.correct)
+    profile = chosen_profile(a)
     return run_sweep(a, sweep_jobs(a.model, a.suite, datasets, a.task, a.protocol, profile, a.seed))
 
 # %% ../nbs/lib/98_cli.ipynb #e51030bf
@@ -663,7 +667,7 @@ def run_paper(a) -> int:
     if a.notebooks_only: run_paper_notebooks(a.results_dir, **dirs)
     else:
         verdict = main_job(a.models, a.results_dir, seed=a.seed, cache_dir=a.cache_dir, quiet=a.quiet,
-                           profile=make_profile(a.profile, a.correct), **dirs, **sweep)["reproduced"]
+                           profile=chosen_profile(a), **dirs, **sweep)["reproduced"]
         if not a.quiet: print_intervals_and_claims(a.results_dir)
     print(f"\ndone in {time.perf_counter() - start:.0f} s")
     for what, d in (
@@ -763,7 +767,7 @@ def run_status(a) -> int:
     "`steb status`: every job of a sweep (or of a suite × models) by state; 0 only when all are finished."
     from steb_lib.sweep import manifest_jobs, status_counts, sweep_jobs, sweep_status
     if a.suite or a.dataset:
-        profile = make_profile(a.profile, a.correct)
+        profile = chosen_profile(a)
         models = a.models or list(DEFAULT_MODELS)
         jobs = sweep_jobs(models, a.suite, a.dataset, a.task, a.protocol, profile, a.seed)
     else: jobs = manifest_jobs(a.results_dir)

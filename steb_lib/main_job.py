@@ -8,7 +8,6 @@ import logging
 from pathlib import Path
 from .core import StebInputError, timed
 from .records import clear_idle_locks
-from .profiles import make_profile
 from .paper import notebooks_for_suite, protocol_results_dir, run_paper_notebooks
 from .workers import run_model_jobs
 from .timeline import TIMELINE_FILE, report_timeline, timeline_file, training_progress
@@ -177,7 +176,9 @@ def main_job_parity(suite: str, results_dir, notebooks, kw: dict) -> tuple | Non
     when the notebook is not run or would not use them (a profile other than plain `paper`, another seed)."""
     from steb_lib.core import DEFAULT_SEED
     from steb_lib.data.datasets import suite_datasets, suite_tasks
-    plain = not make_profile(kw.get("profile")).corrections and kw.get("seed", DEFAULT_SEED) == DEFAULT_SEED
+    from steb_lib.eval.runner import split_options
+    how = split_options(kw)[1]   # the evaluation's options, read as its door reads them
+    plain = not how.profile.corrections and how.seed == DEFAULT_SEED
     if "parity" not in notebooks or not plain: return None
     pairs = [(e["name"], t) for e in suite_datasets(suite) for t in suite_tasks(e, suite)]
     return sorted(pairs, key=lambda p: (p[1], p[0])), parity_results_dir(results_dir)
