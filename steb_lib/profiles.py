@@ -143,7 +143,7 @@ def make_profile(profile="paper", correct=()) -> Profile:
     elif isinstance(profile, str) and profile.startswith("paper+"): base = parse_corrections(profile[6:])
     elif (profile or DEFAULT_PROFILE) not in PROFILES:
         raise StebInputError(f"unknown profile {profile!r}; choose one of {', '.join(PROFILES)}")
-    else: base = frozenset(CORRECTIONS) if profile == "corrected" else frozenset()
+    else: base = corrected_profile().corrections if profile == "corrected" else frozenset()
     return Profile(base | parse_corrections(correct))
 
 # %% ../nbs/lib/01_profiles.ipynb #c018

@@ -122,9 +122,9 @@ def available_model(model, progress: bool = True, callbacks=()):
     registered recipe unless it is (`callbacks`: transformers `TrainerCallback`s, e.g. the main job's
     progress); its directory, None for any other model. The one place above `models/` that enters the
     training rooms."""
-    if trained_entry(model) is None: return None
-    from steb_lib.train.recipes import train_on_first_use
-    return train_on_first_use(model, progress=progress, callbacks=callbacks)
+    if (spec := trained_entry(model)) is None: return None
+    from steb_lib.train.recipes import ensure_trained
+    return ensure_trained(spec, progress=progress, callbacks=callbacks)
 
 def prepared_model(model, how: HowToEvaluate, revision=None, trust_remote_code: bool = False,
                    model_name=None, model_version=None, own_route: bool = False, training: dict | None = None,
