@@ -721,12 +721,14 @@ KILL_MARKERS = {   # what slurmstepd, steb (`PackCall`) or submitit write in the
 def _ended_state(job) -> str:
     """SLURM's word for how a finished submitit `job` ended ('COMPLETED' when it gave its result); a job whose
     log says the step was killed for memory or time is OUT_OF_MEMORY or TIMEOUT whatever accounting says (a
-    memory kill by polling, `OverMemoryKill`, ends the job FAILED)."""
-    if job.exception() is None: return "COMPLETED"
+    memory kill by polling, `OverMemoryKill`, ends the job FAILED). The error's own text is read too: submitit
+    saves the traceback, which ends the wait, before it prints it to the log."""
+    if (error := job.exception()) is None: return "COMPLETED"
     state = str(getattr(job, "state", None) or "UNKNOWN").split(" ")[0]
     try: log = Path(job.paths.stderr).read_text(encoding="utf-8", errors="replace")[-20_000:]
-    except OSError: return state
-    return next((end for end, marks in KILL_MARKERS.items() if any(m in log for m in marks)), state)
+    except OSError: log = ""
+    said = f"{error}\n{log}"
+    return next((end for end, marks in KILL_MARKERS.items() if any(m in said for m in marks)), state)
 
 def retry_killed_packs(submitted, fn: PackCall, folder, slurm: dict, results_dir, retries: int = 0,
                        factor: float = 2.0, caps: dict | None = None) -> list:
