@@ -556,6 +556,7 @@ def run_rerank(a) -> int:
         name=a.name,
         k=a.k,
         revision=a.revision,
+        own_route=False,   # the command line's profile is the retriever's route too
         **_run_kwargs(a),
     )
     print(

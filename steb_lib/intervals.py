@@ -11,7 +11,8 @@ import pandas as pd
 from .bootstrap import CONFIDENCE, bias_corrected_interval, paired_difference
 from .core import StebInputError
 from .eval.results import load_results, read_samples, result_path, result_system
-from .scores import reference_models, steb_scores
+from .profiles import Profile
+from .scores import FROM_RESULTS, reference_models, scoring_profile, steb_scores
 from .tasks.task_data import task_names, task_spec
 
 # %% auto #0
@@ -75,10 +76,12 @@ def stacked_replicates(frame: pd.DataFrame) -> tuple[pd.DataFrame, int]:
     return out, b
 
 # %% ../nbs/lib/73_intervals.ipynb #b39c0731
-def aggregate_replicates(frame: pd.DataFrame, score: str, profile=None) -> tuple:
+def aggregate_replicates(frame: pd.DataFrame, score: str, profile: Profile | str = FROM_RESULTS) -> tuple:
     """(the `score` table of the sample's own scores ×100, its info, replicates: models × columns × B ×100,
-    NaN for a model without replicates); the operational groups held at the sample's."""
+    NaN for a model without replicates); the operational groups held at the sample's, the replicates
+    aggregated by the same profile (default: the one that made the results)."""
     plain = frame.drop(columns=["replicates", "draws"])
+    profile = scoring_profile(plain, profile)
     table, info = steb_scores(plain, score, profile)
     stacked, b = stacked_replicates(frame)
     reps, _ = steb_scores(stacked, score, profile, groups=info.get("groups"))
@@ -126,7 +129,8 @@ def tied_with_best(overall: pd.Series, reps: np.ndarray, level: float = CONFIDEN
     return pd.Series({m: mark(m) for m in ranked}, name="vs #1")
 
 # %% ../nbs/lib/73_intervals.ipynb #a35eeda3
-def interval_table(frame: pd.DataFrame, score: str, profile=None, level: float = CONFIDENCE) -> pd.DataFrame:
+def interval_table(frame: pd.DataFrame, score: str, profile: Profile | str = FROM_RESULTS,
+                   level: float = CONFIDENCE) -> pd.DataFrame:
     """The `score` table with each cell `score [low, high]` (×100, two decimals; no interval: the score
     alone), the rank and its interval among the ranked models, and '#1' / '≈#1' (not separable from the
     best)."""

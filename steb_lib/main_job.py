@@ -25,7 +25,8 @@ def sweep_main_job(models, suite, multilingual, results_dir, executor, sweep=Non
     "The main job's evaluation as (model, dataset) jobs through `executor` (waits for them); what failed."
     from steb_lib.sweep import submit_sweep, sweep_jobs
     from steb_lib.core import DEFAULT_SEED
-    profile, seed = kw.pop("profile", None), kw.pop("seed", DEFAULT_SEED)   # each job carries them
+    from steb_lib.profiles import PAPER
+    profile, seed = kw.pop("profile", PAPER), kw.pop("seed", DEFAULT_SEED)   # each job carries them
     runs = [(sweep_jobs(models, suite, profile=profile, seed=seed), results_dir)]
     if multilingual:
         truncate = sweep_jobs(models, suite, multilingual, protocol="truncate", profile=profile, seed=seed)
@@ -115,13 +116,16 @@ def main_job(
     result as it lands, unless `quiet` (or all runs here, one model after the other: the runner prints its
     own)."""
     from steb_lib.data.datasets import suite_datasets
+    from steb_lib.eval.runner import split_options
     from steb_lib.models.registry import DEFAULT_MODELS
     from steb_lib.scores import is_multilingual
     multilingual = [e["name"] for e in suite_datasets(suite) if is_multilingual(e["name"])]
     models = list(models or DEFAULT_MODELS)
-    notebooks = notebooks_for_suite(suite, notebooks, kw.get("profile"))
+    how = split_options(kw)[1]   # the evaluation's options, read once as its door reads them
+    kw = kw | {"profile": how.profile}
+    notebooks = notebooks_for_suite(suite, notebooks, how.profile)
     jobs = Path(runs_dir)/"main-job"
-    parity = None if executor else main_job_parity(suite, results_dir, notebooks, kw)
+    parity = None if executor else main_job_parity(suite, results_dir, notebooks, how)
     plan = job_plan(costliest_first(models), suite, multilingual, results_dir, parity, notebooks)
     with timeline_file(Path(runs_dir)/TIMELINE_FILE) as timeline:
         state = None if quiet or not (executor or parallelism > 1) else plan_progress(
@@ -171,13 +175,12 @@ def verify_main_job(results_dir, models=None) -> dict:
     passed, line = overall_verdict(counts, failed)
     return {"passed": passed, "line": f"verified {judged} stores against the committed ones: {line}"}
 
-def main_job_parity(suite: str, results_dir, notebooks, kw: dict) -> tuple | None:
+def main_job_parity(suite: str, results_dir, notebooks, how) -> tuple | None:
     """(pairs, parity_dir) of the parity notebook's runs, for the model jobs to do beside the evaluation; None
-    when the notebook is not run or would not use them (a profile other than plain `paper`, another seed)."""
+    when the notebook is not run or would not use them (`how`, the evaluation's options: a profile other than
+    plain `paper`, another seed)."""
     from steb_lib.core import DEFAULT_SEED
     from steb_lib.data.datasets import suite_datasets, suite_tasks
-    from steb_lib.eval.runner import split_options
-    how = split_options(kw)[1]   # the evaluation's options, read as its door reads them
     plain = not how.profile.corrections and how.seed == DEFAULT_SEED
     if "parity" not in notebooks or not plain: return None
     pairs = [(e["name"], t) for e in suite_datasets(suite) for t in suite_tasks(e, suite)]

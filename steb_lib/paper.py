@@ -10,7 +10,7 @@ from pathlib import Path
 from .core import StebInputError, data_dir, lazy_module, timed
 pd = lazy_module("pandas")   # imported at first use: `steb paper --help` need not pay for it
 from .models.registry import registry_lookup
-from .profiles import make_profile
+from .profiles import PAPER, Profile, profile_named
 
 _logger = logging.getLogger("steb_lib.paper")
 
@@ -337,7 +337,7 @@ def describe_profile(results: pd.DataFrame) -> str:
     "Markdown: the profile that made `results` (`01_profiles`), and the grouping threshold the tables use."
     names = sorted(set(results["profile"].dropna())) if "profile" in results else []
     if not names: return ""
-    p = make_profile(names[0])
+    p = profile_named(names[0])
     how = ("the released STEB code's protocol, as the paper's numbers were made" if not p.corrections
            else f"steb-lib's corrections to the released code ({', '.join(sorted(p.corrections))})")
     rules = ("found with every model, the random baseline included; a model that lacks a dataset is left out "
@@ -457,11 +457,12 @@ PAPER_NOTEBOOKS = (
     "upstream_versions",
 )
 
-# they compute the definitional score: results without its datasets cannot feed them (parity: both profiles)
-DEFINITIONAL_NOTEBOOKS = {"03_definitional": None, "parity": "paper"}
+# they compute the definitional score: results without its datasets cannot feed them (parity: the paper
+# profile's among others; 03_definitional: the profile of the results it reads, None)
+DEFINITIONAL_NOTEBOOKS = {"03_definitional": None, "parity": PAPER}
 
 # %% ../nbs/lib/80_paper.ipynb #fff1d6dc
-def notebooks_for_suite(suite: str, notebooks=None, profile=None) -> list[str]:
+def notebooks_for_suite(suite: str, notebooks=None, profile: Profile = PAPER) -> list[str]:
     """The paper notebooks to run on `suite`'s results made under `profile`: `notebooks`, or by default each
     one that can. A notebook asked for that cannot run on them is refused before anything runs."""
     from steb_lib.data.datasets import suite_datasets
@@ -516,11 +517,11 @@ def check_notebook_inputs(results_dir, notebooks) -> None:
             f"no results under {results_dir}: run the main job first (steb paper), or give --results-dir"
         )
 
-def results_dir_profile(results_dir):
-    "The profile of the results under `results_dir` (`eval/results.store_profile`); None: unknown."
+def results_dir_profile(results_dir) -> Profile:
+    "The profile the store under `results_dir` records (`eval/results.store_profile`); none recorded: paper."
     from steb_lib.eval.results import store_profile
     have = store_profile(results_dir) if Path(results_dir).is_dir() else None
-    return make_profile(have["profile"], have["corrections"]) if have else None
+    return profile_named(have["profile"]).plus(*have["corrections"]) if have else PAPER
 
 def _notebook_job(args: tuple) -> tuple[Path, float]: return execute_paper_notebook(*args)
 

@@ -9,8 +9,8 @@ from .core import StebInputError
 
 # %% auto #0
 __all__ = ['CORRECTION_KINDS', 'CORRECTIONS', 'PROFILES', 'DEFAULT_PROFILE', 'PAPER', 'LEGACY_CORRECTIONS', 'ROUTE_CORRECTIONS',
-           'Correction', 'register_correction', 'Profile', 'parse_corrections', 'corrected_profile', 'make_profile',
-           'legacy_profile', 'EmbeddingRoute', 'embedding_route', 'check_route']
+           'OWN_ROUTE', 'Correction', 'register_correction', 'Profile', 'parse_corrections', 'corrected_profile',
+           'profile_named', 'make_profile', 'legacy_profile', 'EmbeddingRoute', 'embedding_route', 'check_route']
 
 # %% ../nbs/lib/01_profiles.ipynb #c006
 CORRECTION_KINDS = ("route", "selection", "metric", "aggregation")
@@ -137,14 +137,18 @@ def corrected_profile() -> Profile:
     "The `corrected` profile: every correction registered (one registered later included)."
     return Profile(frozenset(CORRECTIONS))
 
+def profile_named(name: str) -> Profile:
+    "The profile a name says (`paper`, `corrected`, or `paper+a,b` as results record it)."
+    if isinstance(name, str) and name.startswith("paper+"): return Profile(parse_corrections(name[6:]))
+    if name not in PROFILES:
+        raise StebInputError(f"unknown profile {name!r}; choose one of {', '.join(PROFILES)}")
+    return corrected_profile() if name == "corrected" else PAPER
+
 def make_profile(profile="paper", correct=()) -> Profile:
-    "Profile `profile` (a name, `paper+a,b`, a `Profile`, None: paper) with the corrections `correct` added."
-    if isinstance(profile, Profile): base = profile.corrections
-    elif isinstance(profile, str) and profile.startswith("paper+"): base = parse_corrections(profile[6:])
-    elif (profile or DEFAULT_PROFILE) not in PROFILES:
-        raise StebInputError(f"unknown profile {profile!r}; choose one of {', '.join(PROFILES)}")
-    else: base = corrected_profile().corrections if profile == "corrected" else frozenset()
-    return Profile(base | parse_corrections(correct))
+    """What a user asks for at a door: profile `profile` (a name, a `Profile`; None: paper) with the
+    corrections `correct` added (`--profile`, `--correct`)."""
+    base = profile if isinstance(profile, Profile) else profile_named(profile or DEFAULT_PROFILE)
+    return base.plus(*parse_corrections(correct))
 
 # %% ../nbs/lib/01_profiles.ipynb #c018
 LEGACY_CORRECTIONS = (
@@ -169,21 +173,22 @@ ROUTE_CORRECTIONS = {
     "own_pipeline": "st-pipeline", "true_last_token": "true-last-token", "exact_chunks": "exact-chunks"
 }
 
-def embedding_route(profile=None) -> EmbeddingRoute:
-    "The route `profile` asks for (a name or `Profile`); None: steb-lib's own, every correction applied."
-    if profile is None: return EmbeddingRoute()
-    fix = make_profile(profile).corrects
+OWN_ROUTE = EmbeddingRoute()   # steb-lib's own route, every route correction applied (the corrected profile's)
+
+def embedding_route(profile: Profile) -> EmbeddingRoute:
+    "The route `profile` asks for."
+    fix = profile.corrects
     return EmbeddingRoute(fix("st-pipeline"), fix("true-last-token"), fix("exact-chunks"))
 
 # %% ../nbs/lib/01_profiles.ipynb #b17dfe17
-def check_route(encoder, profile) -> None:
+def check_route(encoder, profile: Profile) -> None:
     """Refuse an encoder object that embeds otherwise than `profile` asks: its results would be recorded under
     a profile they were not made by."""
     want = embedding_route(profile)
     fields = getattr(encoder, "route_fields", ())
     off = sorted(ROUTE_CORRECTIONS[f] for f in fields if getattr(encoder.route, f) != getattr(want, f))
     if off:
-        name = make_profile(profile).name
+        name = profile.name
         raise StebInputError(
             f"{encoder.spec.name} was loaded with another embedding route than profile {name} asks for (it "
             f"differs on {', '.join(off)}): load it with load_encoder(..., profile={name!r}) or pass its name"

@@ -12,18 +12,18 @@ from scipy.stats import rankdata
 import json
 from functools import cache
 from .core import StebInputError, data_dir
-from .profiles import make_profile
+from .profiles import PAPER, Profile, profile_named
 from .tasks.task_data import task_names
 
 # %% auto #0
-__all__ = ['OBJECTS_OF_STUDY', 'DEFINITIONAL_COLUMNS', 'APPLICATION_COLUMNS', 'SCORES', 'ranking_correlation', 'dataset_linkage',
-           'dataset_groups', 'plot_dataset_dendrogram', 'grouped_macro_average', 'complete_datasets',
+__all__ = ['OBJECTS_OF_STUDY', 'DEFINITIONAL_COLUMNS', 'APPLICATION_COLUMNS', 'SCORES', 'FROM_RESULTS', 'ranking_correlation',
+           'dataset_linkage', 'dataset_groups', 'plot_dataset_dendrogram', 'grouped_macro_average', 'complete_datasets',
            'reference_models', 'ranked_rows', 'complete_models', 'ranking_table', 'task_groups', 'operational_scores',
            'results_frame', 'is_multilingual', 'english_results', 'cluster_score', 'definitional_datasets',
            'registry_definitional_columns', 'definitional_scores', 'released_clusters', 'released_members',
            'member_scores', 'released_cluster_score', 'released_definitional_columns', 'definitional_score_datasets',
            'application_datasets', 'application_scores', 'multilingual_scores', 'protocol_column', 'results_profile',
-           'steb_scores', 'model_set_sensitivity', 'largest_moves']
+           'scoring_profile', 'steb_scores', 'model_set_sensitivity', 'largest_moves']
 
 # %% ../nbs/lib/70_scores.ipynb #c006
 def ranking_correlation(scores: pd.DataFrame) -> pd.DataFrame:
@@ -118,10 +118,10 @@ def complete_models(results: pd.DataFrame, task: str) -> tuple[pd.DataFrame, lis
     return table.drop(index=incomplete), incomplete
 
 # %% ../nbs/lib/70_scores.ipynb #fba263db
-def ranking_table(results: pd.DataFrame, task: str, profile=None) -> pd.DataFrame:
+def ranking_table(results: pd.DataFrame, task: str, profile: Profile = PAPER) -> pd.DataFrame:
     """The models × datasets table whose rankings group `task`'s datasets under `profile`: every complete
     model (released), or without the reference models (`operational-own-rules`). The dendrograms draw it."""
-    if not make_profile(profile).corrects("operational-own-rules"):
+    if not profile.corrects("operational-own-rules"):
         return complete_models(results, task)[0]
     return ranked_rows(complete_datasets(results, task)[0])
 
@@ -133,13 +133,13 @@ def task_groups(ranked: pd.DataFrame, threshold: float, released: bool) -> pd.Se
 
 # %% ../nbs/lib/70_scores.ipynb #6ecbc987
 def operational_scores(
-    results: pd.DataFrame, threshold: float = 0.5, profile=None, groups: dict | None = None
+    results: pd.DataFrame, threshold: float = 0.5, profile: Profile = PAPER, groups: dict | None = None
 ) -> tuple[pd.DataFrame, dict]:
     """(models × task columns + `STEB (operational)`, {'groups': {task: Series}, 'left_out': {task:
     [datasets]}, 'models_left_out': {task: [models]}}), by the released rules unless `profile` applies
     `operational-own-rules`; `groups`: the dataset groups of each task as given (a bootstrap's replicates are
     averaged with the groups of the sample's own scores), not fitted again."""
-    released = not make_profile(profile).corrects("operational-own-rules")
+    released = not profile.corrects("operational-own-rules")
     cols, info = {}, {"groups": {}, "left_out": {}, "models_left_out": {}}
     for task in task_names():   # the registered tasks, in the tables' column order
         table, left_out = (complete_models if released else complete_datasets)(results, task)
@@ -236,11 +236,11 @@ def registry_definitional_columns(results: pd.DataFrame) -> tuple[dict, dict]:
     return cols, info
 
 # %% ../nbs/lib/70_scores.ipynb #fccae4ff
-def definitional_scores(results: pd.DataFrame, profile=None) -> tuple[pd.DataFrame, dict]:
+def definitional_scores(results: pd.DataFrame, profile: Profile = PAPER) -> tuple[pd.DataFrame, dict]:
     """(models × Tab. 9 columns, {column: info}) over the English results: the released clusters and averaging
     (paper profile) or the registry's (`definitional-registry`)."""
     results = english_results(results)
-    by_registry = make_profile(profile).corrects("definitional-registry")
+    by_registry = profile.corrects("definitional-registry")
     cols, info = (registry_definitional_columns if by_registry else released_definitional_columns)(results)
     out = pd.DataFrame(cols).reindex(columns=list(cols))
     out.insert(6, "object_of_study", out[list(OBJECTS_OF_STUDY)].mean(axis=1))
@@ -296,11 +296,11 @@ def released_definitional_columns(results: pd.DataFrame) -> tuple[dict, dict]:
 # %% ../nbs/lib/70_scores.ipynb #defsets1
 DEFINITIONAL_COLUMNS = (*OBJECTS_OF_STUDY, "linguistic_features", "content_independence")
 
-def definitional_score_datasets(profile=None) -> set[str]:
+def definitional_score_datasets(profile: Profile = PAPER) -> set[str]:
     """The datasets the definitional score averages under `profile`: the released clusters' (the paper
     profile) or the registry's (`definitional-registry`). Results on none of them have no definitional
     score."""
-    if make_profile(profile).corrects("definitional-registry"): members = definitional_datasets
+    if profile.corrects("definitional-registry"): members = definitional_datasets
     else: members = lambda column: [m["dataset"] for m in released_members(column)]
     return {d for column in DEFINITIONAL_COLUMNS for d in members(column)}
 
@@ -357,26 +357,34 @@ SCORES = {   # (results, profile, operational's dataset groups as given or None)
     "multilingual": lambda r, p, g=None: multilingual_scores(r),
 }
 
-def results_profile(results: pd.DataFrame):
-    "The profile that made `results` (its `profile` column; None, the paper profile, if it has none)."
+def results_profile(results: pd.DataFrame) -> Profile:
+    "The profile that made `results` (its `profile` column; the paper profile if it has none)."
     names = set(results["profile"].dropna()) if "profile" in results else set()
     if len(names) > 1: raise StebInputError(f"results of several profiles: {', '.join(sorted(names))}")
-    return make_profile(names.pop() if names else None)
+    return profile_named(names.pop()) if names else PAPER
 
-def steb_scores(results: pd.DataFrame, score: str = "operational", profile=None,
+FROM_RESULTS = "from the results"   # the scores' default profile: the one that made the results
+
+def scoring_profile(results: pd.DataFrame, profile: Profile | str = FROM_RESULTS) -> Profile:
+    "The profile to aggregate `results` by: `profile` (a `Profile` or its name), else the one that made them."
+    if isinstance(profile, Profile): return profile
+    return results_profile(results) if profile == FROM_RESULTS else profile_named(profile)
+
+def steb_scores(results: pd.DataFrame, score: str = "operational", profile: Profile | str = FROM_RESULTS,
                 groups: dict | None = None) -> tuple[pd.DataFrame, dict]:
     """(models × columns ×100, sorted by the overall column with reference models last, info) for `score` in
     SCORES, aggregated as `profile` says (default: the profile that made the results); `groups`: the
     operational score's dataset groups as given (`operational_scores`)."""
     if score not in SCORES: raise StebInputError(f"score must be one of {list(SCORES)}, not {score!r}")
-    table, info = SCORES[score](results, profile if profile is not None else results_profile(results), groups)
+    table, info = SCORES[score](results, scoring_profile(results, profile), groups)
     if table.empty: raise StebInputError(f"no results for the {score} score")
     table = (100 * table).sort_values(table.columns[-1], ascending=False, kind="stable")
     refs = reference_models(table.index)
     return table.loc[[m for m in table.index if m not in refs] + refs].rename_axis("model"), info
 
 # %% ../nbs/lib/70_scores.ipynb #e0211ea0
-def model_set_sensitivity(results: pd.DataFrame, score: str = "operational", profile=None) -> pd.DataFrame:
+def model_set_sensitivity(results: pd.DataFrame, score: str = "operational",
+                          profile: Profile | str = FROM_RESULTS) -> pd.DataFrame:
     """Each model's overall `score` (×100, `steb_scores`) with every model ('all models'), then with each
     other model left out of `results` (a column per model left out; its own row empty), aggregated again."""
     models = sorted(results["model"].unique())

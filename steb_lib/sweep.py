@@ -17,7 +17,7 @@ from steb_lib.data.samples import task_input
 from steb_lib.data.sources import locate_source, matching_files
 from steb_lib.eval.results import parse_result, result_path
 from steb_lib.models.registry import resolve_model
-from steb_lib.profiles import make_profile
+from steb_lib.profiles import PAPER, Profile
 
 _logger = logging.getLogger("steb_lib.sweep")
 
@@ -53,7 +53,8 @@ class SweepJob:
     def label(self) -> str: return f"{self.model} / {self.dataset} ({self.protocol}, {self.profile})"
 
 def sweep_jobs(
-    models, suite=None, datasets=None, task=None, protocol="chunk", profile=None, seed: int = DEFAULT_SEED
+    models, suite=None, datasets=None, task=None, protocol="chunk", profile: Profile = PAPER,
+    seed: int = DEFAULT_SEED,
 ) -> list[SweepJob]:
     "One job per (model, dataset) of `suite` (only `datasets`, if given), models outermost."
     if suite is None and not datasets: raise StebInputError("a sweep needs a suite or datasets")
@@ -62,8 +63,7 @@ def sweep_jobs(
         if unknown := sorted(set(datasets) - set(names)):
             raise StebInputError(f"not in suite {suite or 'any'} (for task {task or 'any'}): {unknown}")
         names = [n for n in names if n in set(datasets)]
-    profile = make_profile(profile).name
-    return [SweepJob(m, d, suite, task, protocol, profile, seed) for m in models for d in names]
+    return [SweepJob(m, d, suite, task, protocol, profile.name, seed) for m in models for d in names]
 
 # %% ../nbs/lib/75_sweep.ipynb #c009
 def model_result_name(model: str) -> str:

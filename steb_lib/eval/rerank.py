@@ -270,17 +270,18 @@ def evaluate_rerank(
     cache_dir=None,
     progress: bool = True,
     revision: str | None = None,
-    profile=None,
+    profile="paper",
+    own_route: bool = True,
 ) -> dict:
-    """Two-stage evaluation of `retriever` (an encoder or its name, embedding by `profile`'s route) and
-    `reranker` on a retrieval sample; write and return the result. The same door and steps as `evaluate`
-    (`eval/65_runner`): options normalised once, the model prepared once, the result stored once. Without a
-    `profile` the retriever embeds by its own route (`model_route` in the result), as it always has."""
+    """Two-stage evaluation of `retriever` (an encoder or its name) and `reranker` on a retrieval sample under
+    `profile`; write and return the result. The same door and steps as `evaluate` (`eval/65_runner`): options
+    normalised once, the model prepared once, the result stored once. The retriever embeds by its own route
+    (`model_route` in the result), as it always has, unless `own_route=False`: then by `profile`'s."""
     from steb_lib.eval.results import IDENTITY_FIELDS
     from steb_lib.eval.runner import WhereResultsGo, how_to_evaluate, prepared_model, stored_evaluation
     from steb_lib.embed.cache import embed_texts
     how = how_to_evaluate(profile, protocol, "mean", seed)
-    encoder, how = prepared_model(retriever, how, revision, own_route=profile is None)
+    encoder, how = prepared_model(retriever, how, revision, own_route=own_route)
     where = WhereResultsGo(results_dir, cache_dir, force, progress)
     system = f"{encoder.spec.name}+rerank={reranker_label(reranker)}"
     fields = reranker.describe() | {"task": RERANK_KIND, "system": system, "level": "document",

@@ -14,7 +14,7 @@ from ..core import check_protocol
 from ..models.encoders import load_encoder
 from ..models.registry import registry_lookup, resolve_model, trained_entry
 from ..models.in_memory import in_memory_encoder
-from ..profiles import PAPER, Profile, check_route, make_profile
+from ..profiles import PAPER, Profile, check_route, corrected_profile, embedding_route, make_profile
 from ..embed.cache import embed_texts
 from ..embed.scoring import Scoring, model_scoring, not_applicable, parse_scoring, scoring_applies
 from .multivector import check_multi_vector, token_vector_scores
@@ -138,14 +138,15 @@ def prepared_model(model, how: HowToEvaluate, revision=None, trust_remote_code: 
     `phase(step)`: a context manager around the steps 'train' and 'load' (the main job times them)."""
     phase = phase or (lambda step: contextlib.nullcontext())
     if not isinstance(model, str) and not hasattr(model, "spec"):
-        model = in_memory_encoder(model, model_name, model_version, how.profile)
+        model = in_memory_encoder(model, model_name, model_version, embedding_route(how.profile))
     with phase("train"): available_model(model, **(training or {}))
     spec = resolve_model(model, revision, trust_remote_code) if isinstance(model, str) else model.spec
     if isinstance(model, str) and model_name is not None: spec = named_local_model(spec, model_name)
     how = dataclasses.replace(how, scoring=how.scoring or parse_scoring(model_scoring(spec)))
-    route = None if how.scoring.multi_vector or own_route else how.profile
-    with phase("load"): encoder = load_encoder(spec, profile=route) if isinstance(model, str) else model
-    if route is not None: check_route(encoder, route)
+    own = how.scoring.multi_vector or own_route
+    load_as = corrected_profile() if own else how.profile   # the model's own route is the corrected profile's
+    with phase("load"): encoder = load_encoder(spec, profile=load_as) if isinstance(model, str) else model
+    if not own: check_route(encoder, how.profile)
     return encoder, how
 
 def encoder_for(model, profile="paper", **model_kw):

@@ -12,7 +12,7 @@ from .registry import (ENCODERS, ModelSpec, check_family, detect_family, encoder
                                       family_from_config, registry_lookup, resolve_model)
 from ..chunking import (bounded_prefixes, protocol_pieces, mean_pool_pieces, count_tokens, token_counts,
                                released_chunks)
-from ..profiles import EmbeddingRoute, embedding_route
+from ..profiles import OWN_ROUTE, EmbeddingRoute, embedding_route, make_profile
 from ..run_settings import pinned_products
 from ..text_features import spacy_sentences
 from .files import materialize, refuse_code_without_consent, weights_problem
@@ -151,10 +151,10 @@ class TransformerEncoder(PieceEncoder):
     """A masked LM (mean pooling, `AutoModel`) or causal LM (last non-padding token): the base model of
     `AutoModelForCausalLM`, which is the *text* model for text+vision configs such as `qwen3_5`."""
     def __init__(self, spec: ModelSpec, device: str | None = None, padding_side: str | None = None,
-                 route: EmbeddingRoute | None = None, files: dict | None = None):
+                 route: EmbeddingRoute = OWN_ROUTE, files: dict | None = None):
         import torch
         from transformers import AutoModel, AutoModelForCausalLM, AutoTokenizer
-        self._locate(spec, device, files); self.route = route or EmbeddingRoute()
+        self._locate(spec, device, files); self.route = route
         # a sentence-transformers checkpoint run as a plain model: the released code's route
         self.family = (
             spec.family if spec.family != "sentence-transformers"
@@ -221,9 +221,9 @@ class SentenceTransformerEncoder(PieceEncoder):
     """A sentence-transformers model: its own modules (pooling, normalisation), the registry's prompt and
     encode arguments."""
     family = "sentence-transformers"
-    def __init__(self, spec: ModelSpec, device: str | None = None, route: EmbeddingRoute | None = None):
+    def __init__(self, spec: ModelSpec, device: str | None = None, route: EmbeddingRoute = OWN_ROUTE):
         from sentence_transformers import SentenceTransformer
-        self._locate(spec, device); self.route = route or self.route   # the route: its chunker
+        self._locate(spec, device); self.route = route   # the route: its chunker
         # the released code embeds a checkpoint with a config.json as a plain model (`st-pipeline`)
         if (Path(self.source)/"config.json").is_file(): self.route_fields = ("exact_chunks", "own_pipeline")
         # remote code in another repository, pinned
@@ -365,23 +365,23 @@ def released_route_files(spec: ModelSpec, route: EmbeddingRoute) -> dict | None:
 
 # %% ../../nbs/lib/models/34_encoders.ipynb #6581d603
 def load_encoder(
-    name, device: str | None = None, revision: str | None = None, profile=None,
+    name, device: str | None = None, revision: str | None = None, profile="corrected",
     trust_remote_code: bool = False,
 ):
     """An encoder for `name` (registry name, alias, paper name, hub id or local directory) or a `ModelSpec`,
-    embedding by `profile`'s route (None: steb-lib's own route); an unregistered model that ships code loads
-    only with `trust_remote_code` (and a hub one with a `revision`). Unsafe or damaged weights: one clear
-    error."""
-    try: return _build_encoder(name, device, revision, profile, trust_remote_code)
+    embedding by `profile`'s route (a name or `Profile`; by default steb-lib's own route, the corrected
+    profile's); an unregistered model that ships code loads only with `trust_remote_code` (and a hub one with a
+    `revision`). Unsafe or damaged weights: one clear error."""
+    route = embedding_route(make_profile(profile))   # a door: a user's name, or the runner's Profile
+    try: return _build_encoder(name, device, revision, route, trust_remote_code)
     except StebInputError: raise
     except Exception as e:
         if (why := weights_problem(e)) is None: raise
         raise StebInputError(f"model {getattr(name, 'name', name)}: {why}") from None
 
-def _build_encoder(name, device, revision, profile, trust_remote_code):
+def _build_encoder(name, device, revision, route: EmbeddingRoute, trust_remote_code):
     spec = name if isinstance(name, ModelSpec) else resolve_model(name, revision, trust_remote_code)
     check_family(spec)
-    route = embedding_route(profile)
     if spec.family == "auto":   # an unregistered hub id: the family its files say
         path = materialize(spec)["path"]
         spec = dataclasses.replace(spec, family=detect_family(path)); refuse_code_without_consent(spec, path)

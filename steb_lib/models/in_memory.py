@@ -10,7 +10,7 @@ from ..core import StebInputError, check_protocol, check_texts, sha256_text
 from .registry import ModelSpec
 from .devices import context_length, length_sorted_batches
 from .encoders import PieceEncoder, mean_pool
-from ..profiles import embedding_route
+from ..profiles import OWN_ROUTE, EmbeddingRoute
 
 # %% auto #0
 __all__ = ['weights_fingerprint', 'vectors_of', 'InMemoryEncoder', 'is_mteb_encoder', 'steb_task_metadata', 'mteb_embedding',
@@ -51,13 +51,13 @@ class InMemoryEncoder(PieceEncoder):
     has a `tokenizer` and a context (`max_tokens`), else each text whole. `revision` None: not cached."""
     family, pooling = "in-memory", "the model's own"
     def __init__(self, embed, name: str, revision: str | None, kind: str, tokenizer=None, max_tokens=None,
-                 profile=None):
+                 route: EmbeddingRoute = OWN_ROUTE):
         self.spec = ModelSpec(name, "in-memory", revision=revision, notes=f"held in memory ({kind})")
         self.embed_fn, self.kind, self.tokenizer, self.max_tokens = embed, kind, tokenizer, max_tokens
         self.revision, self.files_sha256, self.source_note = revision, None, f"in memory ({kind})"
         self.cacheable, self.dim, self.oom_halvings = revision is not None, None, []
         self.device, self.dtype = "the model's", "the model's"
-        self.route = embedding_route(profile)
+        self.route = route
         self.route_fields = ("exact_chunks",) if tokenizer is not None else ()
 
     def embed_batch(self, pieces: list[str]) -> np.ndarray:
@@ -129,16 +129,16 @@ def _mteb_meta(model, field: str) -> str | None:
     return value if value and not value.startswith(("no_model_name", "no_revision")) else None
 
 # %% ../../nbs/lib/models/35_in_memory.ipynb #f6ce1041
-def _mteb_encoder(model, name, version, profile):
+def _mteb_encoder(model, name, version, route):
     """An MTEB 2 encoder: the `SentenceTransformer` it wraps, as held; any other through `mteb_embedding`,
     each text whole, versioned by its MTEB revision unless `version` says otherwise."""
     from sentence_transformers import SentenceTransformer
     name = name or _mteb_meta(model, "name")
     if isinstance(getattr(model, "model", None), SentenceTransformer):
-        return in_memory_encoder(model.model, name, version, profile)
+        return in_memory_encoder(model.model, name, version, route)
     if not name: raise StebInputError("name the model you hold (model_name=...): its results go under it")
     revision = _revision(model, version or _mteb_meta(model, "revision"))
-    return InMemoryEncoder(mteb_embedding(model), name, revision, "MTEB encoder", None, None, profile)
+    return InMemoryEncoder(mteb_embedding(model), name, revision, "MTEB encoder", None, None, route)
 
 # %% ../../nbs/lib/models/35_in_memory.ipynb #0ea01c10
 def _checkpoint_name(model) -> str | None:
@@ -174,14 +174,14 @@ def sentence_transformer_settings(model) -> dict:
     return {"max_seq_length": model.max_seq_length, "modules": modules, "prompts": dict(model.prompts),
             "default_prompt_name": model.default_prompt_name, "truncate_dim": model.truncate_dim}
 
-def _released_sentence_transformer(model, name, version, profile) -> InMemoryEncoder:
+def _released_sentence_transformer(model, name, version, route) -> InMemoryEncoder:
     """A `SentenceTransformer` embedded as the released code embeds one (`st-pipeline` off): its transformer
     alone, mean-pooled over its full context, the route tagged `hf-route` as `TransformerEncoder` tags it."""
     hf, tok = model[0].auto_model, model.tokenizer
     limit = context_length(hf.config, None) - tok.num_special_tokens_to_add()   # the transformer's context
     kind = "SentenceTransformer (as a plain transformer)"
     encoder = InMemoryEncoder(_hf_mean_pooled(hf, tok, limit), name or _checkpoint_name(model),
-                              _revision(model, version), kind, tok, limit, profile)
+                              _revision(model, version), kind, tok, limit, route)
     encoder.route_tags, encoder.route_fields = ("hf-route",), ("exact_chunks", "own_pipeline")
     return encoder
 
@@ -191,28 +191,29 @@ def is_torch_module(model) -> bool:
     torch = sys.modules.get("torch")
     return torch is not None and isinstance(model, torch.nn.Module)
 
-def in_memory_encoder(model, name: str | None = None, version: str | None = None, profile=None):
+def in_memory_encoder(model, name: str | None = None, version: str | None = None,
+                      route: EmbeddingRoute = OWN_ROUTE):
     """An encoder for a model held in memory: a `SentenceTransformer`, a `(model, tokenizer)` pair from
     `transformers`, an MTEB 2 encoder, an object with `encode(sentences, **kwargs)` (MTEB 1), or a function
-    `texts -> array`."""
+    `texts -> array`; embedded by `route` (default: steb-lib's own)."""
     from sentence_transformers import SentenceTransformer
-    if is_mteb_encoder(model): return _mteb_encoder(model, name, version, profile)
+    if is_mteb_encoder(model): return _mteb_encoder(model, name, version, route)
     if isinstance(model, tuple) and len(model) == 2:
         hf, tok = model
         limit = context_length(hf.config, tok) - tok.num_special_tokens_to_add()
         name = name or _checkpoint_name(hf) or "transformers-model"
         embed, kind = _hf_mean_pooled(hf, tok, limit), "transformers model + tokenizer"
-        encoder = InMemoryEncoder(embed, name, _revision(hf, version), kind, tok, limit, profile)
+        encoder = InMemoryEncoder(embed, name, _revision(hf, version), kind, tok, limit, route)
         encoder.runtime_settings = {"tokenizer": tok.name_or_path, "vocabulary": len(tok)}
         return encoder
-    if isinstance(model, SentenceTransformer) and not embedding_route(profile).own_pipeline:
-        return _released_sentence_transformer(model, name, version, profile)
+    if isinstance(model, SentenceTransformer) and not route.own_pipeline:
+        return _released_sentence_transformer(model, name, version, route)
     if isinstance(model, SentenceTransformer):
         tok, name = model.tokenizer, name or _checkpoint_name(model) or "sentence-transformer"
         embed = lambda texts: model.encode(texts, batch_size=len(texts), convert_to_numpy=True)   # noqa: E731
         limit = model.max_seq_length - tok.num_special_tokens_to_add()
         revision = _revision(model, version)
-        encoder = InMemoryEncoder(embed, name, revision, "SentenceTransformer", tok, limit, profile)
+        encoder = InMemoryEncoder(embed, name, revision, "SentenceTransformer", tok, limit, route)
         encoder.route_fields = ("exact_chunks", "own_pipeline")
         encoder.runtime_settings = sentence_transformer_settings(model)
         return encoder
@@ -227,7 +228,7 @@ def in_memory_encoder(model, name: str | None = None, version: str | None = None
         tok = tok if tok is not None and limit else None
         kind = "encoder with encode()" if embed is not model else "function"
         return InMemoryEncoder(embed, name, _revision(model, version), kind, tok,
-                               limit - tok.num_special_tokens_to_add() if tok is not None else None, profile)
+                               limit - tok.num_special_tokens_to_add() if tok is not None else None, route)
     raise StebInputError(
         f"cannot evaluate a {type(model).__name__}: give a model name, a SentenceTransformer, a "
         "(transformers model, tokenizer) pair, an object with encode(sentences), or a function of texts"
