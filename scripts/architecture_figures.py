@@ -17,7 +17,7 @@ and import only lower-numbered ones: tests/test_layering.py): the model goes dow
 **A test cell** is a library notebook's code cell that exports nothing; it **follows another with no prose** when the
 cell before it is a test cell too. A test cell **splits a computation from its assertion** when it checks nothing
 (no `assert`, no fastcore `test_*` call) and shows nothing (its last line is no expression), and the next cell is a
-test cell that checks.
+test cell that checks. **A long test line** is one over 110 characters, the notebook style's limit (docs/layout.md).
 """
 import ast, json, re, sys
 from pathlib import Path
@@ -191,7 +191,7 @@ def shows_or_checks(src: str) -> bool:
 
 def notebook_cells() -> dict:
     "Test cells, those following another test cell, and those that split a computation from its assertion."
-    tests = following = splitting = 0
+    tests = following = splitting = long_lines = 0
     for nb in sorted(NBS.rglob("*.ipynb")):
         cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
         for before, cell, after in zip([None] + cells[:-1], cells, cells[1:] + [None]):
@@ -199,10 +199,11 @@ def notebook_cells() -> dict:
             tests += 1
             following += before is not None and is_test_cell(before)
             src = "".join(cell["source"])
+            long_lines += sum(len(line) > 110 for line in src.splitlines())
             splitting += (not shows_or_checks(src) and after is not None and is_test_cell(after)
                           and bool(CHECKS.search("".join(after["source"]))))
     return {"test_cells": tests, "following_another": following, "share_following": round(following / tests, 3),
-            "splitting_computation_from_assertion": splitting}
+            "splitting_computation_from_assertion": splitting, "test_lines_over_110": long_lines}
 
 
 def figures() -> dict:
@@ -233,4 +234,4 @@ if __name__ == "__main__":
     nb = f["notebooks"]
     print(f"library notebooks: {nb['test_cells']} test cells, {nb['following_another']} ({nb['share_following']:.0%}) "
           f"follow another with no prose, {nb['splitting_computation_from_assertion']} split a computation from its "
-          f"assertion")
+          f"assertion; {nb['test_lines_over_110']} test lines over 110 characters")
