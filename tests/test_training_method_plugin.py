@@ -14,7 +14,7 @@ ECHO_RECIPE = '''
 from dataclasses import dataclass
 from typing import ClassVar
 from steb_lib.core import DEFAULT_SEED
-from steb_lib.train.lifecycle import check_training_numbers, recipe_key
+from steb_lib.train.lifecycle import check_training_numbers, recipe_key, trainer_settings
 
 @dataclass(frozen=True)
 class EchoRecipe:
@@ -39,10 +39,9 @@ class EchoRecipe:
         from datasets import Dataset
         from sentence_transformers import SentenceTransformerTrainer, SentenceTransformerTrainingArguments
         from sentence_transformers.sentence_transformer.losses import MultipleNegativesRankingLoss
-        args = SentenceTransformerTrainingArguments(
-            output_dir=str(run.checkpoints), max_steps=self.steps, per_device_train_batch_size=4, learning_rate=1e-3,
-            seed=self.seed, data_seed=self.seed, save_steps=run.save_every, logging_steps=1, report_to=[],
-            disable_tqdm=True, use_cpu=True)
+        args = SentenceTransformerTrainingArguments(   # what every trainer shares, then the recipe's own
+            **trainer_settings(run, self.steps, self.seed), per_device_train_batch_size=4, learning_rate=1e-3,
+            use_cpu=True)
         data = Dataset.from_dict({"anchor": [a for a, _ in examples], "positive": [p for _, p in examples]})
         return SentenceTransformerTrainer(model=model, args=args, train_dataset=data,
                                           loss=MultipleNegativesRankingLoss(model), callbacks=list(run.callbacks))
