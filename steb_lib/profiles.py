@@ -173,7 +173,7 @@ ROUTE_CORRECTIONS = {
     "own_pipeline": "st-pipeline", "true_last_token": "true-last-token", "exact_chunks": "exact-chunks"
 }
 
-OWN_ROUTE = EmbeddingRoute()   # steb-lib's own route, every route correction applied (the corrected profile's)
+OWN_ROUTE = EmbeddingRoute()   # steb-lib's own route: every route correction applied (as in `corrected`)
 
 def embedding_route(profile: Profile) -> EmbeddingRoute:
     "The route `profile` asks for."

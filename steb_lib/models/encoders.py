@@ -370,8 +370,8 @@ def load_encoder(
 ):
     """An encoder for `name` (registry name, alias, paper name, hub id or local directory) or a `ModelSpec`,
     embedding by `profile`'s route (a name or `Profile`; by default steb-lib's own route, the corrected
-    profile's); an unregistered model that ships code loads only with `trust_remote_code` (and a hub one with a
-    `revision`). Unsafe or damaged weights: one clear error."""
+    profile's); an unregistered model that ships code loads only with `trust_remote_code` (and a hub one
+    with a `revision`). Unsafe or damaged weights: one clear error."""
     route = embedding_route(make_profile(profile))   # a door: a user's name, or the runner's Profile
     try: return _build_encoder(name, device, revision, route, trust_remote_code)
     except StebInputError: raise
