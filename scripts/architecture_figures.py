@@ -10,7 +10,8 @@ class: an argument that is the traced parameter or a local name bound from an ex
 it holds a model (`model`, `spec`, `encoder`, `source`, ...). Each (caller, callee, parameter) counts once; the callee's
 parameter is then traced in turn. Calls are resolved by the module's own names and imports, module aliases
 (`registry.resolve_model`), `self.method` in the same class and a class's `__init__`; a call on an object of unknown
-type (`encoder.encode(...)`) is not followed. A hand-over goes **back up** when the model, handed down to a lower
+type (`encoder.encode(...)`) is not followed. A hand-over goes **across** when the callee is in another module (the
+others are calls between one module's own helpers). A hand-over goes **back up** when the model, handed down to a lower
 module by the same function just before, is now handed to a higher one (modules are ranked by their notebook's number,
 and import only lower-numbered ones: tests/test_layering.py): the model goes down and comes back up.
 
@@ -134,7 +135,7 @@ class Library:
                 number = self.numbers.get(callee[0], 0)
                 for p in passed:
                     edge = {"from": f"{module}.{name}", "to": f"{callee[0]}.{callee[1]}", "parameter": p,
-                            "up": last is not None and number > last}
+                            "up": last is not None and number > last, "across": callee[0] != module}
                     if all(e | {"up": False} != edge | {"up": False} for e in out): out.append(edge)
                     todo.append((*callee, p))
                 if passed: last = number
@@ -211,6 +212,7 @@ def figures() -> dict:
     model = lib.handovers("eval.runner", "evaluate", "model")
     loads = {f: sorted(set(calls_of(lib, f))) for f in ("load_encoder", "train_on_first_use")}
     return {"model_handovers_from_evaluate": len(model), "of_them_back_up": sum(e["up"] for e in model),
+            "of_them_across_modules": sum(e["across"] for e in model),
             "modules_reached": len({e["to"].rsplit(".", 1)[0] for e in model if "." in e["to"]}),
             "make_profile_call_sites": len(calls_of(lib, "make_profile")),
             "profile_none_functions": len(profile_none(lib)),
@@ -226,7 +228,8 @@ if __name__ == "__main__":
     if "--json" in sys.argv: print(json.dumps(f, indent=1)); sys.exit()
     up = f["encoder_loaders_above_models"]
     print(f"the model's hand-overs from eval.runner.evaluate: {f['model_handovers_from_evaluate']} "
-          f"({f['of_them_back_up']} back up to a higher module), reaching {f['modules_reached']} modules")
+          f"({f['of_them_back_up']} back up to a higher module, {f['of_them_across_modules']} from one module to "
+          f"another), reaching {f['modules_reached']} modules")
     print(f"make_profile called in {f['make_profile_call_sites']} places; {f['profile_none_functions']} library "
           f"functions take profile=None")
     for name, callers in up.items(): print(f"{name} called above models/ in {len(callers)} places: {', '.join(callers)}")
