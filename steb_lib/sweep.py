@@ -35,8 +35,9 @@ __all__ = ['SCHEDULER_WAITING', 'SCHEDULER_RUNNING', 'SCHEDULER_ENDED', 'EXECUTO
            'manifest_entries', 'manifest_job', 'manifest_jobs', 'add_to_manifest', 'model_size_b', 'model_rates',
            'job_seconds', 'pack_jobs', 'pack_seconds', 'sweep_plan', 'plan_summary', 'describe_slurm', 'prepare_models',
            'submit_sweep', 'finished_results', 'TimeLimitReached', 'PackCall', 'memory_mb', 'grown_request',
-           'record_attempt', 'retry_killed_packs', 'slurm_seconds', 'slurm_runs', 'sacct_text', 'slurm_job_models',
-           'attempt_ends', 'failure_cause', 'model_usage', 'sweep_report', 'report_text', 'write_report']
+           'record_attempt', 'ended_by_warning', 'derived_exit_code', 'retry_killed_packs', 'slurm_seconds',
+           'slurm_runs', 'sacct_text', 'slurm_job_models', 'attempt_ends', 'failure_cause', 'model_usage',
+           'sweep_report', 'report_text', 'write_report']
 
 # %% ../nbs/lib/75_sweep.ipynb #c006
 @dataclass(frozen=True)
@@ -611,14 +612,21 @@ def submit_sweep(jobs, results_dir, executor: str = "local", folder=None, parall
     return out | {"jobs": [job for _, job in submitted]}
 
 # %% ../nbs/lib/75_sweep.ipynb #9d22b572
+def _log_ends(error: str) -> str:
+    "The last line of the job's log that submitit's `UncompletedJobError` quotes (not submitit's logging)."
+    _, found, log = error.partition("Error stream produced:")
+    lines = [l.strip() for l in log.splitlines() if l.strip() and not l.startswith("submitit ")]
+    return next((l for l in reversed(lines) if l.strip("-")), "") if found else ""
+
 def _job_failure(job) -> str | None:
     """Why a finished submitit `job` failed (its exception's last line that is not submitit's own logging, or
     its failed tasks; a job that ended without a result: that, and its state), else None."""
     try: result = job.result()
     except Exception as e:
         if type(e).__name__ == "UncompletedJobError":   # killed, cancelled, out of memory or time (issue 61)
-            state = getattr(job, "state", None) or "unknown"
-            return f"the job ended without a result (state {state}): killed, cancelled, out of memory or time"
+            state, said = getattr(job, "state", None) or "unknown", _log_ends(str(e))
+            why = f"the job ended without a result (state {state}): killed, cancelled, out of memory or time"
+            return why + (f"; its log ends: {said}" if said else "")
         lines = [l for l in str(e).strip().splitlines() if l.strip() and not l.startswith("submitit ")]
         return f"{type(e).__name__}: {lines[-1] if lines else ''}"
     return "; ".join(f"{d}/{t}: {w}" for d, t, w in result["failed"]) or None
@@ -718,17 +726,31 @@ KILL_MARKERS = {   # what slurmstepd, steb (`PackCall`) or submitit write in the
     "TIMEOUT": ("DUE TO TIME LIMIT", "TimeLimitReached", "Job not requeued",
                 "User defined signal 2")}   # SLURM's warning came before the job could handle it
 
+def ended_by_warning(exit_code: str) -> bool:
+    "Whether sacct's `code:signal` (`DerivedExitCode`) says a step died of the time-limit warning, `SIGUSR2`."
+    import signal
+    return exit_code.strip().endswith(f":{int(signal.SIGUSR2)}")
+
+def derived_exit_code(job_id) -> str:
+    "sacct's `DerivedExitCode` (`code:signal`, its steps' worst) of SLURM job `job_id`'s last run, or ''."
+    text = run_sacct([job_id], ("JobID", "DerivedExitCode"), "-X")
+    rows = [line.split("|") for line in text.splitlines() if "|" in line]
+    return next((code for i, code in rows if i == str(job_id)), "")
+
 def _ended_state(job) -> str:
     """SLURM's word for how a finished submitit `job` ended ('COMPLETED' when it gave its result); a job whose
     log says the step was killed for memory or time is OUT_OF_MEMORY or TIMEOUT whatever accounting says (a
     memory kill by polling, `OverMemoryKill`, ends the job FAILED). The error's own text is read too: submitit
-    saves the traceback, which ends the wait, before it prints it to the log."""
+    saves the traceback, which ends the wait, before it prints it to the log. A job with no marker whose step
+    died of the warning signal itself (it came before the job could handle it) ended at its time limit too."""
     if (error := job.exception()) is None: return "COMPLETED"
     state = str(getattr(job, "state", None) or "UNKNOWN").split(" ")[0]
     try: log = Path(job.paths.stderr).read_text(encoding="utf-8", errors="replace")[-20_000:]
     except OSError: log = ""
     said = f"{error}\n{log}"
-    return next((end for end, marks in KILL_MARKERS.items() if any(m in said for m in marks)), state)
+    found = next((end for end, marks in KILL_MARKERS.items() if any(m in said for m in marks)), None)
+    if found or state not in SCHEDULER_ENDED: return found or state
+    return "TIMEOUT" if ended_by_warning(derived_exit_code(getattr(job, "job_id", ""))) else state
 
 def retry_killed_packs(submitted, fn: PackCall, folder, slurm: dict, results_dir, retries: int = 0,
                        factor: float = 2.0, caps: dict | None = None) -> list:

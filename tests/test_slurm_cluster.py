@@ -267,6 +267,14 @@ def test_a_job_requeued_mid_run_resumes_without_recomputing_and_the_report_count
     assert (usage["slurm_runs"], usage["requeued"], usage["finished"], usage["failed"]) == (2, 1, 7, 0), usage
 
 
+def _how_it_ended(env, results, ids) -> str:
+    "For a failure's message: every run of the SLURM jobs `ids` in accounting, and the end of each job's log."
+    runs = subprocess.run(["sacct", "-P", "--duplicates", "-o", "JobID,State,ExitCode,DerivedExitCode,Start,End",
+                           "-j", ",".join(ids) or "0"], env=env, capture_output=True, text=True).stdout
+    logs = [f"--- {p.name}\n{p.read_text()[-2500:]}" for p in sorted((results / ".sweep" / "jobs").glob("*_log.err"))]
+    return "\n--- sacct --duplicates\n" + runs + "\n".join(logs)
+
+
 def test_at_its_time_limit_a_pack_is_requeued_if_it_progressed_else_retried_with_more_time(cluster, tmp_path):
     """Issue 62, items 2 and 3, on SLURM's own warning of the time limit (75 s before a 2-minute limit: 15-45 s into a
     run). The mini suite of one model as one pack, whose mini_probing result another writer's lock holds back once it is
@@ -302,7 +310,7 @@ def test_at_its_time_limit_a_pack_is_requeued_if_it_progressed_else_retried_with
     finally:
         run.kill()
         if held.is_locked: held.release()
-    assert run.returncode == 0 and "7 jobs submitted" in out, out + err[-3000:]
+    assert run.returncode == 0 and "7 jobs submitted" in out, out + err[-3000:] + _how_it_ended(env, R, ids)
     assert first and len(first) == 7 and {p: (p.stat().st_ino, p.stat().st_mtime_ns) for p in first} == first
     assert len(list(R.glob("random/*/*.json"))) == 9
     attempts = json.loads((R / ".sweep" / "attempts.json").read_text())
@@ -313,3 +321,21 @@ def test_at_its_time_limit_a_pack_is_requeued_if_it_progressed_else_retried_with
     assert steb("status", "--results-dir", R, "--report", env=env).returncode == 0
     (usage,) = json.loads((R / ".sweep" / "report.json").read_text())["models"]
     assert (usage["slurm_runs"], usage["requeued"], usage["memory_or_time_ends"], usage["finished"]) == (3, 1, 1, 7), usage
+
+
+def test_a_step_killed_by_the_time_limit_warning_before_it_could_handle_it_ended_at_its_time_limit(cluster, tmp_path,
+                                                                                                     monkeypatch):
+    """SLURM may warn a job (SIGUSR2) before submitit has set its handler: the step dies of the signal, with no result
+    and the job FAILED. Read from accounting (`DerivedExitCode` 0:12), not only from the log srun writes, that is a
+    time-limit end, which a retry with more time mends; its log gone, the accounting alone says so."""
+    from steb_lib.sweep import _ended_state, _job_failure, derived_exit_code, make_executor, slurm_parameters
+    for name in ("SLURM_CONF", "STEB_SLURM_DIR"): monkeypatch.setenv(name, cluster[name])
+    ex = make_executor("slurm", tmp_path / "jobs", slurm_parameters(cpus=1, mem="500M", time="0:02:00"))
+    job = ex.submit(exec, "import os, signal\nsignal.signal(signal.SIGUSR2, signal.SIG_DFL)\n"
+                          "os.kill(os.getpid(), signal.SIGUSR2)")
+    job._results_timeout_s = 1   # submitit waits this long for a result a slow file system may show late: none comes
+    while sacct(cluster, str(job.job_id), fields="JobID,State")[0]["State"] in ("PENDING", "RUNNING"): time.sleep(0.5)
+    assert derived_exit_code(job.job_id) == "0:12", sacct(cluster, str(job.job_id), fields="JobID,State,DerivedExitCode")
+    assert "User defined signal 2" in _job_failure(job), _job_failure(job)       # what the log's srun line says
+    for log in (tmp_path / "jobs").glob("*_log.*"): log.unlink()
+    assert _ended_state(job) == "TIMEOUT"
