@@ -2,9 +2,10 @@
 
 1. all-MiniLM-L6-v2 embeds 400 texts of mixed length (batches of 32) in a fresh process per setting (a pin applies when
    its library loads), on 1 and 2 threads: native kernels; the pins with torch's matrix products on MKL's compatible
-   path (the default until issue 58); the pins with MKL's AVX2 path; the pins as they are now (products by numpy's
-   OpenBLAS, `run_settings.pinned_products`). Prints seconds, the ratio to native, and the sha256 of the embeddings
-   (equal hashes: the same bits).
+   path (the default until issue 58); the pins with MKL's AVX2 path; products by numpy's OpenBLAS
+   (`run_settings.pinned_products`) with torch's idle OpenMP threads spinning; the pins as they are now (the same, the
+   idle threads sleeping: `SPEED_PINS`). Prints seconds, the ratio to native, and the sha256 of the embeddings (equal
+   hashes: the same bits).
 2. Training: 6 steps (forward, backward, fused AdamW when pinned) of all-MiniLM-L6-v2 on batches of 16 texts: seconds
    per setting (pinned on one thread, as a pinned training runs; native on 1 and 2) and the weights' sha256.
 3. BENCH_QEMU=1, with Debian's qemu-user installed (`apt-get install qemu-user`): parts 1 (8 texts) and 2 (one step) on
@@ -20,14 +21,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from steb_lib.run_settings import KERNEL_PINS  # noqa: E402  (no numpy or torch at import)
+from steb_lib.run_settings import KERNEL_PINS, SPEED_PINS  # noqa: E402  (no numpy or torch at import)
 
 # name: (environment, matrix products by OpenBLAS under the pins?)
 SETTINGS = {
     "native": ({}, False),
     "pins, products on MKL compatible": (KERNEL_PINS, False),
     "pins, products on MKL AVX2": (KERNEL_PINS | {"MKL_CBWR": "AVX2,STRICT"}, False),
-    "pins (default): products by OpenBLAS": (KERNEL_PINS, True),
+    "pins, products by OpenBLAS, OpenMP spins": (KERNEL_PINS, True),
+    "pins (default): products by OpenBLAS": (KERNEL_PINS | SPEED_PINS, True),
 }
 DEFAULT = "pins (default): products by OpenBLAS"
 CPUS = ("Haswell", "EPYC-Rome", "Broadwell", "Skylake-Server", "Cascadelake-Server", "Icelake-Server", "Cooperlake",
@@ -73,7 +75,7 @@ def child(what: str, n: int, threads: int, openblas: bool) -> None:
 
 def run(what: str, n: int, threads: int, setting: str, qemu_cpu: str | None = None) -> dict:
     env, openblas = SETTINGS[setting]
-    base = {k: v for k, v in os.environ.items() if k not in KERNEL_PINS}
+    base = {k: v for k, v in os.environ.items() if k not in KERNEL_PINS and k not in SPEED_PINS}
     command = [sys.executable, __file__, "--child", what, str(n), str(threads), str(int(openblas))]
     if qemu_cpu: command = ["qemu-x86_64", "-cpu", qemu_cpu] + command
     done = subprocess.run(command, env=base | env, capture_output=True, text=True)

@@ -747,13 +747,14 @@ def run_verify(a) -> int:
 
 def print_kernels(a) -> None:
     "`steb kernels`: the pins, and the kernels this command runs with (`run_settings`); `--shell`: exports."
-    from steb_lib.run_settings import KERNEL_PINS, run_settings
-    if a.shell: return print("\n".join(f"export {k}={v}" for k, v in KERNEL_PINS.items()))
+    from steb_lib.run_settings import KERNEL_PINS, SPEED_PINS, run_settings
+    if a.shell: return print("\n".join(f"export {k}={v}" for k, v in (KERNEL_PINS | SPEED_PINS).items()))
     s = run_settings(); cpu, k = s["cpu"], s["kernels"]
     print(f"kernels: {k['mode']} (torch: {k['torch']}; numpy's OpenBLAS: {k['numpy_blas']['architecture']}, "
           f"{k['numpy_blas']['num_threads']} thread(s); torch's matrix products: {k['products']}); "
           "every steb command without --native-kernels pins:")
     for var, value in KERNEL_PINS.items(): print(f"  {var}={value}")
+    for var, value in SPEED_PINS.items(): print(f"  {var}={value}   (speed only, unless set: no bit changes)")
     print(f"this machine: {cpu['model']}, {cpu['cores']} cores, {' '.join(cpu['isa'])}")
 
 def run_export(a) -> None:

@@ -13,12 +13,13 @@ from pathlib import Path
 # nothing here imports numpy or torch at module level: `launch` must pin the kernels before they load
 
 # %% auto #0
-__all__ = ['KERNEL_PINS', 'NATIVE_KERNELS_VAR', 'PRODUCT_OPS', 'PRODUCTS_ROUTE', 'ROW_BLOCK', 'PARALLEL_WORK', 'TRAINING_THREADS',
-           'ISA_FLAGS', 'LIBRARIES', 'THREAD_VARS', 'RUN_SETTINGS_FILE', 'native_kernels_asked', 'pin_kernels',
-           'kernel_mode', 'row_blocks', 'product_parts', 'matmul_split', 'openblas_product', 'scaled_product',
-           'products_route', 'kernels_tag', 'pinned_products', 'route_products_when_torch_loads', 'training_settings',
-           'training_threads', 'cpu_description', 'torch_capability', 'numpy_blas', 'library_versions', 'run_settings',
-           'run_settings_id', 'read_run_settings', 'record_run_settings', 'settings_differences']
+__all__ = ['KERNEL_PINS', 'SPEED_PINS', 'NATIVE_KERNELS_VAR', 'PRODUCT_OPS', 'PRODUCTS_ROUTE', 'ROW_BLOCK', 'PARALLEL_WORK',
+           'TRAINING_THREADS', 'ISA_FLAGS', 'LIBRARIES', 'THREAD_VARS', 'RUN_SETTINGS_FILE', 'native_kernels_asked',
+           'pin_kernels', 'kernel_mode', 'row_blocks', 'product_parts', 'matmul_split', 'openblas_product',
+           'scaled_product', 'products_route', 'kernels_tag', 'pinned_products', 'route_products_when_torch_loads',
+           'training_settings', 'training_threads', 'cpu_description', 'torch_capability', 'numpy_blas',
+           'library_versions', 'run_settings', 'run_settings_id', 'read_run_settings', 'record_run_settings',
+           'settings_differences']
 
 # %% ../nbs/lib/03_run_settings.ipynb #rs006
 KERNEL_PINS = {
@@ -28,6 +29,7 @@ KERNEL_PINS = {
     "OPENBLAS_CORETYPE": "Haswell",  # the OpenBLAS of numpy and scipy: its AVX2 kernels
     "OPENBLAS_NUM_THREADS": "1",     # ... on one thread (its sums are split by thread)
 }
+SPEED_PINS = {"OMP_WAIT_POLICY": "PASSIVE"}   # no bit changes: torch's idle OpenMP threads sleep, not spin
 NATIVE_KERNELS_VAR = "STEB_NATIVE_KERNELS"   # 1: leave the machine's fastest kernels (as --native-kernels)
 
 def native_kernels_asked(argv, environ) -> bool:
@@ -35,11 +37,13 @@ def native_kernels_asked(argv, environ) -> bool:
     return "--native-kernels" in argv or environ.get(NATIVE_KERNELS_VAR, "") not in ("", "0")
 
 def pin_kernels(environ=None) -> dict:
-    """Set the pins in `environ` (default: this process's); {variable: value before} of those it changed. In a
-    process where numpy or torch is loaded already, they apply to the processes it starts from now on."""
+    """Set the pins in `environ` (default: this process's), and `SPEED_PINS` the user left unset; {variable:
+    value before} of the pins it changed. In a process where numpy or torch is loaded already, they apply
+    to the processes it starts from now on."""
     environ = os.environ if environ is None else environ
     changed = {k: environ.get(k) for k, v in KERNEL_PINS.items() if environ.get(k) != v}
     environ.update(KERNEL_PINS); environ.pop(NATIVE_KERNELS_VAR, None)
+    for k, v in SPEED_PINS.items(): environ.setdefault(k, v)
     loaded = [m for m in ("numpy", "torch") if m in sys.modules]
     if changed and loaded and environ is os.environ:
         warnings.warn(f"{' and '.join(loaded)} already loaded: the kernel pins apply to new processes only")
@@ -205,7 +209,7 @@ def numpy_blas() -> dict:
     return {k: info.get(k) for k in ("internal_api", "version", "architecture", "num_threads")}
 
 # %% ../nbs/lib/03_run_settings.ipynb #rs019
-THREAD_VARS = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")
+THREAD_VARS = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "OMP_WAIT_POLICY")
 
 def library_versions() -> dict:
     "Installed versions of the libraries that make the numbers (None: not installed), without importing them."

@@ -5,7 +5,7 @@ import json, os, shutil, subprocess, sys
 from pathlib import Path
 
 from steb_lib.eval.results import RESULT_RECORD
-from steb_lib.run_settings import KERNEL_PINS, RUN_SETTINGS_FILE
+from steb_lib.run_settings import KERNEL_PINS, RUN_SETTINGS_FILE, SPEED_PINS
 
 ROOT = Path(__file__).resolve().parents[1]
 STEB = [str(Path(sys.executable).parent / "steb")]
@@ -24,7 +24,7 @@ def test_the_console_script_pins_the_kernels_before_numpy_loads():
     assert native.stdout.startswith("kernels: native") and "Haswell" not in native.stdout.splitlines()[0]
     assert steb("kernels", STEB_NATIVE_KERNELS="1").stdout.startswith("kernels: native")
     shell = steb("kernels", "--shell").stdout.splitlines()
-    assert shell == [f"export {k}={v}" for k, v in KERNEL_PINS.items()]
+    assert shell == [f"export {k}={v}" for k, v in (KERNEL_PINS | SPEED_PINS).items()]
     assert "torch's matrix products: numpy's OpenBLAS (pinned kernels)" in r.stdout.splitlines()[0]
 
 
