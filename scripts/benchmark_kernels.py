@@ -13,7 +13,8 @@
    Cooper Lake, AMD EPYC-Rome, EPYC-Milan; qemu 7.2 emulates AVX2, not AVX-512), each hash compared with this
    machine's, for the default pins (`BENCH_QEMU_ALL=1`: the older pinned settings too, on the first two CPUs).
    Emulation runs each instruction exactly (~200x slower), so it shows which code paths a CPU takes.
-Run: .venv/bin/python scripts/benchmark_kernels.py   (about 8 minutes on 2 cores; with BENCH_QEMU=1 about 30 more)
+Run: .venv/bin/python scripts/benchmark_kernels.py   (about 8 minutes on 2 cores; with BENCH_QEMU=1 about 30 more;
+BENCH_PARTS=3 BENCH_QEMU=1: the emulation alone)
 """
 import hashlib, json, os, random, shutil, subprocess, sys, time
 from concurrent.futures import ThreadPoolExecutor
@@ -88,6 +89,13 @@ def run(what: str, n: int, threads: int, setting: str, qemu_cpu: str | None = No
 
 
 def main() -> None:
+    parts = os.environ.get("BENCH_PARTS", "123")   # which parts to run (BENCH_PARTS=3 BENCH_QEMU=1: emulation only)
+    if "1" in parts: embedding_times()
+    if "2" in parts: training_times()
+    if "3" in parts and os.environ.get("BENCH_QEMU"): emulated_identity()
+
+
+def embedding_times() -> None:
     print("1. all-MiniLM-L6-v2 embeds 400 texts: seconds (the fastest of BENCH_REPEATS runs, default 2), ratio to "
           "native (sha256 of the embeddings)")
     repeats = int(os.environ.get("BENCH_REPEATS", "2"))   # each cell's fastest of as many runs, interleaved
@@ -98,16 +106,20 @@ def main() -> None:
         ratio = [c["seconds"] / n["seconds"] for c, n in zip((one, two), cells["native"])]
         print(f"  {name:41s} 1 thread {one['seconds']:6.1f} s ({ratio[0]:.2f}x, {one['sha256']}), "
               f"2 threads {two['seconds']:6.1f} s ({ratio[1]:.2f}x, {two['sha256']})")
+
+
+def training_times() -> None:
     print("2. training, 6 steps of 16 texts: seconds, ratio to native on one thread (sha256 of the weights)")
     native = [run("train", 96, t, "native") for t in (1, 2)]
     print(f"  {'native':41s} 1 thread {native[0]['seconds']:6.1f} s ({native[0]['sha256']}), "
           f"2 threads {native[1]['seconds']:6.1f} s ({native[1]['sha256']})")
-    here = {}
     for name in list(SETTINGS)[1:]:
-        cell = run("train", 96, 1, name); here[name] = cell["sha256"]
+        cell = run("train", 96, 1, name)
         print(f"  {name:41s} 1 thread {cell['seconds']:6.1f} s ({cell['seconds'] / native[0]['seconds']:.2f}x, "
               f"{cell['sha256']})")
-    if not os.environ.get("BENCH_QEMU"): return
+
+
+def emulated_identity() -> None:
     if not shutil.which("qemu-x86_64"): raise SystemExit("BENCH_QEMU=1 needs qemu-x86_64 (apt-get install qemu-user)")
     cpus = os.environ.get("BENCH_QEMU_CPUS", ",".join(CPUS)).split(",")
     print("3. emulated CPUs: the same bits as this machine? (embedding 8 texts; one training step)")
