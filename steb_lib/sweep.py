@@ -612,11 +612,14 @@ def submit_sweep(jobs, results_dir, executor: str = "local", folder=None, parall
     return out | {"jobs": [job for _, job in submitted]}
 
 # %% ../nbs/lib/75_sweep.ipynb #9d22b572
+def _own_lines(text: str) -> list[str]:
+    "The non-blank lines of `text` that are not submitit's own logging."
+    return [l.strip() for l in text.splitlines() if l.strip() and not l.startswith("submitit ")]
+
 def _log_ends(error: str) -> str:
     "The last line of the job's log that submitit's `UncompletedJobError` quotes (not submitit's logging)."
     _, found, log = error.partition("Error stream produced:")
-    lines = [l.strip() for l in log.splitlines() if l.strip() and not l.startswith("submitit ")]
-    return next((l for l in reversed(lines) if l.strip("-")), "") if found else ""
+    return next((l for l in reversed(_own_lines(log)) if l.strip("-")), "") if found else ""
 
 def _job_failure(job) -> str | None:
     """Why a finished submitit `job` failed (its exception's last line that is not submitit's own logging, or
@@ -627,7 +630,7 @@ def _job_failure(job) -> str | None:
             state, said = getattr(job, "state", None) or "unknown", _log_ends(str(e))
             why = f"the job ended without a result (state {state}): killed, cancelled, out of memory or time"
             return why + (f"; its log ends: {said}" if said else "")
-        lines = [l for l in str(e).strip().splitlines() if l.strip() and not l.startswith("submitit ")]
+        lines = _own_lines(str(e))
         return f"{type(e).__name__}: {lines[-1] if lines else ''}"
     return "; ".join(f"{d}/{t}: {w}" for d, t, w in result["failed"]) or None
 
@@ -733,6 +736,7 @@ def ended_by_warning(exit_code: str) -> bool:
 
 def derived_exit_code(job_id) -> str:
     "sacct's `DerivedExitCode` (`code:signal`, its steps' worst) of SLURM job `job_id`'s last run, or ''."
+    if not str(job_id): return ""
     text = run_sacct([job_id], ("JobID", "DerivedExitCode"), "-X")
     rows = [line.split("|") for line in text.splitlines() if "|" in line]
     return next((code for i, code in rows if i == str(job_id)), "")

@@ -26,6 +26,7 @@ def test_the_console_script_pins_the_kernels_before_numpy_loads():
     shell = steb("kernels", "--shell").stdout.splitlines()
     assert shell == [f"export {k}={v}" for k, v in (KERNEL_PINS | SPEED_PINS).items()]
     assert "torch's matrix products: numpy's OpenBLAS (pinned kernels)" in r.stdout.splitlines()[0]
+    assert "  OMP_WAIT_POLICY=PASSIVE   (speed only, unless set: no bit changes)" in r.stdout.splitlines()   # SPEED_PINS
 
 
 LOADED = """
