@@ -210,7 +210,7 @@ def notebook_cells() -> dict:
 def figures() -> dict:
     lib = Library()
     model = lib.handovers("eval.runner", "evaluate", "model")
-    loads = {f: sorted(set(calls_of(lib, f))) for f in ("load_encoder", "train_on_first_use")}
+    loads = {f: sorted(set(calls_of(lib, f))) for f in ("load_encoder", "build_encoder", "train_on_first_use")}
     return {"model_handovers_from_evaluate": len(model), "of_them_back_up": sum(e["up"] for e in model),
             "of_them_across_modules": sum(e["across"] for e in model),
             "modules_reached": len({e["to"].rsplit(".", 1)[0] for e in model if "." in e["to"]}),

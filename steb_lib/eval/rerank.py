@@ -104,11 +104,9 @@ def load_cross_encoder(path, name: str, device=None, max_length=None):
     "sentence-transformers' `CrossEncoder` from local files; unsafe or damaged weights: one line naming them."
     from sentence_transformers import CrossEncoder
     from steb_lib.models.devices import default_device
-    from steb_lib.models.files import weights_problem
-    try: return CrossEncoder(path, device=device or default_device(), max_length=max_length)
-    except Exception as e:
-        if (why := weights_problem(e)) is None: raise
-        raise StebInputError(f"reranker {name}: {why}") from None
+    from steb_lib.models.files import weight_errors
+    with weight_errors(f"reranker {name}"):
+        return CrossEncoder(path, device=device or default_device(), max_length=max_length)
 
 class CrossEncoderReranker:
     """A sentence-transformers `CrossEncoder` (local directory or hub id at a recorded commit) scoring (query,

@@ -11,7 +11,7 @@ from ..tasks.task_data import TaskData, score_task, task_name, task_spec, with_u
 from ..data.samples import task_input
 from .results import Result, Results, base_result, compute_once, prepare_stores, result_path, system_name
 from ..core import check_protocol
-from ..models.encoders import load_encoder
+from ..models.encoders import build_encoder
 from ..models.registry import registry_lookup, resolve_model, trained_entry
 from ..models.in_memory import in_memory_encoder
 from ..profiles import PAPER, Profile, check_route, corrected_profile, embedding_route, make_profile
@@ -72,13 +72,10 @@ def joint_author_scores(
     kw = {"profile": profile} if spec.corrections else {}
     return with_uncertainty(data, spec.episode_metrics(data.records, vectors, **kw))
 
-def _author_pooling(encoder, task: str) -> dict:
+def _author_pooling(task: str, joint: bool) -> dict:
+    "How a task scored on author episodes pooled its texts: `joint`ly (`encode_authors`) or by their mean."
     if task_spec(task).episode_metrics is None: return {}
-    return {
-        "author_pooling": "joint episodes (encode_authors)"
-        if hasattr(encoder, "encode_authors")
-        else "mean of text vectors"
-    }
+    return {"author_pooling": "joint episodes (encode_authors)" if joint else "mean of text vectors"}
 
 # %% ../../nbs/lib/eval/65_runner.ipynb #77032799
 def _scored(encoder, data, how: HowToEvaluate, where: WhereResultsGo) -> tuple[dict, int]:
@@ -145,7 +142,8 @@ def prepared_model(model, how: HowToEvaluate, revision=None, trust_remote_code: 
     how = dataclasses.replace(how, scoring=how.scoring or parse_scoring(model_scoring(spec)))
     own = how.scoring.multi_vector or own_route
     load_as = corrected_profile() if own else how.profile   # the model's own route is the corrected profile's
-    with phase("load"): encoder = load_encoder(spec, profile=load_as) if isinstance(model, str) else model
+    with phase("load"):
+        encoder = build_encoder(spec, embedding_route(load_as)) if isinstance(model, str) else model
     if not own: check_route(encoder, how.profile)
     return encoder, how
 
@@ -179,16 +177,18 @@ def evaluate_prepared(encoder, task: str, how: HowToEvaluate, where: WhereResult
         _logger.info(f"note   {encoder.spec.name} has no version: embeddings not cached, result recomputed "
                      "(model_version=... caches them)")
     token_filter = {"token_filter": "no punctuation" if how.skip_punctuation else "all tokens"}
+    pooling = _author_pooling(task, joint=hasattr(encoder, "encode_authors"))
     fields = ({"scoring": how.scoring.name, "batch_size": how.batch_size}
-              | (token_filter if how.scoring.multi_vector else _author_pooling(encoder, task)))
+              | (token_filter if how.scoring.multi_vector else pooling))
     embedded = []
     def compute(data, label):
         with work_labelled(label):   # the progress bars name the model, dataset and task
             scores, n_new = _scored(encoder, data, how, where)
         embedded.append(n_new)
-        return scores | _oom_note(encoder, before, label)
+        return scores | _oom_note(halvings[before:], label)
     system = system_name(encoder.spec.name, how.scoring.name)
-    before = len(getattr(encoder, "oom_halvings", []))
+    halvings = getattr(encoder, "oom_halvings", [])   # the encoder appends the batches it split
+    before = len(halvings)
     result, computed, label, data = stored_evaluation(encoder, how, where, task, source, system, task, fields,
                                                       compute)
     if computed:
@@ -197,9 +197,8 @@ def evaluate_prepared(encoder, task: str, how: HowToEvaluate, where: WhereResult
     return Result(result)
 
 # %% ../../nbs/lib/eval/65_runner.ipynb #7bc25131
-def _oom_note(encoder, before: int, label: str) -> dict:
-    "The batches split after running out of GPU memory since `before`, as a result field (none: {})."
-    halved = getattr(encoder, "oom_halvings", [])[before:]
+def _oom_note(halved: list, label: str) -> dict:
+    "The batches split in two after running out of GPU memory (`halved`), as a result field (none: {})."
     if halved: _logger.warning(f"{label}: out of GPU memory; batches of {halved} were split in two")
     return {"oom_batch_halvings": halved} if halved else {}
 

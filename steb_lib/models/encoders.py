@@ -15,7 +15,7 @@ from ..chunking import (bounded_prefixes, protocol_pieces, mean_pool_pieces, cou
 from ..profiles import OWN_ROUTE, EmbeddingRoute, embedding_route, make_profile
 from ..run_settings import pinned_products
 from ..text_features import spacy_sentences
-from .files import materialize, refuse_code_without_consent, weights_problem
+from .files import materialize, refuse_code_without_consent, weight_errors
 from .devices import (accelerator_dtype, batch_size_for_memory, checkpoint_dtype, context_length,
                                      default_device, embed_halving_on_oom, empty_accelerator_cache,
                                      is_out_of_memory, length_sorted_batches)
@@ -24,7 +24,7 @@ from . import stylometry  # noqa: F401  (its non-neural families register on imp
 # %% auto #0
 __all__ = ['RELEASED_CAUSAL_CAP', 'mean_pool', 'last_token_pool', 'position_ids_from_mask', 'released_last_token_pool',
            'TokenVectors', 'PieceEncoder', 'TransformerEncoder', 'SentenceTransformerEncoder', 'LuarEncoder',
-           'RandomEncoder', 'released_route_files', 'load_encoder']
+           'RandomEncoder', 'released_route_files', 'build_encoder', 'load_encoder']
 
 # %% ../../nbs/lib/models/34_encoders.ipynb #c006
 def mean_pool(hidden, mask):
@@ -364,31 +364,31 @@ def released_route_files(spec: ModelSpec, route: EmbeddingRoute) -> dict | None:
     return files if (Path(files["path"])/"config.json").is_file() else None
 
 # %% ../../nbs/lib/models/34_encoders.ipynb #6581d603
+def build_encoder(spec: ModelSpec, route: EmbeddingRoute = OWN_ROUTE, device: str | None = None):
+    """The encoder of a resolved `spec`, embedding by `route`: values, as the runner's door hands them (no
+    name to resolve, no profile to read). An unregistered model's family is read from its files; one that
+    ships code loads only if its spec allows it. Unsafe or damaged weights: one clear error."""
+    with weight_errors(f"model {spec.name}"):
+        check_family(spec)
+        if spec.family == "auto":   # an unregistered hub id: the family its files say
+            path = materialize(spec)["path"]
+            spec = dataclasses.replace(spec, family=detect_family(path))
+            refuse_code_without_consent(spec, path)
+        elif spec.local_dir and registry_lookup(spec.name) is None:   # a local directory
+            refuse_code_without_consent(spec, spec.local_dir)
+        if (files := released_route_files(spec, route)) is not None:
+            return TransformerEncoder(spec, device=device, route=route, files=files)
+        if spec.family not in ENCODERS:
+            raise StebInputError(f"model {spec.name!r} cannot be loaded: {spec.notes}")
+        return ENCODERS[spec.family](spec, device=device, route=route)
+
 def load_encoder(
     name, device: str | None = None, revision: str | None = None, profile="corrected",
     trust_remote_code: bool = False,
 ):
-    """An encoder for `name` (registry name, alias, paper name, hub id or local directory) or a `ModelSpec`,
-    embedding by `profile`'s route (a name or `Profile`; by default steb-lib's own route, the corrected
-    profile's); an unregistered model that ships code loads only with `trust_remote_code` (and a hub one
-    with a `revision`). Unsafe or damaged weights: one clear error."""
-    route = embedding_route(make_profile(profile))   # a door: a user's name, or the runner's Profile
-    try: return _build_encoder(name, device, revision, route, trust_remote_code)
-    except StebInputError: raise
-    except Exception as e:
-        if (why := weights_problem(e)) is None: raise
-        raise StebInputError(f"model {getattr(name, 'name', name)}: {why}") from None
-
-def _build_encoder(name, device, revision, route: EmbeddingRoute, trust_remote_code):
+    """A user's door to `build_encoder`: an encoder for `name` (registry name, alias, paper name, hub id or
+    local directory) or a `ModelSpec`, embedding by `profile`'s route (a name or `Profile`; by default
+    steb-lib's own route, the corrected profile's); an unregistered model that ships code loads only with
+    `trust_remote_code` (and a hub one with a `revision`)."""
     spec = name if isinstance(name, ModelSpec) else resolve_model(name, revision, trust_remote_code)
-    check_family(spec)
-    if spec.family == "auto":   # an unregistered hub id: the family its files say
-        path = materialize(spec)["path"]
-        spec = dataclasses.replace(spec, family=detect_family(path)); refuse_code_without_consent(spec, path)
-    elif spec.local_dir and registry_lookup(spec.name) is None:   # a local directory
-        refuse_code_without_consent(spec, spec.local_dir)
-    if (files := released_route_files(spec, route)) is not None:
-        return TransformerEncoder(spec, device=device, route=route, files=files)
-    if spec.family not in ENCODERS:
-        raise StebInputError(f"model {spec.name!r} cannot be loaded: {spec.notes}")
-    return ENCODERS[spec.family](spec, device=device, route=route)
+    return build_encoder(spec, embedding_route(make_profile(profile)), device)

@@ -2,7 +2,7 @@
 
 # %% ../../nbs/lib/models/32_files.ipynb #1304f2ef
 from __future__ import annotations
-import hashlib, json
+import contextlib, hashlib, json
 from pathlib import Path
 from ..core import StebInputError
 from .registry import ModelSpec, model_files_to_fetch, model_source
@@ -10,7 +10,7 @@ from ..data.sources import offline
 
 # %% auto #0
 __all__ = ['NOT_MODEL_FILES', 'directory_fingerprint', 'remote_code_repos', 'remote_code_pin', 'adapter_base', 'fetch_hub_model',
-           'materialize', 'code_the_files_ask_for', 'refuse_code_without_consent', 'weights_problem']
+           'materialize', 'code_the_files_ask_for', 'refuse_code_without_consent', 'weights_problem', 'weight_errors']
 
 # %% ../../nbs/lib/models/32_files.ipynb #c009
 # files that describe how a directory was made, not the model (steb-lib's training.json holds timings)
@@ -139,3 +139,14 @@ def weights_problem(error: BaseException) -> str | None:
         first = (text.strip().splitlines() or ["?"])[0][:160]
         return f"its weight files are damaged or cut short ({first}); fetch them again"
     return None
+
+# %% ../../nbs/lib/models/32_files.ipynb #428a511c
+@contextlib.contextmanager
+def weight_errors(what: str):
+    """Inside: an error `weights_problem` recognises becomes one `StebInputError`, `"<what>: <the problem>"`
+    (`what`: `model x`, `reranker y`); steb's own errors and any other pass unchanged."""
+    try: yield
+    except StebInputError: raise
+    except Exception as e:
+        if (why := weights_problem(e)) is None: raise
+        raise StebInputError(f"{what}: {why}") from None

@@ -174,15 +174,25 @@ def sentence_transformer_settings(model) -> dict:
     return {"max_seq_length": model.max_seq_length, "modules": modules, "prompts": dict(model.prompts),
             "default_prompt_name": model.default_prompt_name, "truncate_dim": model.truncate_dim}
 
-def _released_sentence_transformer(model, name, version, route) -> InMemoryEncoder:
+def _released_sentence_transformer(model, name, revision, route) -> InMemoryEncoder:
     """A `SentenceTransformer` embedded as the released code embeds one (`st-pipeline` off): its transformer
     alone, mean-pooled over its full context, the route tagged `hf-route` as `TransformerEncoder` tags it."""
     hf, tok = model[0].auto_model, model.tokenizer
     limit = context_length(hf.config, None) - tok.num_special_tokens_to_add()   # the transformer's context
     kind = "SentenceTransformer (as a plain transformer)"
-    encoder = InMemoryEncoder(_hf_mean_pooled(hf, tok, limit), name or _checkpoint_name(model),
-                              _revision(model, version), kind, tok, limit, route)
+    encoder = InMemoryEncoder(_hf_mean_pooled(hf, tok, limit), name, revision, kind, tok, limit, route)
     encoder.route_tags, encoder.route_fields = ("hf-route",), ("exact_chunks", "own_pipeline")
+    return encoder
+
+def _sentence_transformer(model, name: str, revision: str | None, route) -> InMemoryEncoder:
+    """A `SentenceTransformer` embedded by its own pipeline (`model.encode`), its settings recorded, when
+    `route` keeps it (`st-pipeline`); as the released code embeds it when not."""
+    if not route.own_pipeline: return _released_sentence_transformer(model, name, revision, route)
+    embed = lambda texts: model.encode(texts, batch_size=len(texts), convert_to_numpy=True)   # noqa: E731
+    limit = model.max_seq_length - model.tokenizer.num_special_tokens_to_add()
+    encoder = InMemoryEncoder(embed, name, revision, "SentenceTransformer", model.tokenizer, limit, route)
+    encoder.route_fields = ("exact_chunks", "own_pipeline")
+    encoder.runtime_settings = sentence_transformer_settings(model)
     return encoder
 
 # %% ../../nbs/lib/models/35_in_memory.ipynb #484b2b6a
@@ -206,17 +216,9 @@ def in_memory_encoder(model, name: str | None = None, version: str | None = None
         encoder = InMemoryEncoder(embed, name, _revision(hf, version), kind, tok, limit, route)
         encoder.runtime_settings = {"tokenizer": tok.name_or_path, "vocabulary": len(tok)}
         return encoder
-    if isinstance(model, SentenceTransformer) and not route.own_pipeline:
-        return _released_sentence_transformer(model, name, version, route)
     if isinstance(model, SentenceTransformer):
-        tok, name = model.tokenizer, name or _checkpoint_name(model) or "sentence-transformer"
-        embed = lambda texts: model.encode(texts, batch_size=len(texts), convert_to_numpy=True)   # noqa: E731
-        limit = model.max_seq_length - tok.num_special_tokens_to_add()
-        revision = _revision(model, version)
-        encoder = InMemoryEncoder(embed, name, revision, "SentenceTransformer", tok, limit, route)
-        encoder.route_fields = ("exact_chunks", "own_pipeline")
-        encoder.runtime_settings = sentence_transformer_settings(model)
-        return encoder
+        name = name or _checkpoint_name(model) or "sentence-transformer"
+        return _sentence_transformer(model, name, _revision(model, version), route)
     if is_torch_module(model) and not callable(getattr(model, "encode", None)):
         raise StebInputError(f"cannot evaluate a {type(model).__name__}: a torch module takes tensors, not "
                              "texts; give a SentenceTransformer, a (transformers model, tokenizer) pair, "

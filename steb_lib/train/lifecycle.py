@@ -228,12 +228,9 @@ def refuse_base_code(recipe, path) -> None:
 
 def base_model(recipe, path):
     """The recipe's model built on the base at `path`; weight files that are damaged, cut short or pickled
-    with code are one clear error, as when evaluating (`models.files.weights_problem`)."""
-    from steb_lib.models.files import weights_problem
-    try: return recipe.build_model(str(path))
-    except Exception as e:
-        if (why := weights_problem(e)) is None: raise
-        raise StebInputError(f"base model {recipe.base}: {why}") from None
+    with code are one clear error, as when evaluating (`models.files.weight_errors`)."""
+    from steb_lib.models.files import weight_errors
+    with weight_errors(f"base model {recipe.base}"): return recipe.build_model(str(path))
 
 # %% ../../nbs/lib/train/50_lifecycle.ipynb #a50a8287
 def _train_in(recipe, key: str, records, source: dict, run: TrainingRun, options: dict) -> dict:
