@@ -6,11 +6,12 @@ of the exported sources (`steb_lib/`) and the notebooks (`nbs/lib/`); nothing is
     .venv/bin/python scripts/architecture_figures.py --json   # the same as JSON (and the hand-overs one by one)
 
 **A hand-over** is a call, in a function the model reaches, that passes the model on to another steb_lib function or
-class: an argument that is the traced parameter or a local name bound from an expression mentioning it whose name says
-it holds a model (`model`, `spec`, `encoder`, `source`, ...). Each (caller, callee, parameter) counts once; the callee's
-parameter is then traced in turn. Calls are resolved by the module's own names and imports, module aliases
-(`registry.resolve_model`), `self.method` in the same class and a class's `__init__`; a call on an object of unknown
-type (`encoder.encode(...)`) is not followed. A hand-over goes **across** when the callee is in another module (the
+class: an argument that is the traced parameter or a local name bound from an expression mentioning it (by `=`, `:=`,
+`for`, `with ... as`) whose name says it holds a model (`model`, `spec`, `encoder`, `source`, ...). Each (caller,
+callee, parameter) counts once; the callee's parameter is then traced in turn. Calls are resolved by the module's own
+names and imports, module aliases (`registry.resolve_model`), `self.method` in the same class and a class's
+`__init__`; a call on an object of unknown type (`encoder.encode(...)`, a family's class from `ENCODERS`) is not
+followed. A hand-over goes **across** when the callee is in another module (the
 others are calls between one module's own helpers). A hand-over goes **back up** when the model, handed down to a lower
 module by the same function just before, is now handed to a higher one (modules are ranked by their notebook's number,
 and import only lower-numbered ones: tests/test_layering.py): the model goes down and comes back up.
@@ -120,10 +121,10 @@ class Library:
             if node is None: continue
             cls = name.split(".")[0] if "." in name else None
             carrying = {parameter}
-            for stmt in ast.walk(node):   # names bound from the model that say they hold one
-                if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None and mentions(stmt.value, carrying):
-                    for target in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]):
-                        carrying |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name) and MODEL_WORDS.search(n.id)}
+            for value, targets in bindings(node):   # names bound from the model that say they hold one
+                if mentions(value, carrying):
+                    carrying |= {n.id for t in targets for n in ast.walk(t)
+                                 if isinstance(n, ast.Name) and MODEL_WORDS.search(n.id)}
             last = None   # the notebook number of the module the model was last handed to in this function
             calls = sorted((n for n in ast.walk(node) if isinstance(n, ast.Call)), key=lambda n: (n.lineno, n.col_offset))
             for call in calls:
@@ -140,6 +141,16 @@ class Library:
                     todo.append((*callee, p))
                 if passed: last = number
         return out
+
+
+def bindings(node: ast.AST):
+    "(value, targets) of every binding in `node`: `=`, annotated `=`, `:=`, `for ... in`, `with ... as`."
+    for n in ast.walk(node):
+        if isinstance(n, ast.Assign): yield n.value, n.targets
+        elif isinstance(n, ast.AnnAssign) and n.value is not None: yield n.value, [n.target]
+        elif isinstance(n, ast.NamedExpr): yield n.value, [n.target]
+        elif isinstance(n, (ast.For, ast.comprehension)): yield n.iter, [n.target]
+        elif isinstance(n, ast.withitem) and n.optional_vars is not None: yield n.context_expr, [n.optional_vars]
 
 
 def mentions(expr: ast.AST, names: set) -> bool:
