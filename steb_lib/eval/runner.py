@@ -12,7 +12,7 @@ from ..data.samples import task_input
 from .results import Result, Results, base_result, compute_once, prepare_stores, result_path, system_name
 from ..core import check_protocol
 from ..models.encoders import build_encoder
-from ..models.registry import registry_lookup, resolve_model
+from ..models.registry import registry_lookup, resolve_model, trained_entry
 from ..models.in_memory import in_memory_encoder
 from ..profiles import PAPER, Profile, check_route, corrected_profile, embedding_route, make_profile
 from ..embed.cache import embed_texts
@@ -118,7 +118,9 @@ def available_model(model, progress: bool = True, callbacks=()):
     """Make `model` ready where steb-lib can: a registered model steb-lib trains is trained with its
     registered recipe unless it is (`callbacks`: transformers `TrainerCallback`s, e.g. the main job's
     progress); its directory, None for any other model. The one place above `models/` that enters the
-    training rooms, through their one door, `train_on_first_use` (imported here: it loads the trainers)."""
+    training rooms, through their one door, `train_on_first_use`, imported only for a model steb-lib trains
+    (importing the recipes loads sentence-transformers' trainers: seconds)."""
+    if trained_entry(model) is None: return None
     from steb_lib.train.recipes import train_on_first_use
     return train_on_first_use(model, progress=progress, callbacks=callbacks)
 

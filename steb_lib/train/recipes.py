@@ -8,7 +8,7 @@ import dataclasses, importlib, logging, shutil
 from pathlib import Path
 from typing import Any
 from ..core import StebInputError
-from ..models.registry import registry_lookup, trained_entry, trained_model_dir
+from ..models.registry import registry_lookup, trained_model_dir
 from .lifecycle import Recipe, train
 from ..training_record import check_training_record
 from .styledistance import StyleDistanceRecipe
@@ -115,5 +115,5 @@ def train_on_first_use(model, progress: bool = True, callbacks=()) -> Path | Non
     """Train `model` if it names a registered model steb-lib trains and it is not trained with its registered
     recipe (`callbacks`: transformers `TrainerCallback`s, e.g. the main job's `training_progress`); its
     directory. None: `model` is no such model (another name, or a model object)."""
-    spec = trained_entry(model)
-    return None if spec is None else ensure_trained(spec, progress=progress, callbacks=callbacks)
+    if not isinstance(model, str): return None   # a model object: nothing to train
+    return ensure_trained(model, progress=progress, callbacks=callbacks)   # looks the name up once
