@@ -9,8 +9,10 @@ import numpy as np
 from .core import StebInputError
 
 # %% auto #0
-__all__ = ['BOOTSTRAP_REPLICATES', 'CONFIDENCE', 'resampling_seed', 'resample_counts', 'percentile_interval',
-           'bias_corrected_interval', 'weighted_auroc', 'bootstrap_p_value', 'paired_difference']
+__all__ = ['BOOTSTRAP_REPLICATES', 'CONFIDENCE', 'MIN_UNITS', 'MIN_TAIL', 'P_FLOOR', 'resampling_seed', 'resample_counts',
+           'percentile_interval', 'bias_correction', 'interval_refusal', 'bias_corrected_interval', 'weighted_auroc',
+           'quantile_level', 'bootstrap_p_value', 'format_p', 'paired_difference', 'simultaneous_separable',
+           'sign_flip_p_value']
 
 # %% ../nbs/lib/07_bootstrap.ipynb #072bedb0
 BOOTSTRAP_REPLICATES = 1000   # B: replicates per result
@@ -43,18 +45,42 @@ def percentile_interval(replicates, level: float = CONFIDENCE) -> tuple[float, f
     return float(low), float(high)
 
 # %% ../nbs/lib/07_bootstrap.ipynb #fa3f781b
+MIN_UNITS = 20        # fewer independent units than this: no interval, no bootstrap test (the coverage study)
+MIN_TAIL = 5          # replicates a bound must keep beyond it; fewer: it rests on the replicates' extremes
+
+def bias_correction(replicates, estimate: float) -> float:
+    "z0 = Φ⁻¹(share of the finite replicates below `estimate`, ties half), the share kept within [½/B, 1 − ½/B]."
+    from scipy.stats import norm   # imported on first use: the CLI never waits for scipy
+    r = np.asarray(replicates, np.float64).ravel(); r = r[np.isfinite(r)]
+    below = ((r < estimate).sum() + 0.5 * (r == estimate).sum()) / r.size
+    return float(norm.ppf(np.clip(below, 0.5 / r.size, 1 - 0.5 / r.size)))
+
+def interval_refusal(replicates, estimate: float, units: int | None = None, level: float = CONFIDENCE) -> str:
+    """Why `replicates` give `estimate` no interval at `level` ('' where they give one): too few units, no
+    finite replicate, no spread, the estimate outside the replicates' central range (bias beyond spread), or
+    a bound that would rest on fewer than `MIN_TAIL` replicates."""
+    from scipy.stats import norm
+    if units is not None and units < MIN_UNITS: return f"{units} units"
+    r = np.asarray(replicates, np.float64).ravel(); r = r[np.isfinite(r)]
+    if r.size == 0: return "undefined"
+    if r.min() == r.max(): return "no spread"
+    below = ((r < estimate).sum() + 0.5 * (r == estimate).sum()) / r.size
+    if not (1 - level) / 2 <= below <= (1 + level) / 2: return "biased"
+    z0, z = bias_correction(r, estimate), norm.ppf((1 + level) / 2)
+    tails = norm.cdf([2 * z0 - z, -(2 * z0 + z)])
+    return "at extremes" if tails.min() * r.size < MIN_TAIL else ""
+
 def bias_corrected_interval(replicates, estimate: float, level: float = CONFIDENCE) -> tuple[float, float]:
     """The bias-corrected percentile interval (BC) of `estimate` from its replicates: the percentile
-    interval's quantiles moved by z0 = Φ⁻¹(share of replicates below the estimate, ties half). (NaN, NaN) when
-    the estimate lies outside the replicates' central `level` range: the bootstrap's own bias exceeds its
-    spread, and no interval it gives can be trusted."""
-    from scipy.stats import norm   # imported on first use: the CLI never waits for scipy
+    interval's quantiles moved by z0 (`bias_correction`). (NaN, NaN) where `interval_refusal` gives a reason:
+    the bootstrap's own bias exceeds its spread, a bound would rest on its extreme replicates, or the
+    replicates do not vary."""
+    from scipy.stats import norm
     r = np.asarray(replicates, np.float64).ravel(); r = r[np.isfinite(r)]
     if r.size == 0:
         raise StebInputError("no finite bootstrap replicate: the score is undefined on every draw")
-    below = ((r < estimate).sum() + 0.5 * (r == estimate).sum()) / r.size
-    if not (1 - level) / 2 <= below <= (1 + level) / 2: return float("nan"), float("nan")
-    z0, z = norm.ppf(np.clip(below, 0.5 / r.size, 1 - 0.5 / r.size)), norm.ppf((1 + level) / 2)
+    if interval_refusal(r, estimate, level=level): return float("nan"), float("nan")
+    z0, z = bias_correction(r, estimate), norm.ppf((1 + level) / 2)
     low, high = np.quantile(r, norm.cdf([2 * z0 - z, 2 * z0 + z]))
     return float(low), float(high)
 
@@ -76,18 +102,70 @@ def weighted_auroc(scores, positive, weights) -> np.ndarray | float:
     return out if np.ndim(weights) > 1 else float(out[0])
 
 # %% ../nbs/lib/07_bootstrap.ipynb #c630479a
-def bootstrap_p_value(differences) -> float:
-    "Two-sided bootstrap p-value of 'the difference is 0' from paired replicate differences."
-    d = np.asarray(differences, np.float64); d = d[np.isfinite(d)]; b = d.size
-    if b == 0: raise StebInputError("no finite replicate difference")
-    return float(min(1.0, 2 * min((1 + (d <= 0).sum()) / (b + 1), (1 + (d >= 0).sum()) / (b + 1))))
+P_FLOOR = 2 / BOOTSTRAP_REPLICATES   # the smallest p the replicates resolve: reported as "≤ 0.002"
+
+def quantile_level(replicates, x: float) -> float:
+    """The level a at which the replicates' linear quantile (`np.quantile`'s default) equals `x`: 0 below the
+    smallest, 1 above the largest, the middle of a run of replicates equal to `x`."""
+    r = np.sort(np.asarray(replicates, np.float64)[np.isfinite(replicates)]); n = r.size
+    lo, hi = np.searchsorted(r, x, "left"), np.searchsorted(r, x, "right")
+    if lo < hi: return float((lo + hi - 1) / 2 / (n - 1))
+    if lo == 0 or lo == n: return float(lo > 0)
+    return float((lo - 1 + (x - r[lo - 1]) / (r[lo] - r[lo - 1])) / (n - 1))
+
+def bootstrap_p_value(differences, estimate: float) -> float:
+    """Two-sided p-value of 'the difference is 0': the smallest α at which the bias-corrected (1 − α)
+    interval of `estimate` from its paired replicate `differences` excludes 0 (0: beyond every replicate)."""
+    from scipy.stats import norm
+    d = np.asarray(differences, np.float64); d = d[np.isfinite(d)]
+    if d.size == 0: raise StebInputError("no finite replicate difference")
+    z0, a0 = bias_correction(d, estimate), quantile_level(d, 0.0)
+    return float(min(1.0, 2 * norm.sf(abs(2 * z0 - norm.ppf(a0)))))
+
+def format_p(p: float) -> str:
+    "A p-value as printed: three decimals, '≤ 0.002' at the bootstrap's floor, blank where there is none."
+    return "" if p != p else f"≤ {P_FLOOR:.3f}" if p < P_FLOOR else f"{p:.3f}"
 
 def paired_difference(main_a: float, main_b: float, replicates_a, replicates_b,
-                      level: float = CONFIDENCE) -> dict:
-    """A − B with its bias-corrected interval and p-value, from replicates on the same draws; `separable`: the
-    interval excludes 0 (no interval: not separable)."""
+                      level: float = CONFIDENCE, units: int | None = None) -> dict:
+    """A − B with its bias-corrected interval and p-value (one rule: `bootstrap_p_value`), from replicates on
+    the same draws; `refused`: why there is no interval (then no p either); `separable`: p < 1 − level."""
     a, b = np.asarray(replicates_a, np.float64), np.asarray(replicates_b, np.float64)
     if a.shape != b.shape: raise StebInputError(f"replicates on different draws: {a.shape} vs {b.shape}")
-    low, high = bias_corrected_interval(a - b, main_a - main_b, level)
-    return {"difference": float(main_a - main_b), "low": low, "high": high,
-            "p_value": bootstrap_p_value(a - b), "separable": bool(low > 0 or high < 0)}
+    diff = float(main_a - main_b); refused = interval_refusal(a - b, diff, units, level)
+    if refused: return {"difference": diff, "low": np.nan, "high": np.nan, "p_value": np.nan,
+                        "refused": refused, "separable": False}
+    (low, high), p = bias_corrected_interval(a - b, diff, level), bootstrap_p_value(a - b, diff)
+    return {"difference": diff, "low": low, "high": high, "p_value": p, "refused": "",
+            "separable": bool(p < 1 - level)}
+
+# %% ../nbs/lib/07_bootstrap.ipynb #e7346df7
+def simultaneous_separable(estimates, replicates, level: float = CONFIDENCE) -> np.ndarray:
+    """k × k booleans: is model i's score separable from model j's, with the family-wise error over all pairs
+    held at 1 − `level` (`replicates`: k × B on the same draws; a draw undefined for any model is dropped; a
+    pair whose difference does not vary is not separable)."""
+    e, R = np.asarray(estimates, np.float64), np.asarray(replicates, np.float64)
+    R = R[:, np.isfinite(R).all(0)]
+    i, j = np.triu_indices(len(e), 1)
+    d, D = e[i] - e[j], R[i] - R[j]
+    se = D.std(axis=1, ddof=1) if D.shape[1] > 1 else np.zeros(len(d))
+    t = np.abs(D - d[:, None]) / np.where(se > 0, se, np.inf)[:, None]
+    c = np.quantile(t.max(0), level, method="higher") if len(d) and D.shape[1] else np.inf
+    out = np.zeros((len(e), len(e)), bool)
+    out[i, j] = out[j, i] = (se > 0) & (np.abs(d) > c * se)
+    return out
+
+# %% ../nbs/lib/07_bootstrap.ipynb #da0e7caa
+def sign_flip_p_value(differences, exact_up_to: int = 20, draws: int = 100_000) -> float:
+    """Two-sided p of 'each unit's difference is symmetric about 0': the share of sign assignments whose |sum|
+    reaches the observed |sum| — all 2^n up to `exact_up_to` units, else `draws` seeded random ones."""
+    d = np.asarray(differences, np.float64).ravel(); n, observed = d.size, abs(d.sum())
+    if n == 0: raise StebInputError("no unit to compare")
+    if n <= exact_up_to:
+        at, reached = np.arange(2**n), 0
+        for start in range(0, at.size, 1 << 16):
+            signs = ((at[start:start + (1 << 16), None] >> np.arange(n)) & 1) * 2 - 1
+            reached += int((np.abs(signs @ d) >= observed * (1 - 1e-12)).sum())
+        return reached / 2**n
+    signs = np.random.default_rng(0).choice([-1.0, 1.0], size=(draws, n))
+    return float((1 + (np.abs(signs @ d) >= observed * (1 - 1e-12)).sum()) / (draws + 1))
