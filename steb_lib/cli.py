@@ -20,8 +20,9 @@ from .profiles import CORRECTIONS, DEFAULT_PROFILE, PROFILES, make_profile
 __all__ = ['COMMAND_HELP', 'COMMAND_PARSERS', 'EXAMPLE_MODELS', 'SCORE_CHOICES', 'seed_number', 'commands_parser', 'build_parser',
            'run_fetch', 'chosen_profile', 'list_corrections', 'run_examples', 'list_models', 'list_datasets', 'prepare',
            'sweep_options', 'run_sweep', 'print_sweep_plan', 'run_evaluate', 'run_rerank', 'of_a_suite', 'print_tables',
-           'print_interval_tables', 'run_compare', 'print_intervals_and_claims', 'run_paper', 'run_train', 'main',
-           'progress_bar', 'run_verify', 'print_kernels', 'run_export', 'run_status', 'print_sweep_report']
+           'print_interval_tables', 'shown_differences', 'run_compare', 'print_intervals_and_claims', 'run_paper',
+           'run_train', 'main', 'progress_bar', 'run_verify', 'print_kernels', 'run_export', 'run_status',
+           'print_sweep_report']
 
 # %% ../nbs/lib/98_cli.ipynb #c005
 def _add_profile_options(p):
@@ -631,13 +632,23 @@ def print_interval_tables(results_dir, scores, as_csv: bool = False) -> None:
     from steb_lib.intervals import interval_report
     print(interval_report(results_dir, scores, as_csv))
 
+def shown_differences(table):
+    "A comparison table as printed: two decimals, p as `format_p` writes it, blanks where there is no number."
+    from steb_lib.bootstrap import format_p
+    shown = table.copy().astype(object)
+    for col in table.columns:
+        if col == "p": shown[col] = [format_p(p) for p in table[col]]
+        elif table[col].dtype.kind == "f": shown[col] = ["" if v != v else f"{v:.2f}" for v in table[col]]
+    return shown
+
 def run_compare(a) -> int:
     "`steb compare A B`: per dataset and per STEB score, A − B with its paired interval and p-value."
     from steb_lib.intervals import compare_models
     per_dataset, per_score = compare_models(a.results_dir, a.model_a, a.model_b)
-    print(f"A = {a.model_a}, B = {a.model_b} (×100; [low, high]: 95% paired bootstrap interval of A − B)\n")
-    print(per_dataset.reset_index().to_markdown(floatfmt=".2f", index=False)); print()
-    if not per_score.empty: print(per_score.to_markdown(floatfmt=".2f"))
+    print(f"A = {a.model_a}, B = {a.model_b} (×100; [low, high]: 95% paired bootstrap interval of A − B; one "
+          "comparison at a time, not corrected for many: the table's ranks (steb table --ci) are)\n")
+    print(shown_differences(per_dataset).reset_index().to_markdown(index=False, disable_numparse=True)); print()
+    if not per_score.empty: print(shown_differences(per_score).to_markdown(disable_numparse=True))
     return 0
 
 # %% ../nbs/lib/98_cli.ipynb #af679d18

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from steb_lib.bootstrap import interval_refusal
 from steb_lib.eval.results import load_results, read_samples, result_path, result_system
 from steb_lib.tasks.task_data import task_spec
 
@@ -39,9 +40,11 @@ def test_every_committed_result_gives_its_main_score_again_from_its_per_sample_o
         assert b["replicates"] == 1000 and b["level"] == 0.95 and b["draws"].startswith("seeded by sha256")
         main = samples[f"replicates.{task_spec(r['task']).main_metric}"]
         assert main.shape == (1000,) and np.isfinite(main).all()
-        interval = b["intervals"][task_spec(r["task"]).main_metric]   # None: the replicates sit beside the score
+        metric = task_spec(r["task"]).main_metric
+        interval, why = b["intervals"][metric], b.get("refused", {}).get(metric, "")   # None: and why
+        assert why == interval_refusal(main, r["main_score"], b["units"]), r
         if interval is not None: assert interval[0] - 1e-12 <= r["main_score"] <= interval[1] + 1e-12, r
-        else: assert not 0.025 <= np.mean(main < r["main_score"]) + 0.5 * np.mean(main == r["main_score"]) <= 0.975
+        else: assert why in ("biased", "at extremes", "no spread") or why == f"{b['units']} units" and b["units"] < 20
         checked.add(r["task"])
     assert checked >= ({"predefined", "retrieval"} if store == "lite-truncate" else
                        {"clustering", "all_to_all", "predefined", "order_alignment", "retrieval", "probing"})
@@ -60,7 +63,8 @@ def test_steb_table_ci_prints_intervals_ranks_and_ties():
     out = r.stdout
     assert "## STEB (operational)" in out and "## STEB (definitional)" in out
     assert "rank [interval]" in out and "#1" in out and " [" in out
-    assert "bias-corrected" in out.splitlines()[-1]
+    assert "bias-corrected" in out.splitlines()[-1] and "simultaneous" in out.splitlines()[-1]
+    assert "(6 units)" in out                          # retrieval's 6 query authors: refused, said in the cell
 
 
 def test_steb_compare_gives_paired_differences():
@@ -68,6 +72,7 @@ def test_steb_compare_gives_paired_differences():
              ROOT / "data" / "results" / "lite")
     assert r.returncode == 0, r.stderr[-2000:]
     assert "STEL_feature" in r.stdout and "STEB (operational)" in r.stdout and "low" in r.stdout
+    assert "exact sign-flip (6 units)" in r.stdout and "≤ 0.002" in r.stdout and "nan" not in r.stdout
     bad = steb("compare", "styledistance-mini", "no-such-model", "--results-dir", ROOT / "data" / "results" / "lite")
     assert bad.returncode != 0 and "no results of 'no-such-model'" in bad.stderr
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass, field
 import numpy as np
-from ..bootstrap import BOOTSTRAP_REPLICATES, CONFIDENCE, bias_corrected_interval, resample_counts
+from ..bootstrap import (BOOTSTRAP_REPLICATES, CONFIDENCE, bias_corrected_interval, interval_refusal,
+                                resample_counts)
 from ..core import DEFAULT_SEED, StebInputError, canonical_json, sha256_json
 from ..profiles import PAPER, Profile
 from steb_lib.tasks.spec import (
@@ -39,9 +40,10 @@ _all_ = [
 ]
 
 # %% auto #0
-__all__ = ['BOOTSTRAP_METHOD', 'TaskData', 'prepare_records', 'load_task_records', 'load_task_file', 'score_task',
-           'bootstrap_record', 'json_interval', 'with_uncertainty', 'TASK_REGISTRY', 'TaskSpec', 'read_data_file_lines',
-           'read_jsonl', 'read_jsonl_lines', 'sample_counts', 'task_name', 'task_names', 'task_spec']
+__all__ = ['BOOTSTRAP_METHOD', 'SEED_NOTE', 'TaskData', 'prepare_records', 'load_task_records', 'load_task_file', 'score_task',
+           'stored_intervals', 'bootstrap_record', 'json_interval', 'with_uncertainty', 'TASK_REGISTRY', 'TaskSpec',
+           'read_data_file_lines', 'read_jsonl', 'read_jsonl_lines', 'sample_counts', 'task_name', 'task_names',
+           'task_spec']
 
 # %% ../../nbs/lib/tasks/19_task_data.ipynb #c008
 def _check_name_types(task: str, records: list, where: list[str]):
@@ -161,17 +163,27 @@ def score_task(
 
 # %% ../../nbs/lib/tasks/19_task_data.ipynb #68c3a68d
 BOOTSTRAP_METHOD = "bias-corrected percentile (BC)"   # 07_bootstrap: why
+SEED_NOTE = ("over the texts only: the k-means seed's spread (metrics' v_measure_std over 5 seeds) is added where "
+             "steb table and steb compare read it (73_intervals.with_seed_spread)")
+
+def stored_intervals(replicates: dict, metrics: dict, units: int) -> dict:
+    """{intervals: {metric: [low, high] or None}, refused: {metric: why}} by `07_bootstrap`'s rules (too few
+    units, biased, at extremes, no spread), and the seed's note where a seed also moves the score."""
+    why = {m: interval_refusal(r, metrics[m], units) for m, r in sorted(replicates.items())}
+    out = {"intervals": {m: None if why[m] else json_interval(bias_corrected_interval(r, metrics[m]))
+                         for m, r in sorted(replicates.items())}}
+    if any(why.values()): out["refused"] = {m: w for m, w in why.items() if w}
+    if "v_measure_std" in metrics: out["seed"] = SEED_NOTE
+    return out
 
 def bootstrap_record(unit: str, key: str, counts, replicates: dict, metrics: dict) -> dict:
-    "What a result records of its bootstrap: unit, draws, method, level and an interval per metric."
+    "What a result records of its bootstrap: unit, draws, method, level and an interval (or why not) per metric."
     return {"unit": unit, "units": int(counts.shape[1]), "replicates": int(counts.shape[0]),
             "method": BOOTSTRAP_METHOD, "level": CONFIDENCE, "draws": f"seeded by sha256({key!r})",
-            "intervals": {m: json_interval(bias_corrected_interval(r, metrics[m]))
-                          for m, r in sorted(replicates.items())}}
+            **stored_intervals(replicates, metrics, int(counts.shape[1]))}
 
 def json_interval(interval: tuple) -> list | None:
-    """An interval as a result stores it; None where there is none (the score outside its replicates' central
-    range: `07_bootstrap`)."""
+    """An interval as a result stores it; None where there is none (`07_bootstrap.interval_refusal`)."""
     return None if interval[0] != interval[0] else list(interval)
 
 def with_uncertainty(data: TaskData, metrics: dict, replicates: int = BOOTSTRAP_REPLICATES) -> dict:
