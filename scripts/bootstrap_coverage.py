@@ -8,6 +8,17 @@ percentile interval beside it; a sample left without an interval counts as a mis
 on `resample_counts` draws), and the share of intervals that hold the truth. With 500 samples the share has a
 standard error of about 1 point: a method that covers 95% shows 93-97%.
 
+At STEB-lite's real sizes too (issue 74): MRR over 6 and 8 query authors (the retrieval sets) and 20; predefined
+AUROC over 26 and 48 trials that share texts (6 and 11 groups of texts, as the verification sets: trials of one group
+move together). A row's "refused" counts the samples that `07_bootstrap.interval_refusal` gives no interval (fewer
+than 20 units, biased, at extremes): the rule is calibrated when every row either covers 93-97% or is refused.
+
+Then **equal models**: tables of 7 models whose population scores are equal by construction (each unit's score a shared
+part plus each model's own noise; the mean over units as the score; paired draws), at 26, 60 and 200 units: the share
+of single pairwise comparisons called separable at 95% (`paired_difference`: target 5%), the share of tables in which
+some pair is (one comparison at a time: far above 5%), and the share of tables in which the simultaneous rule
+(`simultaneous_separable`, what `steb table --ci` ranks with) separates any pair or any model from #1 (target ≤ 5%).
+
 Prints a table and writes it to data/bootstrap/coverage.json (read by nbs/lib/07_bootstrap.ipynb).
     .venv/bin/python scripts/bootstrap_coverage.py [--samples 500] [--replicates 1000]
 """
@@ -16,7 +27,8 @@ import argparse, json, time
 from pathlib import Path
 import numpy as np
 from scipy import stats
-from steb_lib.bootstrap import bias_corrected_interval, percentile_interval, resample_counts
+from steb_lib.bootstrap import (bias_corrected_interval, interval_refusal, paired_difference, percentile_interval,
+                                resample_counts, simultaneous_separable)
 from steb_lib.tasks.clustering import clustering_replicates, v_measure_from_samples, v_measures
 from steb_lib.tasks.pairs import (all_to_all_metrics, all_to_all_replicates, auroc, auroc_from_placements,
                                   predefined_replicates)
@@ -37,6 +49,33 @@ def texts_with_labels(rng, n, labels=5, signal=0.35, dim=8):
     centres = np.eye(labels, dim)
     lab = np.repeat(np.arange(labels), n // labels)
     return centres[lab] * signal + rng.normal(size=(len(lab), dim)) / np.sqrt(dim), lab
+
+
+def grouped_predefined(rng, b: int, key: str, n=26, groups=6, shift=0.8, group_sd=0.7):
+    """Trials in `groups` groups that share texts: each trial's cosine is its group's shared offset (sd `group_sd`, the
+    same for same and different trials of that group's texts) plus N(shift, 1) or N(0, 1); the population AUROC is over
+    fresh groups (Monte Carlo below). Resampled by trials, as steb-lib does today."""
+    g = np.arange(n) % groups; same = (np.arange(n) // groups) % 2 == 0
+    offset = rng.normal(0, group_sd, groups)[g] * np.where(same, 1.0, -1.0)
+    scores = rng.normal(size=n) + shift * same + offset
+    reps = predefined_replicates({"score": scores, "same": same}, resample_counts(key, same, b))["auroc"]
+    return GROUPED_TRUTH[(n, groups)], auroc(scores, same), reps
+
+
+def grouped_truth(n, groups, shift=0.8, group_sd=0.7, draws=4000, seed=1):
+    "The population AUROC of `grouped_predefined`: the mean AUROC over many samples of fresh groups."
+    rng = np.random.default_rng(seed); g = np.arange(n) % groups; same = (np.arange(n) // groups) % 2 == 0
+    vals = [auroc(rng.normal(size=n) + shift * same + rng.normal(0, group_sd, groups)[g] * np.where(same, 1., -1.),
+                  same) for _ in range(draws)]
+    return float(np.mean(vals))
+
+
+GROUPED_TRUTH: dict = {}
+UNITS = {   # the independent units each study's sample has (trials that share texts: their groups)
+    "predefined AUROC (200 trials)": 200, "all-to-all AUROC (200 texts, 5 labels)": 200, "MRR (60 queries)": 60,
+    "V-measure (300 texts, 5 labels)": 300, "V-measure (300 texts, 30 labels)": 300,
+    "predefined AUROC (26 trials, 6 groups of shared texts)": 26, "predefined AUROC (48 trials, 11 groups of shared texts)": 48,
+    "MRR (6 queries)": 6, "MRR (8 queries)": 8, "MRR (20 queries)": 20}
 
 
 def all_to_all_truth(seed=12345, pairs=2_000_000, labels=5, signal=0.35, dim=8):
@@ -74,22 +113,49 @@ def v_measure(rng, b: int, key: str, labels=5, right=0.6, n=300):
     return float(v_measures(truth_table[None])[0]), v_measure_from_samples(samples), reps
 
 
+def equal_models(a, units, k=7, tables=None):
+    "Tables of k equal models over `units` units: pairwise and table-wise shares called separable."
+    rng, pairs_called, pairs, any_marginal, any_simultaneous = np.random.default_rng(units), 0, 0, 0, 0
+    tables = tables or a.samples
+    for t in range(tables):
+        x = rng.normal(size=(units, 1)) + rng.normal(size=(units, k))
+        counts = resample_counts(f"equal:{units}:{t}", np.zeros(units), a.replicates)
+        est, reps = x.mean(0), (counts @ x / units).T
+        called = [paired_difference(est[i], est[j], reps[i], reps[j], units=units)["separable"]
+                  for i in range(k) for j in range(i + 1, k)]
+        pairs_called += sum(called); pairs += len(called); any_marginal += any(called)
+        any_simultaneous += simultaneous_separable(est, reps).any()
+    return {"study": f"{k} equal models, {units} units", "tables": tables,
+            "pairwise_separable": round(pairs_called / pairs, 3),
+            "tables_any_pair_one_at_a_time": round(any_marginal / tables, 3),
+            "tables_any_pair_simultaneous": round(any_simultaneous / tables, 3)}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--samples", type=int, default=500); ap.add_argument("--replicates", type=int, default=1000)
     ap.add_argument("--out", default=str(Path(__file__).parents[1] / "data" / "bootstrap" / "coverage.json"))
     a = ap.parse_args()
     a2a_truth = all_to_all_truth()
+    for n, groups in ((26, 6), (48, 11)): GROUPED_TRUTH[(n, groups)] = grouped_truth(n, groups)
     studies = {"predefined AUROC (200 trials)": predefined,
+               "predefined AUROC (26 trials, 6 groups of shared texts)":
+                   lambda r, b, k: grouped_predefined(r, b, k, 26, 6),
+               "predefined AUROC (48 trials, 11 groups of shared texts)":
+                   lambda r, b, k: grouped_predefined(r, b, k, 48, 11),
+               "MRR (6 queries)": lambda r, b, k: mrr(r, b, k, n=6), "MRR (8 queries)": lambda r, b, k: mrr(r, b, k, n=8),
+               "MRR (20 queries)": lambda r, b, k: mrr(r, b, k, n=20),
                "all-to-all AUROC (200 texts, 5 labels)": lambda r, b, k: all_to_all(r, b, k, a2a_truth),
                "MRR (60 queries)": mrr, "V-measure (300 texts, 5 labels)": v_measure,
                "V-measure (300 texts, 30 labels)": lambda r, b, k: v_measure(r, b, k, labels=30)}
     rows = []
     for name, study in studies.items():
         rng, start = np.random.default_rng(0), time.perf_counter()
-        hits, widths, none = {"percentile": 0, "bias-corrected": 0}, [], 0
+        hits, widths, none, refused = {"percentile": 0, "bias-corrected": 0}, [], 0, 0
+        units = UNITS.get(name)
         for s in range(a.samples):
             truth, estimate, reps = study(rng, a.replicates, f"coverage:{name}:{s}")
+            refused += bool(interval_refusal(reps, estimate, units))
             for method, (low, high) in (("percentile", percentile_interval(reps)),
                                         ("bias-corrected", bias_corrected_interval(reps, estimate))):
                 hits[method] += low <= truth <= high   # no interval (NaN): a miss
@@ -98,7 +164,7 @@ def main():
         cover = {m: h / a.samples for m, h in hits.items()}
         rows.append({"score": name, "truth": round(float(truth), 4), "samples": a.samples,
                      "replicates": a.replicates, "coverage_bias_corrected": round(cover["bias-corrected"], 3),
-                     "coverage_percentile": round(cover["percentile"], 3), "no_interval": int(none),
+                     "coverage_percentile": round(cover["percentile"], 3), "no_interval": int(none), "refused": int(refused), "units": units,
                      "standard_error": round(float(np.sqrt(0.95 * 0.05 / a.samples)), 3),
                      "mean_width": round(float(np.mean(widths)), 4) if widths else None,
                      "seconds": round(time.perf_counter() - start, 1)})
@@ -106,8 +172,10 @@ def main():
               f"percentile {cover['percentile']:.3f} (± {rows[-1]['standard_error']:.3f})  mean width "
               f"{rows[-1]['mean_width'] or float('nan'):.4f}, no interval in {none}  ({rows[-1]['seconds']} s)",
               flush=True)
+    equal = [equal_models(a, n) for n in (26, 60, 200)]
+    for row in equal: print(row, flush=True)
     Path(a.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(a.out).write_text(json.dumps({"level": 0.95, "rows": rows}, indent=1) + "\n")
+    Path(a.out).write_text(json.dumps({"level": 0.95, "rows": rows, "equal_models": equal}, indent=1) + "\n")
     print(f"written {a.out}")
 
 

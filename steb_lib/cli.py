@@ -279,8 +279,8 @@ def _add_results_parsers(sub) -> None:
     tb.add_argument("--score", nargs="+", choices=SCORE_CHOICES, default=["operational", "definitional"],
                     help="which tables ('main': every dataset × task main score)")
     tb.add_argument("--ci", action="store_true",
-                    help="each score with its 95%% bootstrap interval, ranks with theirs, "
-                         "≈#1: not separable from #1")
+                    help="each score with its 95%% bootstrap interval (or why none), ranks with their "
+                         "simultaneous intervals, ≈#1: a rank interval that holds 1")
     tb.add_argument("--against", default="paper", metavar="paper|upstream:VERSION",
                     help="the published table beside each score: the paper's (default), or a version of "
                          "upstream's leaderboard (upstream:v1, v2, v3, or a commit it was read at; "
