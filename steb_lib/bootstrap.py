@@ -10,9 +10,9 @@ from .core import StebInputError
 
 # %% auto #0
 __all__ = ['BOOTSTRAP_REPLICATES', 'CONFIDENCE', 'MIN_UNITS', 'MIN_TAIL', 'P_FLOOR', 'resampling_seed', 'resample_counts',
-           'percentile_interval', 'bias_correction', 'interval_refusal', 'bias_corrected_interval', 'weighted_auroc',
-           'quantile_level', 'bootstrap_p_value', 'format_p', 'paired_difference', 'simultaneous_separable',
-           'sign_flip_p_value']
+           'resample_group_counts', 'percentile_interval', 'bias_correction', 'interval_refusal',
+           'bias_corrected_interval', 'weighted_auroc', 'quantile_level', 'bootstrap_p_value', 'format_p',
+           'paired_difference', 'simultaneous_separable', 'sign_flip_p_value']
 
 # %% ../nbs/lib/07_bootstrap.ipynb #072bedb0
 BOOTSTRAP_REPLICATES = 1000   # B: replicates per result
@@ -33,6 +33,14 @@ def resample_counts(key: str, strata, replicates: int = BOOTSTRAP_REPLICATES) ->
         draws = rng.integers(0, m, (replicates, m)) + m * np.arange(replicates)[:, None]
         counts[:, members] = np.bincount(draws.ravel(), minlength=replicates * m).reshape(replicates, m)
     return counts
+
+# %% ../nbs/lib/07_bootstrap.ipynb #de0bda4f
+def resample_group_counts(key: str, groups, replicates: int = BOOTSTRAP_REPLICATES) -> np.ndarray:
+    """(replicates × units) counts for units in `groups` (one group id per unit): the groups drawn with
+    replacement, each unit counted as often as its group was drawn."""
+    codes = np.unique(np.asarray(groups), return_inverse=True)[1]
+    if codes.size == 0: raise StebInputError("nothing to resample: no units")
+    return resample_counts(key, np.zeros(codes.max() + 1), replicates)[:, codes]
 
 # %% ../nbs/lib/07_bootstrap.ipynb #58b27fcd
 def percentile_interval(replicates, level: float = CONFIDENCE) -> tuple[float, float]:

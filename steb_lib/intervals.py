@@ -53,13 +53,15 @@ def unit_scores(result: dict, samples: dict | None):
     return expected_reciprocal_rank(samples["higher"], samples["tied"])
 
 def replicate_columns(result: dict, samples: dict | None, key: str = "") -> dict:
-    """{column: replicates} of a result's stored replicates for the columns the aggregations read ({} if none),
-    the main score's with its seed's spread (`with_seed_spread`, seeded by `key`)."""
+    """{column: replicates} of a result's stored replicates for the columns the aggregations read ({} if none);
+    a clustering result kept before every seed's clusters were: its main score's with the seed's spread
+    (`with_seed_spread`, seeded by `key`)."""
     if not samples: return {}
     main = task_spec(result["task"]).main_metric
     named = {"main_score": main, "accuracy": "accuracy", "distractor_accuracy": "distractor_accuracy"}
     out = {col: samples[f"replicates.{m}"] for col, m in named.items() if f"replicates.{m}" in samples}
-    if "main_score" in out: out["main_score"] = with_seed_spread(out["main_score"], seed_spread(result), key)
+    if "main_score" in out and "predicted_by_seed" not in samples:   # the seed is in the replicates already
+        out["main_score"] = with_seed_spread(out["main_score"], seed_spread(result), key)
     return out
 
 def result_row(results_dir, result: dict) -> dict:

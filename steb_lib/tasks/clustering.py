@@ -19,7 +19,7 @@ from steb_lib.tasks.spec import (
 
 # %% auto #0
 __all__ = ['CLUSTERING', 'check_clustering_labels', 'fitted_clusters', 'cluster_assignments', 'centroid_near_ties',
-           'clustering_metrics', 'v_measures', 'v_measure_from_samples', 'clustering_replicates',
+           'clustering_metrics', 'v_measures', 'v_measure_from_samples', 'drawn_v_measures', 'clustering_replicates',
            'clustering_task_metrics']
 
 # %% ../../nbs/lib/tasks/12_clustering.ipynb #c008
@@ -52,8 +52,8 @@ def centroid_near_ties(km, embeddings) -> int:
 def clustering_metrics(embeddings, labels, seed: int = DEFAULT_SEED, n_seeds: int = 5,
                        per_sample: bool = False) -> dict:
     """V-measure of MiniBatchKMeans clusters vs. `labels`: the seed-`seed` run, and mean/std over `n_seeds`
-    seeds (`per_sample`: and the seed-`seed` run's cluster of each text with its label's code,
-    `PER_SAMPLE`)."""
+    seeds (`per_sample`: and the seed-`seed` run's cluster of each text with its label's code, and every seed's
+    clusters, `PER_SAMPLE`)."""
     k = check_clustering_labels(len(embeddings), labels)
     from sklearn.metrics import v_measure_score
     fits = [fitted_clusters(embeddings, k, seed + i) for i in range(n_seeds)]
@@ -63,7 +63,8 @@ def clustering_metrics(embeddings, labels, seed: int = DEFAULT_SEED, n_seeds: in
            "near_ties": centroid_near_ties(fits[0], embeddings)}
     if not per_sample: return out
     codes = np.unique(np.asarray(labels), return_inverse=True)[1]
-    samples = {"predicted": fits[0].labels_.astype(np.int64), "label": codes.astype(np.int64)}
+    samples = {"predicted": fits[0].labels_.astype(np.int64), "label": codes.astype(np.int64),
+               "predicted_by_seed": np.stack([km.labels_ for km in fits]).astype(np.int16)}
     return out | {PER_SAMPLE: samples}
 
 # %% ../../nbs/lib/tasks/12_clustering.ipynb #662995d0
@@ -87,13 +88,22 @@ def v_measure_from_samples(samples: dict) -> float:
     from sklearn.metrics import v_measure_score
     return float(v_measure_score(samples["label"], samples["predicted"]))
 
-def clustering_replicates(samples: dict, counts) -> dict:
-    """The V-measure of each draw (`counts`: replicates × texts): the contingency table counted with the
-    weights."""
-    label, predicted = samples["label"], samples["predicted"]
+def drawn_v_measures(label, predicted, counts) -> np.ndarray:
+    "The V-measure of `predicted` clusters on each draw (`counts`): the contingency table counted with the weights."
     k = int(predicted.max()) + 1; cells = (int(label.max()) + 1) * k
     tables = np.stack([np.bincount(label * k + predicted, weights=c, minlength=cells) for c in counts])
-    return {"v_measure": v_measures(tables.reshape(len(counts), -1, k))}
+    return v_measures(tables.reshape(len(counts), -1, k))
+
+def clustering_replicates(samples: dict, counts) -> dict:
+    """The V-measure of each draw (`counts`: replicates × texts), the k-means seed varied with it where every
+    seed's clusters are kept: draw b is scored with seed b mod n_seeds (each seed on an equal share of draws,
+    the same for every model); else with the stored seed's clusters."""
+    label, by_seed = samples["label"], samples.get("predicted_by_seed")
+    if by_seed is None: return {"v_measure": drawn_v_measures(label, samples["predicted"], counts)}
+    out, seed_of = np.empty(len(counts)), np.arange(len(counts)) % len(by_seed)
+    for s, predicted in enumerate(np.asarray(by_seed, np.int64)):
+        out[seed_of == s] = drawn_v_measures(label, predicted, counts[seed_of == s])
+    return {"v_measure": out}
 
 # %% ../../nbs/lib/tasks/12_clustering.ipynb #c014
 def clustering_task_metrics(records, vectors_of, seed, progress, per_sample: bool = True) -> dict:

@@ -27,7 +27,7 @@ __all__ = ['ALL_TO_ALL_EXACT_MAX_TEXTS', 'AUROC_BINS', 'PAIR_HESSIAN_BINS', 'SYM
            'pair_samples', 'auroc_from_placements', 'cross_counts', 'pair_hessian', 'pair_quadratic_forms',
            'all_to_all_replicates', 'weighted_pair_auroc', 'predefined_pair_scores', 'predefined_pair_auroc',
            'sample_trials', 'all_to_all_task_metrics', 'all_to_all_maxsim', 'trial_record', 'check_trials',
-           'trial_texts', 'predefined_task_metrics', 'trials_by_kind', 'predefined_replicates',
+           'trial_texts', 'predefined_task_metrics', 'trial_groups', 'trials_by_kind', 'predefined_replicates',
            'predefined_from_samples', 'predefined_maxsim']
 
 # %% ../../nbs/lib/tasks/11_pairs.ipynb #c006
@@ -299,9 +299,21 @@ def predefined_task_metrics(records, vectors_of, seed, progress, per_sample: boo
     out = {"auroc": predefined_pair_auroc(A, B, same)}
     return out | ({PER_SAMPLE: {"score": scores, "same": same}} if per_sample else {})
 
-def trials_by_kind(records) -> tuple[str, list]:
-    "Predefined pairs' bootstrap unit: the trials, resampled within same and within different ones."
-    return "trials", [r["same"] for r in records]
+def trial_groups(records) -> list[int]:
+    """Each trial's group: the connected component of the texts its trials share (two trials with a text in
+    common are in one group), numbered in order of first appearance."""
+    parent: dict = {}
+    def root(t):
+        while parent.setdefault(t, t) != t: t = parent[t]
+        return t
+    for r in records: parent[root(r["text_a"])] = root(r["text_b"])
+    numbers: dict = {}
+    return [numbers.setdefault(root(r["text_a"]), len(numbers)) for r in records]
+
+def trials_by_kind(records) -> tuple[str, list, list]:
+    """Predefined pairs' bootstrap unit: the groups of trials that share texts (`trial_groups`), resampled
+    whole (`07_bootstrap.resample_group_counts`)."""
+    return "groups of trials sharing texts", [r["same"] for r in records], trial_groups(records)
 
 def predefined_replicates(samples: dict, counts) -> dict:
     "The AUROC on each draw: each trial weighted by how often it was drawn (`weighted_auroc`)."

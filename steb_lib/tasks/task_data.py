@@ -8,7 +8,7 @@ import warnings
 from dataclasses import dataclass, field
 import numpy as np
 from ..bootstrap import (BOOTSTRAP_REPLICATES, CONFIDENCE, bias_corrected_interval, interval_refusal,
-                                resample_counts)
+                                resample_counts, resample_group_counts)
 from ..core import DEFAULT_SEED, StebInputError, canonical_json, sha256_json
 from ..profiles import PAPER, Profile
 from steb_lib.tasks.spec import (
@@ -41,9 +41,9 @@ _all_ = [
 
 # %% auto #0
 __all__ = ['BOOTSTRAP_METHOD', 'SEED_NOTE', 'TaskData', 'prepare_records', 'load_task_records', 'load_task_file', 'score_task',
-           'stored_intervals', 'bootstrap_record', 'json_interval', 'with_uncertainty', 'TASK_REGISTRY', 'TaskSpec',
-           'read_data_file_lines', 'read_jsonl', 'read_jsonl_lines', 'sample_counts', 'task_name', 'task_names',
-           'task_spec']
+           'stored_intervals', 'bootstrap_record', 'draws_key', 'sample_draws', 'json_interval', 'with_uncertainty',
+           'TASK_REGISTRY', 'TaskSpec', 'read_data_file_lines', 'read_jsonl', 'read_jsonl_lines', 'sample_counts',
+           'task_name', 'task_names', 'task_spec']
 
 # %% ../../nbs/lib/tasks/19_task_data.ipynb #c008
 def _check_name_types(task: str, records: list, where: list[str]):
@@ -176,11 +176,26 @@ def stored_intervals(replicates: dict, metrics: dict, units: int) -> dict:
     if "v_measure_std" in metrics: out["seed"] = SEED_NOTE
     return out
 
-def bootstrap_record(unit: str, key: str, counts, replicates: dict, metrics: dict) -> dict:
-    "What a result records of its bootstrap: unit, draws, method, level and an interval (or why not) per metric."
-    return {"unit": unit, "units": int(counts.shape[1]), "replicates": int(counts.shape[0]),
+def bootstrap_record(unit: str, key: str, units: int, replicates: dict, metrics: dict) -> dict:
+    """What a result records of its bootstrap: unit, how many, draws, method, level and an interval (or why
+    not) per metric."""
+    b = len(next(iter(replicates.values())))
+    return {"unit": unit, "units": int(units), "replicates": int(b),
             "method": BOOTSTRAP_METHOD, "level": CONFIDENCE, "draws": f"seeded by sha256({key!r})",
-            **stored_intervals(replicates, metrics, int(counts.shape[1]))}
+            **stored_intervals(replicates, metrics, int(units))}
+
+def draws_key(texts: list, strata, unit: str) -> str:
+    """The draws' key: the sha256 of the sample's texts in order and their strata, and the unit — the same for
+    every model, and for every task of a dataset that draws the same texts (clustering and all-to-all)."""
+    return f"{sha256_json({'texts': list(texts), 'strata': [str(s) for s in strata]})}:{unit}"
+
+def sample_draws(spec, records, replicates: int) -> tuple:
+    """(unit, key, counts, independent units) of a sample's draws: units resampled within their strata, or
+    whole groups where the task's units come in groups (`07_bootstrap.resample_group_counts`)."""
+    unit, strata, *grouping = spec.resampling(records)
+    key = draws_key(spec.texts(records), strata, unit)
+    if grouping: return unit, key, resample_group_counts(key, grouping[0], replicates), len(set(grouping[0]))
+    return unit, key, resample_counts(key, strata, replicates), len(strata)
 
 def json_interval(interval: tuple) -> list | None:
     """An interval as a result stores it; None where there is none (`07_bootstrap.interval_refusal`)."""
@@ -196,8 +211,7 @@ def with_uncertainty(data: TaskData, metrics: dict, replicates: int = BOOTSTRAP_
     kept = {k: v for k, v in samples.items() if not k.startswith("_")}
     if (again := spec.main_from_samples(kept)) != out["main_score"]:
         raise RuntimeError(f"{data.task}: its per-sample outputs give {again!r}, not {out['main_score']!r}")
-    unit, strata = spec.resampling(data.records)
-    key = f"{data.sha256}:{unit}"
-    counts = resample_counts(key, strata, replicates); reps = spec.replicates(samples, counts)
+    unit, key, counts, units = sample_draws(spec, data.records, replicates)
+    reps = spec.replicates(samples, counts)
     return out | {PER_SAMPLE: kept | {f"replicates.{m}": np.asarray(r, np.float64) for m, r in reps.items()},
-                  "bootstrap": bootstrap_record(unit, key, counts, reps, metrics)}
+                  "bootstrap": bootstrap_record(unit, key, units, reps, metrics)}
