@@ -10,7 +10,7 @@ standard error of about 1 point: a method that covers 95% shows 93-97%.
 
 At STEB-lite's real sizes too (issue 74): MRR over 6 and 8 query authors (the retrieval sets) and 20; predefined
 AUROC over 26 and 48 trials that share texts (6 and 11 groups of texts, as the verification sets: trials of one group
-move together). A row's "refused" counts the samples that `07_bootstrap.interval_refusal` gives no interval (fewer
+move together), resampled by groups as steb-lib does (and once by trials, as it did), and over 200 trials in 40 groups. A row's "refused" counts the samples that `07_bootstrap.interval_refusal` gives no interval (fewer
 than 20 units, biased, at extremes): the rule is calibrated when every row either covers 93-97% or is refused.
 
 Then **equal models**: tables of 7 models whose population scores are equal by construction (each unit's score a shared
@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 from scipy import stats
 from steb_lib.bootstrap import (bias_corrected_interval, interval_refusal, paired_difference, percentile_interval,
-                                resample_counts, simultaneous_separable)
+                                resample_counts, resample_group_counts, simultaneous_separable)
 from steb_lib.tasks.clustering import clustering_replicates, v_measure_from_samples, v_measures
 from steb_lib.tasks.pairs import (all_to_all_metrics, all_to_all_replicates, auroc, auroc_from_placements,
                                   predefined_replicates)
@@ -51,14 +51,16 @@ def texts_with_labels(rng, n, labels=5, signal=0.35, dim=8):
     return centres[lab] * signal + rng.normal(size=(len(lab), dim)) / np.sqrt(dim), lab
 
 
-def grouped_predefined(rng, b: int, key: str, n=26, groups=6, shift=0.8, group_sd=0.7):
+def grouped_predefined(rng, b: int, key: str, n=26, groups=6, shift=0.8, group_sd=0.7, by_trials=False):
     """Trials in `groups` groups that share texts: each trial's cosine is its group's shared offset (sd `group_sd`, the
     same for same and different trials of that group's texts) plus N(shift, 1) or N(0, 1); the population AUROC is over
-    fresh groups (Monte Carlo below). Resampled by trials, as steb-lib does today."""
+    fresh groups (Monte Carlo below). Resampled by groups (`resample_group_counts`), as steb-lib does; `by_trials`:
+    as it did before, trial by trial within same and different."""
     g = np.arange(n) % groups; same = (np.arange(n) // groups) % 2 == 0
     offset = rng.normal(0, group_sd, groups)[g] * np.where(same, 1.0, -1.0)
     scores = rng.normal(size=n) + shift * same + offset
-    reps = predefined_replicates({"score": scores, "same": same}, resample_counts(key, same, b))["auroc"]
+    counts = resample_counts(key, same, b) if by_trials else resample_group_counts(key, g, b)
+    reps = predefined_replicates({"score": scores, "same": same}, counts)["auroc"]
     return GROUPED_TRUTH[(n, groups)], auroc(scores, same), reps
 
 
@@ -74,7 +76,9 @@ GROUPED_TRUTH: dict = {}
 UNITS = {   # the independent units each study's sample has (trials that share texts: their groups)
     "predefined AUROC (200 trials)": 200, "all-to-all AUROC (200 texts, 5 labels)": 200, "MRR (60 queries)": 60,
     "V-measure (300 texts, 5 labels)": 300, "V-measure (300 texts, 30 labels)": 300,
-    "predefined AUROC (26 trials, 6 groups of shared texts)": 26, "predefined AUROC (48 trials, 11 groups of shared texts)": 48,
+    "predefined AUROC (26 trials, 6 groups of shared texts), resampled by trials": 26,
+    "predefined AUROC (26 trials, 6 groups of shared texts)": 6, "predefined AUROC (48 trials, 11 groups of shared texts)": 11,
+    "predefined AUROC (200 trials, 40 groups of shared texts)": 40,
     "MRR (6 queries)": 6, "MRR (8 queries)": 8, "MRR (20 queries)": 20}
 
 
@@ -137,12 +141,16 @@ def main():
     ap.add_argument("--out", default=str(Path(__file__).parents[1] / "data" / "bootstrap" / "coverage.json"))
     a = ap.parse_args()
     a2a_truth = all_to_all_truth()
-    for n, groups in ((26, 6), (48, 11)): GROUPED_TRUTH[(n, groups)] = grouped_truth(n, groups)
+    for n, groups in ((26, 6), (48, 11), (200, 40)): GROUPED_TRUTH[(n, groups)] = grouped_truth(n, groups)
     studies = {"predefined AUROC (200 trials)": predefined,
+               "predefined AUROC (26 trials, 6 groups of shared texts), resampled by trials":
+                   lambda r, b, k: grouped_predefined(r, b, k, 26, 6, by_trials=True),
                "predefined AUROC (26 trials, 6 groups of shared texts)":
                    lambda r, b, k: grouped_predefined(r, b, k, 26, 6),
                "predefined AUROC (48 trials, 11 groups of shared texts)":
                    lambda r, b, k: grouped_predefined(r, b, k, 48, 11),
+               "predefined AUROC (200 trials, 40 groups of shared texts)":
+                   lambda r, b, k: grouped_predefined(r, b, k, 200, 40),
                "MRR (6 queries)": lambda r, b, k: mrr(r, b, k, n=6), "MRR (8 queries)": lambda r, b, k: mrr(r, b, k, n=8),
                "MRR (20 queries)": lambda r, b, k: mrr(r, b, k, n=20),
                "all-to-all AUROC (200 texts, 5 labels)": lambda r, b, k: all_to_all(r, b, k, a2a_truth),

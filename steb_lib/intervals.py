@@ -24,7 +24,8 @@ __all__ = ['REPLICATED', 'EXTRAS', 'SEED_METRICS', 'SEPARATOR', 'INTERVALS_NOTE'
            'rank_intervals', 'tied_with_best', 'interval_cells', 'shown_cell', 'interval_table', 'sample_difference',
            'dataset_differences', 'score_differences', 'compare_models', 'interval_report', 'claim_verdict',
            'column_difference', 'table_difference', 'holm_adjusted', 'style_leads_order_alignment', 'swapped_pair',
-           'truncation_changes_ranks', 'luar_beats_gpt', 'tested', 'check_claims', 'claims_report']
+           'truncation_changes_ranks', 'luar_beats_gpt', 'tested', 'check_claims', 'dataset_stability',
+           'clustering_chance', 'claims_report']
 
 # %% ../nbs/lib/73_intervals.ipynb #0c5e4f07
 REPLICATED = ("main_score", "accuracy", "distractor_accuracy")   # the columns the aggregations read
@@ -449,6 +450,43 @@ def check_claims(results_dir, truncate_dir=None) -> pd.DataFrame:
             for claim, (source, test) in CLAIMS.items()]
     table = pd.DataFrame(rows).set_index("claim")
     return table.reindex(columns=["source", "difference", "low", "high", "p", "verdict", "note"])
+
+# %% ../nbs/lib/73_intervals.ipynb #3ab308ae
+def dataset_stability(frame: pd.DataFrame, score: str = "operational",
+                      profile: Profile | str = FROM_RESULTS) -> pd.DataFrame:
+    """Each ranked model's rank on the `score` table's overall column with all datasets, and with each dataset
+    left out in turn (a column each, named by it), and the range of those ranks."""
+    plain = frame.drop(columns=[c for c in EXTRAS if c in frame])
+    profile = scoring_profile(plain, profile)
+    def ranks(rows):
+        table, _ = steb_scores(rows, score, profile)
+        overall = table.iloc[:, -1]
+        ranked = overall.drop([m for m in reference_models(overall.index)], errors="ignore").dropna()
+        return ranked.rank(ascending=False, method="min")
+    out = pd.DataFrame({"all datasets": ranks(plain)})
+    for dataset in sorted(plain["dataset"].unique()):
+        try: out[f"without {dataset}"] = ranks(plain[plain["dataset"] != dataset])
+        except (StebInputError, ValueError, KeyError): out[f"without {dataset}"] = np.nan
+    moved = out.drop(columns="all datasets")
+    out["rank range"] = [f"{int(lo)}–{int(hi)}" for lo, hi in zip(moved.min(1), moved.max(1))]
+    return out
+
+def clustering_chance(results_dir, shuffles: int = 200) -> pd.DataFrame:
+    """Per clustering result: its V-measure, the permutation chance level of its clusters (the mean V-measure
+    of `shuffles` seeded shuffles of them against the labels) and the adjusted mutual information."""
+    from sklearn.metrics import adjusted_mutual_info_score
+    from steb_lib.tasks.clustering import drawn_v_measures
+    rows = []
+    for r in load_results(results_dir):
+        if r["task"] != "clustering" or r.get("scoring", "mean") != "mean": continue
+        s = read_samples(result_path(results_dir, result_system(r), r["dataset"], "clustering"), r)
+        if not s: continue
+        rng = np.random.default_rng(resampling_seed(f"chance:{r['dataset']}"))
+        shuffled = [drawn_v_measures(s["label"], rng.permutation(s["predicted"]), np.ones((1, len(s["label"]))))[0]
+                    for _ in range(shuffles)]
+        rows.append({"model": result_system(r), "dataset": r["dataset"], "v_measure": r["main_score"],
+                     "chance": float(np.mean(shuffled)), "ami": adjusted_mutual_info_score(s["label"], s["predicted"])})
+    return pd.DataFrame(rows).set_index(["model", "dataset"]).sort_index()
 
 # %% ../nbs/lib/73_intervals.ipynb #cfe39d94
 def claims_report(results_dir, truncate_dir=None) -> str:
