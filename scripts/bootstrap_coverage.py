@@ -14,7 +14,7 @@ move together), resampled by groups as steb-lib does (and once by trials, as it 
 than 20 units, biased, at extremes): the rule is calibrated when every row either covers 93-97% or is refused.
 
 Then **equal models**: tables of 7 models whose population scores are equal by construction (each unit's score a shared
-part plus each model's own noise; the mean over units as the score; paired draws), at 26, 60 and 200 units: the share
+part plus each model's own noise; the mean over units as the score; paired draws), at 26, 60, 100 and 200 units: the share
 of single pairwise comparisons called separable at 95% (`paired_difference`: target 5%), the share of tables in which
 some pair is (one comparison at a time: far above 5%), and the share of tables in which the simultaneous rule
 (`simultaneous_separable`, what `steb table --ci` ranks with) separates any pair or any model from #1 (target ≤ 5%).
@@ -29,7 +29,7 @@ import numpy as np
 from scipy import stats
 from steb_lib.bootstrap import (bias_corrected_interval, interval_refusal, paired_difference, percentile_interval,
                                 resample_counts, resample_group_counts, simultaneous_separable)
-from steb_lib.tasks.clustering import clustering_replicates, v_measure_from_samples, v_measures
+from steb_lib.tasks.clustering import clustering_metrics, clustering_replicates, v_measure_from_samples, v_measures
 from steb_lib.tasks.pairs import (all_to_all_metrics, all_to_all_replicates, auroc, auroc_from_placements,
                                   predefined_replicates)
 from steb_lib.tasks.retrieval import mrr_from_samples, retrieval_replicates
@@ -79,7 +79,7 @@ UNITS = {   # the independent units each study's sample has (trials that share t
     "predefined AUROC (26 trials, 6 groups of shared texts), resampled by trials": 26,
     "predefined AUROC (26 trials, 6 groups of shared texts)": 6, "predefined AUROC (48 trials, 11 groups of shared texts)": 11,
     "predefined AUROC (200 trials, 40 groups of shared texts)": 40,
-    "MRR (6 queries)": 6, "MRR (8 queries)": 8, "MRR (20 queries)": 20}
+    "k-means V-measure (200 texts, 11 labels, seed varied)": 200, "MRR (6 queries)": 6, "MRR (8 queries)": 8, "MRR (20 queries)": 20}
 
 
 def all_to_all_truth(seed=12345, pairs=2_000_000, labels=5, signal=0.35, dim=8):
@@ -135,6 +135,27 @@ def equal_models(a, units, k=7, tables=None):
             "tables_any_pair_simultaneous": round(any_simultaneous / tables, 3)}
 
 
+def kmeans_v_measure(rng, b: int, key: str, n=200, labels=11, signal=0.6, dim=8):
+    """Real k-means (the task's own `clustering_metrics`, 5 seeds) on texts of 11 labels: the estimate is seed 0's
+    V-measure, the replicates vary the seed with the texts (`clustering_replicates`); the truth is the V-measure
+    expected over samples and seeds (`kmeans_truth`)."""
+    X, lab = texts_with_labels(rng, n, labels, signal, max(dim, labels))
+    m = clustering_metrics(X, lab, seed=int(rng.integers(1 << 30)), per_sample=True)
+    reps = clustering_replicates(m[PER_SAMPLE], resample_counts(key, lab, b))["v_measure"]
+    return KMEANS_TRUTH[(n, labels)], m["v_measure"], reps
+
+
+def kmeans_truth(n=200, labels=11, signal=0.6, dim=8, samples=400, seed=2):
+    "The V-measure of k-means expected over fresh samples and seeds (Monte Carlo)."
+    rng = np.random.default_rng(seed)
+    return float(np.mean([clustering_metrics(*texts_with_labels(rng, n, labels, signal, max(dim, labels)),
+                                             seed=int(rng.integers(1 << 30)), n_seeds=1)["v_measure"]
+                          for _ in range(samples)]))
+
+
+KMEANS_TRUTH: dict = {}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--samples", type=int, default=500); ap.add_argument("--replicates", type=int, default=1000)
@@ -142,6 +163,7 @@ def main():
     a = ap.parse_args()
     a2a_truth = all_to_all_truth()
     for n, groups in ((26, 6), (48, 11), (200, 40)): GROUPED_TRUTH[(n, groups)] = grouped_truth(n, groups)
+    KMEANS_TRUTH[(200, 11)] = kmeans_truth()
     studies = {"predefined AUROC (200 trials)": predefined,
                "predefined AUROC (26 trials, 6 groups of shared texts), resampled by trials":
                    lambda r, b, k: grouped_predefined(r, b, k, 26, 6, by_trials=True),
@@ -155,7 +177,8 @@ def main():
                "MRR (20 queries)": lambda r, b, k: mrr(r, b, k, n=20),
                "all-to-all AUROC (200 texts, 5 labels)": lambda r, b, k: all_to_all(r, b, k, a2a_truth),
                "MRR (60 queries)": mrr, "V-measure (300 texts, 5 labels)": v_measure,
-               "V-measure (300 texts, 30 labels)": lambda r, b, k: v_measure(r, b, k, labels=30)}
+               "V-measure (300 texts, 30 labels)": lambda r, b, k: v_measure(r, b, k, labels=30),
+               "k-means V-measure (200 texts, 11 labels, seed varied)": kmeans_v_measure}
     rows = []
     for name, study in studies.items():
         rng, start = np.random.default_rng(0), time.perf_counter()
@@ -180,7 +203,7 @@ def main():
               f"percentile {cover['percentile']:.3f} (± {rows[-1]['standard_error']:.3f})  mean width "
               f"{rows[-1]['mean_width'] or float('nan'):.4f}, no interval in {none}  ({rows[-1]['seconds']} s)",
               flush=True)
-    equal = [equal_models(a, n) for n in (26, 60, 200)]
+    equal = [equal_models(a, n) for n in (26, 60, 100, 200)]
     for row in equal: print(row, flush=True)
     Path(a.out).parent.mkdir(parents=True, exist_ok=True)
     Path(a.out).write_text(json.dumps({"level": 0.95, "rows": rows, "equal_models": equal}, indent=1) + "\n")

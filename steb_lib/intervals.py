@@ -8,7 +8,7 @@ import warnings
 from pathlib import Path
 import numpy as np
 import pandas as pd
-from .bootstrap import (CONFIDENCE, MIN_UNITS, bias_corrected_interval, format_p, interval_refusal,
+from .bootstrap import (CONFIDENCE, MIN_TABLE_UNITS, MIN_UNITS, bias_corrected_interval, format_p, interval_refusal,
                                 paired_difference, resampling_seed, sign_flip_p_value, simultaneous_separable)
 from .core import StebInputError
 from .eval.results import load_results, read_samples, result_path, result_system
@@ -20,11 +20,11 @@ from .tasks.task_data import task_names, task_spec
 __all__ = ['REPLICATED', 'EXTRAS', 'SEED_METRICS', 'SEPARATOR', 'INTERVALS_NOTE', 'BASE_MODEL', 'CLAIMS', 'seed_spread',
            'with_seed_spread', 'unit_scores', 'replicate_columns', 'result_row', 'results_with_replicates',
            'complete_replicates', 'result_refusal', 'centred_replicates', 'stacked_replicates', 'aggregate_replicates',
-           'unstacked', 'result_weights', 'aggregate_refusals', 'cell_intervals', 'cell_refusals', 'rank_table',
-           'rank_intervals', 'tied_with_best', 'interval_cells', 'shown_cell', 'interval_table', 'sample_difference',
-           'dataset_differences', 'score_differences', 'compare_models', 'interval_report', 'claim_verdict',
-           'column_difference', 'table_difference', 'holm_adjusted', 'style_leads_order_alignment', 'swapped_pair',
-           'truncation_changes_ranks', 'luar_beats_gpt', 'tested', 'check_claims', 'dataset_stability',
+           'unstacked', 'result_weights', 'fewest_units', 'aggregate_refusals', 'cell_intervals', 'cell_refusals',
+           'rank_table', 'rank_intervals', 'tied_with_best', 'interval_cells', 'shown_cell', 'interval_table',
+           'sample_difference', 'dataset_differences', 'score_differences', 'compare_models', 'interval_report',
+           'claim_verdict', 'column_difference', 'table_difference', 'holm_adjusted', 'style_leads_order_alignment',
+           'swapped_pair', 'truncation_changes_ranks', 'luar_beats_gpt', 'tested', 'check_claims', 'dataset_stability',
            'clustering_chance', 'claims_report']
 
 # %% ../nbs/lib/73_intervals.ipynb #0c5e4f07
@@ -161,18 +161,23 @@ def result_weights(frame: pd.DataFrame, rows: list, score: str, table: pd.DataFr
     weights, _ = steb_scores(pd.concat(copies, ignore_index=True), score, profile, groups=info.get("groups"))
     return np.nan_to_num(np.moveaxis(unstacked(weights, table, len(rows)), 2, 0))
 
-def aggregate_refusals(frame: pd.DataFrame, score: str, table: pd.DataFrame, info: dict,
-                       profile: Profile | str = FROM_RESULTS) -> np.ndarray:
-    """models × columns: '' or why a cell has no interval because it aggregates a result with too few
-    units (the fewest, e.g. '6 units')."""
+def fewest_units(frame: pd.DataFrame, score: str, table: pd.DataFrame, info: dict, below: int,
+                 profile: Profile | str = FROM_RESULTS) -> np.ndarray:
+    """models × columns: the fewest units among the results with fewer than `below` that each cell aggregates
+    (inf where it aggregates none)."""
     frame = frame.reset_index(drop=True)
-    few = [k for k, u in enumerate(frame["units"]) if u == u and u is not None and u < MIN_UNITS]
-    out = np.full(table.shape, "", object)
+    few = [k for k, u in enumerate(frame["units"]) if u == u and u is not None and u < below]
+    out = np.full(table.shape, np.inf)
     for k, w in zip(few, result_weights(frame, few, score, table, info, profile)):
-        for i, j in zip(*np.nonzero(w)):
-            fewest = int(frame.at[k, "units"])
-            if not out[i, j] or fewest < int(out[i, j].split()[0]): out[i, j] = f"{fewest} units"
+        out = np.where(w != 0, np.minimum(out, frame.at[k, "units"]), out)
     return out
+
+def aggregate_refusals(frame: pd.DataFrame, score: str, table: pd.DataFrame, info: dict,
+                       profile: Profile | str = FROM_RESULTS, fewest=None) -> np.ndarray:
+    """models × columns: '' or why a cell has no interval because it aggregates a result with too few
+    units (the fewest, e.g. '6 units'; `fewest`: `fewest_units` already computed)."""
+    if fewest is None: fewest = fewest_units(frame, score, table, info, MIN_UNITS, profile)
+    return np.where(fewest < MIN_UNITS, [[f"{u:.0f} units" for u in row] for row in fewest], "").astype(object)
 
 # %% ../nbs/lib/73_intervals.ipynb #bbbd9478
 def cell_intervals(table: pd.DataFrame, reps: np.ndarray, level: float = CONFIDENCE, refused=None) -> tuple:
@@ -228,13 +233,17 @@ def tied_with_best(overall: pd.Series, reps: np.ndarray, level: float = CONFIDEN
 # %% ../nbs/lib/73_intervals.ipynb #a35eeda3
 def interval_cells(frame: pd.DataFrame, score: str, profile: Profile | str = FROM_RESULTS,
                    level: float = CONFIDENCE) -> dict:
-    """The `score` table (×100) with every cell's interval and refusal, and the overall column's ranks:
-    {table, info, reps, low, high, refused, ranks}."""
+    """The `score` table (×100) with every cell's interval and refusal, and the overall column's ranks
+    (simultaneous intervals only for models whose overall score rests on `MIN_TABLE_UNITS` units or more in
+    every result): {table, info, reps, low, high, refused, ranks}."""
     table, info, reps = aggregate_replicates(frame, score, profile)
-    refused = cell_refusals(table, reps, aggregate_refusals(frame, score, table, info, profile), level)
+    fewest = fewest_units(frame, score, table, info, MIN_TABLE_UNITS, profile)
+    refused = cell_refusals(table, reps, aggregate_refusals(frame, score, table, info, profile, fewest), level)
     low, high = cell_intervals(table, reps, level, refused)
     overall = table.iloc[:, -1].dropna(); at = [table.index.get_loc(m) for m in overall.index]
-    ranks = rank_table(overall, reps[at, -1], level, refused[at, -1])
+    unranked = [r or (f"{fewest[i, -1]:.0f} units" if fewest[i, -1] < MIN_TABLE_UNITS else "")
+                for r, i in zip(refused[at, -1], at)]
+    ranks = rank_table(overall, reps[at, -1], level, unranked)
     return {"table": table, "info": info, "reps": reps, "low": low, "high": high, "refused": refused,
             "ranks": ranks}
 
