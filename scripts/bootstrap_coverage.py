@@ -2,8 +2,8 @@
 
 For four of STEB's scores — predefined-pair AUROC (trials), all-to-all AUROC (texts), MRR (query authors) and
 V-measure (texts, clusters held fixed; with 5 labels, and with 30 small ones, where the bootstrap's own bias exceeds
-its spread and no interval is given) — a population with a known true score, 500 samples of the size STEB-lite
-uses, each sample's interval computed exactly as a result's is (bias-corrected percentile; the plain
+its spread and no interval is given) — a population with a known true score, 500 samples of 200-300 units, each
+sample's interval computed exactly as a result's is (bias-corrected percentile; the plain
 percentile interval beside it; a sample left without an interval counts as a miss) (the task notebooks' replicate functions
 on `resample_counts` draws), and the share of intervals that hold the truth. With 500 samples the share has a
 standard error of about 1 point: a method that covers 95% shows 93-97%.

@@ -117,6 +117,7 @@ def quantile_level(replicates, x: float) -> float:
     """The level a at which the replicates' linear quantile (`np.quantile`'s default) equals `x`: 0 below the
     smallest, 1 above the largest, the middle of a run of replicates equal to `x`."""
     r = np.sort(np.asarray(replicates, np.float64)[np.isfinite(replicates)]); n = r.size
+    if n < 2: return 0.5 if n and r[0] == x else float(n > 0 and x > r[0])
     lo, hi = np.searchsorted(r, x, "left"), np.searchsorted(r, x, "right")
     if lo < hi: return float((lo + hi - 1) / 2 / (n - 1))
     if lo == 0 or lo == n: return float(lo > 0)

@@ -214,9 +214,9 @@ def rank_table(overall: pd.Series, reps: np.ndarray, level: float = CONFIDENCE, 
     surely = np.zeros((len(ranked), len(ranked)), bool)
     if len(usable) > 1:
         surely[np.ix_(usable, usable)] = simultaneous_separable(score[usable], reps[[at[k] for k in usable]], level)
-    above, below = (surely & (score[:, None] > score[None, :])), (surely & (score[:, None] < score[None, :]))
+    beats = surely & (score[:, None] > score[None, :])     # [i, j]: i surely above j
     rank = overall[ranked].rank(ascending=False, method="min").astype(int)
-    out = pd.DataFrame({"rank": rank, "rank_low": 1 + below.sum(1), "rank_high": len(ranked) - above.sum(1)})
+    out = pd.DataFrame({"rank": rank, "rank_low": 1 + beats.sum(0), "rank_high": len(ranked) - beats.sum(1)})
     out["with_interval"] = [k in usable for k in range(len(ranked))]
     out["vs #1"] = ["#1" if r == 1 else "≈#1" if (w and lo == 1) else ""
                     for r, lo, w in zip(out["rank"], out["rank_low"], out["with_interval"])]
@@ -481,9 +481,12 @@ def dataset_stability(frame: pd.DataFrame, score: str = "operational",
     return out
 
 def clustering_chance(results_dir, shuffles: int = 200) -> pd.DataFrame:
-    """Per clustering result: its V-measure, the permutation chance level of its clusters (the mean V-measure
-    of `shuffles` seeded shuffles of them against the labels) and the adjusted mutual information."""
+    """Per clustering result: its V-measure (seed 0, the released score), the permutation chance level of its
+    clusters (the mean V-measure of `shuffles` seeded shuffles of them against the labels), the adjusted mutual
+    information, the mean and sd (ddof 1) over its k-means seeds, the sd over texts alone (200 draws of seed 0's
+    clusters), and whether the seed moves the score more than the texts do."""
     from sklearn.metrics import adjusted_mutual_info_score
+    from steb_lib.bootstrap import resample_counts
     from steb_lib.tasks.clustering import drawn_v_measures
     rows = []
     for r in load_results(results_dir):
@@ -493,8 +496,12 @@ def clustering_chance(results_dir, shuffles: int = 200) -> pd.DataFrame:
         rng = np.random.default_rng(resampling_seed(f"chance:{r['dataset']}"))
         shuffled = [drawn_v_measures(s["label"], rng.permutation(s["predicted"]), np.ones((1, len(s["label"]))))[0]
                     for _ in range(shuffles)]
+        texts = drawn_v_measures(s["label"], s["predicted"], resample_counts(f"texts:{r['dataset']}", s["label"], 200))
+        seed_sd = seed_spread(r)
         rows.append({"model": result_system(r), "dataset": r["dataset"], "v_measure": r["main_score"],
-                     "chance": float(np.mean(shuffled)), "ami": adjusted_mutual_info_score(s["label"], s["predicted"])})
+                     "chance": float(np.mean(shuffled)), "ami": adjusted_mutual_info_score(s["label"], s["predicted"]),
+                     "seed_mean": r["metrics"].get("v_measure_mean", np.nan), "seed_sd": seed_sd,
+                     "texts_sd": float(np.std(texts, ddof=1)), "seed_moves_more": bool(seed_sd > np.std(texts, ddof=1))})
     return pd.DataFrame(rows).set_index(["model", "dataset"]).sort_index()
 
 # %% ../nbs/lib/73_intervals.ipynb #cfe39d94
