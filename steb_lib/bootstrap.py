@@ -55,7 +55,7 @@ def percentile_interval(replicates, level: float = CONFIDENCE) -> tuple[float, f
 # %% ../nbs/lib/07_bootstrap.ipynb #fa3f781b
 MIN_UNITS = 20        # fewer independent units than this: no interval, no bootstrap test (the coverage study)
 MIN_TAIL = 5          # replicates a bound must keep beyond it; fewer: it rests on the replicates' extremes
-MIN_TABLE_UNITS = 100   # fewer under a table's ranked column: no simultaneous ranks (the equal-model study)
+MIN_TABLE_UNITS = 200   # fewer under a table's ranked column: no simultaneous ranks (the equal-model study)
 
 def bias_correction(replicates, estimate: float) -> float:
     "z0 = Φ⁻¹(share of the finite replicates below `estimate`, ties half), the share kept within [½/B, 1 − ½/B]."

@@ -335,7 +335,7 @@ INTERVALS_NOTE = (
     "such a result; (biased), (at extremes) the bootstrap's own bias too large for its spread (aggregates read "
     "such a result's replicates centred on its score); (no spread) every draw gives the same score. rank "
     "[interval]: 95% simultaneous intervals for every rank at once (max-statistic bootstrap over all pairs of "
-    "ranked models), given where every result under a model's score has 100 units or more; [–] none. ≈#1: "
+    "ranked models), given where every result under a model's score has 200 units or more; [–] none. ≈#1: "
     "a rank interval that holds 1; blank beside a rank interval: surely below #1. random is a "
     "reference, never ranked. All of it is conditional on these datasets.")
 
