@@ -58,7 +58,7 @@ MIN_TAIL = 5          # replicates a bound must keep beyond it; fewer: it rests 
 MIN_TABLE_UNITS = 200   # fewer under a table's ranked column: no simultaneous ranks (the equal-model study)
 
 def bias_correction(replicates, estimate: float) -> float:
-    "z0 = Φ⁻¹(share of the finite replicates below `estimate`, ties half), the share kept within [½/B, 1 − ½/B]."
+    "z0 = Φ⁻¹(share of the finite replicates below `estimate`, ties half), kept within [½/B, 1 − ½/B]."
     from scipy.stats import norm   # imported on first use: the CLI never waits for scipy
     r = np.asarray(replicates, np.float64).ravel(); r = r[np.isfinite(r)]
     below = ((r < estimate).sum() + 0.5 * (r == estimate).sum()) / r.size

@@ -647,7 +647,8 @@ def run_compare(a) -> int:
     per_dataset, per_score = compare_models(a.results_dir, a.model_a, a.model_b)
     print(f"A = {a.model_a}, B = {a.model_b} (×100; [low, high]: 95% paired bootstrap interval of A − B; one "
           "comparison at a time, not corrected for many: the table's ranks (steb table --ci) are)\n")
-    print(shown_differences(per_dataset).reset_index().to_markdown(index=False, disable_numparse=True)); print()
+    print(shown_differences(per_dataset).reset_index().to_markdown(index=False, disable_numparse=True))
+    print()
     if not per_score.empty: print(shown_differences(per_score).to_markdown(disable_numparse=True))
     return 0
 

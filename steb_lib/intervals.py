@@ -8,8 +8,9 @@ import warnings
 from pathlib import Path
 import numpy as np
 import pandas as pd
-from .bootstrap import (CONFIDENCE, MIN_TABLE_UNITS, MIN_UNITS, bias_corrected_interval, format_p, interval_refusal,
-                                paired_difference, resampling_seed, sign_flip_p_value, simultaneous_separable)
+from .bootstrap import (CONFIDENCE, MIN_TABLE_UNITS, MIN_UNITS, bias_corrected_interval, format_p,
+                                interval_refusal, paired_difference, resampling_seed, sign_flip_p_value,
+                                simultaneous_separable)
 from .core import StebInputError
 from .eval.results import load_results, read_samples, result_path, result_system
 from .profiles import Profile
@@ -54,8 +55,8 @@ def unit_scores(result: dict, samples: dict | None):
     return expected_reciprocal_rank(samples["higher"], samples["tied"])
 
 def replicate_columns(result: dict, samples: dict | None, key: str = "") -> dict:
-    """{column: replicates} of a result's stored replicates for the columns the aggregations read ({} if none);
-    a clustering result kept before every seed's clusters were: its main score's with the seed's spread
+    """{column: replicates} of a result's stored replicates for the columns the aggregations read ({} if
+    none); a clustering result kept before every seed's clusters were: its main score's with the seed's spread
     (`with_seed_spread`, seeded by `key`)."""
     if not samples: return {}
     main = task_spec(result["task"]).main_metric
@@ -76,7 +77,8 @@ def result_row(results_dir, result: dict) -> dict:
             "profile": result.get("profile"),
             **{m: result["metrics"].get(m, np.nan) for m in ("accuracy", "distractor_accuracy")},
             "replicates": replicate_columns(result, samples, f"{boot.get('draws')}:{model}:seed"),
-            "draws": boot.get("draws"), "units": boot.get("units"), "unit_scores": unit_scores(result, samples)}
+            "draws": boot.get("draws"), "units": boot.get("units"),
+            "unit_scores": unit_scores(result, samples)}
 
 # %% ../nbs/lib/73_intervals.ipynb #7b3ce8ca
 def results_with_replicates(results_dir) -> pd.DataFrame:
@@ -103,14 +105,14 @@ def result_refusal(row) -> str:
     return interval_refusal(reps, row["main_score"], None if units != units else units)
 
 def centred_replicates(row) -> dict:
-    """A result's replicates as an aggregate reads them: where its own interval is refused for bias (biased, at
-    extremes), each column moved so that its median is the result's score; else as stored."""
+    """A result's replicates as an aggregate reads them: where its own interval is refused for bias (biased,
+    at extremes), each column moved so that its median is the result's score; else as stored."""
     if result_refusal(row) not in ("biased", "at extremes"): return row["replicates"]
     return {c: r - (np.nanmedian(r) - row[c]) for c, r in row["replicates"].items()}
 
 def stacked_replicates(frame: pd.DataFrame) -> tuple[pd.DataFrame, int]:
-    """(B copies of the long table, copy b holding every result's b-th replicate (`centred_replicates`), models
-    named `model␟b`; B). A model missing some replicates is left out (it gets no interval)."""
+    """(B copies of the long table, copy b holding every result's b-th replicate (`centred_replicates`),
+    models named `model␟b`; B). A model missing some replicates is left out (it gets no interval)."""
     keep = frame[frame["model"].map(complete_replicates(frame))]
     if keep.empty:
         raise StebInputError("no model has replicates for all its results (rerun them with --force)")
@@ -177,7 +179,8 @@ def aggregate_refusals(frame: pd.DataFrame, score: str, table: pd.DataFrame, inf
     """models × columns: '' or why a cell has no interval because it aggregates a result with too few
     units (the fewest, e.g. '6 units'; `fewest`: `fewest_units` already computed)."""
     if fewest is None: fewest = fewest_units(frame, score, table, info, MIN_UNITS, profile)
-    return np.where(fewest < MIN_UNITS, [[f"{u:.0f} units" for u in row] for row in fewest], "").astype(object)
+    named = [[f"{u:.0f} units" for u in row] for row in fewest]
+    return np.where(fewest < MIN_UNITS, named, "").astype(object)
 
 # %% ../nbs/lib/73_intervals.ipynb #bbbd9478
 def cell_intervals(table: pd.DataFrame, reps: np.ndarray, level: float = CONFIDENCE, refused=None) -> tuple:
@@ -213,7 +216,8 @@ def rank_table(overall: pd.Series, reps: np.ndarray, level: float = CONFIDENCE, 
     score = overall[ranked].to_numpy(np.float64)
     surely = np.zeros((len(ranked), len(ranked)), bool)
     if len(usable) > 1:
-        surely[np.ix_(usable, usable)] = simultaneous_separable(score[usable], reps[[at[k] for k in usable]], level)
+        mine = reps[[at[k] for k in usable]]
+        surely[np.ix_(usable, usable)] = simultaneous_separable(score[usable], mine, level)
     beats = surely & (score[:, None] > score[None, :])     # [i, j]: i surely above j
     rank = overall[ranked].rank(ascending=False, method="min").astype(int)
     out = pd.DataFrame({"rank": rank, "rank_low": 1 + beats.sum(0), "rank_high": len(ranked) - beats.sum(1)})
@@ -238,7 +242,8 @@ def interval_cells(frame: pd.DataFrame, score: str, profile: Profile | str = FRO
     every result): {table, info, reps, low, high, refused, ranks}."""
     table, info, reps = aggregate_replicates(frame, score, profile)
     fewest = fewest_units(frame, score, table, info, MIN_TABLE_UNITS, profile)
-    refused = cell_refusals(table, reps, aggregate_refusals(frame, score, table, info, profile, fewest), level)
+    inherited = aggregate_refusals(frame, score, table, info, profile, fewest)
+    refused = cell_refusals(table, reps, inherited, level)
     low, high = cell_intervals(table, reps, level, refused)
     overall = table.iloc[:, -1].dropna(); at = [table.index.get_loc(m) for m in overall.index]
     unranked = [r or (f"{fewest[i, -1]:.0f} units" if fewest[i, -1] < MIN_TABLE_UNITS else "")
@@ -269,9 +274,9 @@ def interval_table(frame: pd.DataFrame, score: str, profile: Profile | str = FRO
 
 # %% ../nbs/lib/73_intervals.ipynb #928a688a
 def sample_difference(x, y, level: float = CONFIDENCE) -> dict:
-    """One (dataset, task)'s paired comparison of two long-table rows on the same draws: the bootstrap interval
-    and p; with too few units, the exact sign-flip p over the units where their per-unit scores exist; else
-    why there is none."""
+    """One (dataset, task)'s paired comparison of two long-table rows on the same draws: the bootstrap
+    interval and p; with too few units, the exact sign-flip p over the units where their per-unit scores
+    exist; else why there is none."""
     ra, rb = x["replicates"].get("main_score"), y["replicates"].get("main_score")
     if ra is None or rb is None or x["draws"] != y["draws"]: return {"paired": False, "test": "not paired"}
     units = x["units"] if x["units"] == x["units"] else None
@@ -329,15 +334,15 @@ def compare_models(results_dir, a: str, b: str, level: float = CONFIDENCE) -> tu
 
 # %% ../nbs/lib/73_intervals.ipynb #b6da3e56
 INTERVALS_NOTE = (
-    "Intervals: [low, high] is the 95% bootstrap interval (bias-corrected percentile) of a score on these dataset "
-    "samples: each dataset's units resampled (1,000 draws, the same for every model: paired), the k-means seed "
-    "varied for clustering. No interval, and why: (N units) fewer than 20 independent units, or an aggregate of "
-    "such a result; (biased), (at extremes) the bootstrap's own bias too large for its spread (aggregates read "
-    "such a result's replicates centred on its score); (no spread) every draw gives the same score. rank "
-    "[interval]: 95% simultaneous intervals for every rank at once (max-statistic bootstrap over all pairs of "
-    "ranked models), given where every result under a model's score has 200 units or more; [–] none. ≈#1: "
-    "a rank interval that holds 1; blank beside a rank interval: surely below #1. random is a "
-    "reference, never ranked. All of it is conditional on these datasets.")
+    "Intervals: [low, high] is the 95% bootstrap interval (bias-corrected percentile) of a score on these "
+    "dataset samples: each dataset's units resampled (1,000 draws, the same for every model: paired), the "
+    "k-means seed varied for clustering. No interval, and why: (N units) fewer than 20 independent units, or"
+    " an aggregate of such a result; (biased), (at extremes) the bootstrap's own bias too large for its "
+    "spread (aggregates read such a result's replicates centred on its score); (no spread) every draw gives "
+    "the same score. rank [interval]: 95% simultaneous intervals for every rank at once (max-statistic "
+    "bootstrap over all pairs of ranked models), given where every result under a model's score has 200 "
+    "units or more; [–] none. ≈#1: a rank interval that holds 1; blank beside a rank interval: surely below "
+    "#1. random is a reference, never ranked. All of it is conditional on these datasets.")
 
 def interval_report(results_dir, scores=("operational", "definitional"), as_csv: bool = False) -> str:
     "Each score's `interval_table` as markdown (or CSV), then what the intervals mean."
@@ -371,7 +376,8 @@ def table_difference(table: pd.DataFrame, reps: np.ndarray, score: str, column: 
     if few: return {"verdict": "not testable here", "note": f"{column}: {few[0]}, no interval"}
     d = paired_difference(table.iat[i, k], table.iat[j, k], reps[i, k], reps[j, k])
     if d["refused"]:
-        return {"difference": d["difference"], "verdict": "not testable here", "note": f"no interval ({d['refused']})"}
+        return {"difference": d["difference"], "verdict": "not testable here",
+                "note": f"no interval ({d['refused']})"}
     return {"difference": d["difference"], "low": d["low"], "high": d["high"], "p": d["p_value"],
             "verdict": claim_verdict(d["low"], d["high"])}
 
@@ -397,13 +403,14 @@ def style_leads_order_alignment(stores: dict) -> dict:
     if column is not None and refs:
         ref_scores = ", ".join(f"{m} {column[m]:.2f}" for m in refs)
         mine = column.get("styledistance-mini", np.nan)
-        out["note"] = (out.get("note", "") + f"; a reference on this column: {ref_scores} (styledistance-mini "
-                       f"{mine:.2f}): the claim is against the base model, not against every model").lstrip("; ")
+        note = (f"; a reference on this column: {ref_scores} (styledistance-mini {mine:.2f}): the claim is "
+                "against the base model, not against every model")
+        out["note"] = (out.get("note", "") + note).lstrip("; ")
     return out
 
 def swapped_pair(chunk_table, chunk_reps, trunc_table, trunc_reps, a: str, b: str) -> dict | None:
-    """a above b under chunk-and-pool and below under truncation (multilingual AV): both paired differences with
-    the intersection-union p (the larger of the two); None where the pair does not swap."""
+    """a above b under chunk-and-pool and below under truncation (multilingual AV): both paired differences
+    with the intersection-union p (the larger of the two); None where the pair does not swap."""
     column = "pair_classification"
     chunk = table_difference(chunk_table, chunk_reps, "multilingual", column, a, b)
     trunc = table_difference(trunc_table, trunc_reps, "multilingual", column, b, a)
@@ -412,25 +419,28 @@ def swapped_pair(chunk_table, chunk_reps, trunc_table, trunc_reps, a: str, b: st
             "p": max(chunk.get("p", np.nan), trunc.get("p", np.nan))}
 
 def truncation_changes_ranks(stores: dict) -> dict:
-    """§F, Tab. 14: the protocol changes the multilingual AV ranking: some pair of models ordered one way under
-    chunk-and-pool and the other under truncation, both differences separable, Holm over the swapped pairs
-    searched; 'not observed here' where no score or no order changes."""
+    """§F, Tab. 14: the protocol changes the multilingual AV ranking: some pair of models ordered one way
+    under chunk-and-pool and the other under truncation, both differences separable, Holm over the swapped
+    pairs searched; 'not observed here' where no score or no order changes."""
     if "truncate" not in stores: return {"verdict": "not testable here", "note": "no truncate store"}
     (chunk_table, _, chunk_reps), (trunc_table, _, trunc_reps) = (
         aggregate_replicates(stores[p], "multilingual") for p in ("chunk", "truncate"))
     models = [m for m in chunk_table.index if m in trunc_table.index]
-    moved = [m for m in models if chunk_table.loc[m, "pair_classification"] != trunc_table.loc[m, "pair_classification"]]
+    column = "pair_classification"
+    moved = [m for m in models if chunk_table.loc[m, column] != trunc_table.loc[m, column]]
     swaps = [s for a in models for b in models if a != b
              and (s := swapped_pair(chunk_table, chunk_reps, trunc_table, trunc_reps, a, b))]
     if not swaps:
-        return {"verdict": "not observed here", "note": f"truncation changes {len(moved)} of {len(models)} models' "
+        return {"verdict": "not observed here",
+                "note": f"truncation changes {len(moved)} of {len(models)} models' "
                 "scores and no pair's order"}
     p = np.array([s["p"] for s in swaps]); adjusted = holm_adjusted(np.nan_to_num(p, nan=1.0))
     best = int(np.argmin(adjusted))
     verdict = "holds" if adjusted[best] < 0.05 else "not separable"
     return {"p": float(adjusted[best]), "verdict": verdict,
             "note": f"{swaps[best]['pair']}; {len(swaps)} swapped pairs searched, Holm-adjusted p "
-                    f"{format_p(adjusted[best])}; truncation changes {len(moved)} of {len(models)} models' scores"}
+                    f"{format_p(adjusted[best])}; truncation changes {len(moved)} of {len(models)} models' "
+                    "scores"}
 
 def luar_beats_gpt(stores: dict) -> dict:
     "Tab. 1: LUAR-CRUD beats GPT-5.2 on authorship retrieval: only the published numbers exist."
@@ -438,8 +448,10 @@ def luar_beats_gpt(stores: dict) -> dict:
             "per-query outputs of either side to resample; a run of both through steb-lib would give them"}
 
 # %% ../nbs/lib/73_intervals.ipynb #6f5ad24d
-CLAIMS = {   # the statement as tested -> (where the paper makes it, its test over the stores {protocol: long table})
-    "styledistance-mini beats its base all-MiniLM-L6-v2 on order alignment (STEB-lite; §5: StyleDistance leads)":
+# the statement as tested -> (where the paper makes it, its test over the stores {protocol: long table})
+CLAIMS = {
+    "styledistance-mini beats its base all-MiniLM-L6-v2 on order alignment "
+    "(STEB-lite; §5: StyleDistance leads)":
         ("§5", style_leads_order_alignment),
     "chunk-and-pool vs truncation reorders some pair of models on multilingual AV":
         ("§F, Tab. 14", truncation_changes_ranks),
@@ -483,9 +495,9 @@ def dataset_stability(frame: pd.DataFrame, score: str = "operational",
 
 def clustering_chance(results_dir, shuffles: int = 200) -> pd.DataFrame:
     """Per clustering result: its V-measure (seed 0, the released score), the permutation chance level of its
-    clusters (the mean V-measure of `shuffles` seeded shuffles of them against the labels), the adjusted mutual
-    information, the mean and sd (ddof 1) over its k-means seeds, the sd over texts alone (200 draws of seed 0's
-    clusters), and whether the seed moves the score more than the texts do."""
+    clusters (the mean V-measure of `shuffles` seeded shuffles of them against the labels), the adjusted
+    mutual information, the mean and sd (ddof 1) over its k-means seeds, the sd over texts alone (200 draws of
+    seed 0's clusters), and whether the seed moves the score more than the texts do."""
     from sklearn.metrics import adjusted_mutual_info_score
     from steb_lib.bootstrap import resample_counts
     from steb_lib.tasks.clustering import drawn_v_measures
@@ -495,14 +507,17 @@ def clustering_chance(results_dir, shuffles: int = 200) -> pd.DataFrame:
         s = read_samples(result_path(results_dir, result_system(r), r["dataset"], "clustering"), r)
         if not s: continue
         rng = np.random.default_rng(resampling_seed(f"chance:{r['dataset']}"))
-        shuffled = [drawn_v_measures(s["label"], rng.permutation(s["predicted"]), np.ones((1, len(s["label"]))))[0]
+        once = np.ones((1, len(s["label"])))
+        shuffled = [drawn_v_measures(s["label"], rng.permutation(s["predicted"]), once)[0]
                     for _ in range(shuffles)]
-        texts = drawn_v_measures(s["label"], s["predicted"], resample_counts(f"texts:{r['dataset']}", s["label"], 200))
+        draws = resample_counts(f"texts:{r['dataset']}", s["label"], 200)
+        texts_sd = float(np.std(drawn_v_measures(s["label"], s["predicted"], draws), ddof=1))
         seed_sd = seed_spread(r)
         rows.append({"model": result_system(r), "dataset": r["dataset"], "v_measure": r["main_score"],
-                     "chance": float(np.mean(shuffled)), "ami": adjusted_mutual_info_score(s["label"], s["predicted"]),
+                     "chance": float(np.mean(shuffled)),
+                     "ami": adjusted_mutual_info_score(s["label"], s["predicted"]),
                      "seed_mean": r["metrics"].get("v_measure_mean", np.nan), "seed_sd": seed_sd,
-                     "texts_sd": float(np.std(texts, ddof=1)), "seed_moves_more": bool(seed_sd > np.std(texts, ddof=1))})
+                     "texts_sd": texts_sd, "seed_moves_more": bool(seed_sd > texts_sd)})
     return pd.DataFrame(rows).set_index(["model", "dataset"]).sort_index()
 
 # %% ../nbs/lib/73_intervals.ipynb #cfe39d94

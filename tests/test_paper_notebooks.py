@@ -29,7 +29,7 @@ def test_rerun_on_unchanged_results_gives_identical_tables_and_figures(tmp_path)
     "A rerun writes the same bytes: compared with the CI's one execution of the notebook, or with a second run here."
     first = run("02_operational", tmp_path, "a")
     tables = ("tab02_operational", "tab02_operational_vs_paper", "tab02_operational_intervals",   # vs_paper: the verdicts
-              "per_dataset_operational", "operational_model_set_sensitivity")
+              "per_dataset_operational", "operational_model_set_sensitivity", "tab02_operational_dataset_stability")
     assert set(files(first[0])) == {f"{t}.{x}" for t in tables for x in ("csv", "md")}
     assert {"fig1_steb_by_category.png", "groups_operational.png", "operational_model_set_sensitivity.png"} <= set(files(first[1]))
     other = executed_once("02_operational") or run("02_operational", tmp_path, "b")

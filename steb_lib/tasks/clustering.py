@@ -52,8 +52,8 @@ def centroid_near_ties(km, embeddings) -> int:
 def clustering_metrics(embeddings, labels, seed: int = DEFAULT_SEED, n_seeds: int = 5,
                        per_sample: bool = False) -> dict:
     """V-measure of MiniBatchKMeans clusters vs. `labels`: the seed-`seed` run, and mean/std over `n_seeds`
-    seeds (`per_sample`: and the seed-`seed` run's cluster of each text with its label's code, and every seed's
-    clusters, `PER_SAMPLE`)."""
+    seeds (`per_sample`: and the seed-`seed` run's cluster of each text with its label's code, and every
+    seed's clusters, `PER_SAMPLE`)."""
     k = check_clustering_labels(len(embeddings), labels)
     from sklearn.metrics import v_measure_score
     fits = [fitted_clusters(embeddings, k, seed + i) for i in range(n_seeds)]
@@ -89,23 +89,25 @@ def v_measure_from_samples(samples: dict) -> float:
     return float(v_measure_score(samples["label"], samples["predicted"]))
 
 def drawn_v_measures(label, predicted, counts) -> np.ndarray:
-    "The V-measure of `predicted` clusters on each draw (`counts`): the contingency table counted with the weights."
+    "The V-measure of `predicted` clusters on each draw (`counts`): contingency tables counted with weights."
     k = int(predicted.max()) + 1; cells = (int(label.max()) + 1) * k
     tables = np.stack([np.bincount(label * k + predicted, weights=c, minlength=cells) for c in counts])
     return v_measures(tables.reshape(len(counts), -1, k))
 
 def replicate_seeds(by_seed, replicates: int) -> np.ndarray:
-    """The k-means seed each draw is scored with: drawn uniformly, seeded by the clusters themselves (the same on
-    every run of this model on this sample; independent of another model's)."""
+    """The k-means seed each draw is scored with: drawn uniformly, seeded by the clusters themselves (the same
+    on every run of this model on this sample; independent of another model's)."""
     import hashlib
-    key = int.from_bytes(hashlib.sha256(np.ascontiguousarray(by_seed, np.int64).tobytes()).digest()[:8], "little")
+    digest = hashlib.sha256(np.ascontiguousarray(by_seed, np.int64).tobytes()).digest()
+    key = int.from_bytes(digest[:8], "little")
     return np.random.default_rng(key).integers(0, len(by_seed), replicates)
 
 def clustering_replicates(samples: dict, counts) -> dict:
     """The V-measure of each draw (`counts`: replicates × texts), the k-means seed varied with it where every
-    seed's clusters are kept: draw b is scored with a seed of its own (`replicate_seeds`), and the replicates are
-    moved by the stored seed's distance from the seeds' mean — which seed the benchmark ran is noise around that
-    mean, not a bias — so that they stay centred on the stored score. Else the stored seed's clusters alone."""
+    seed's clusters are kept: draw b is scored with a seed of its own (`replicate_seeds`), and the replicates
+    are moved by the stored seed's distance from the seeds' mean — which seed the benchmark ran is noise
+    around that mean, not a bias — so that they stay centred on the stored score. Else the stored seed's
+    clusters alone."""
     label, by_seed = samples["label"], samples.get("predicted_by_seed")
     if by_seed is None: return {"v_measure": drawn_v_measures(label, samples["predicted"], counts)}
     by_seed = np.asarray(by_seed, np.int64); seed_of = replicate_seeds(by_seed, len(counts))

@@ -163,8 +163,8 @@ def score_task(
 
 # %% ../../nbs/lib/tasks/19_task_data.ipynb #68c3a68d
 BOOTSTRAP_METHOD = "bias-corrected percentile (BC)"   # 07_bootstrap: why
-SEED_NOTE = ("over the texts only: the k-means seed's spread (metrics' v_measure_std over 5 seeds) is added where "
-             "steb table and steb compare read it (73_intervals.with_seed_spread)")
+SEED_NOTE = ("the k-means seed varied with the texts: each replicate scored with a seed drawn for it, "
+             "centred on the stored seed's score (12_clustering.clustering_replicates)")
 
 def stored_intervals(replicates: dict, metrics: dict, units: int) -> dict:
     """{intervals: {metric: [low, high] or None}, refused: {metric: why}} by `07_bootstrap`'s rules (too few
