@@ -246,6 +246,9 @@ def _add_fetch_parser(sub) -> None:
     fe.add_argument("--dry-run", action="store_true",
                     help="download nothing: say what would be fetched and its size where known")
     fe.add_argument("--record", help="also write the rows as JSON to this file")
+    fe.add_argument("--update", action="store_true",
+                    help="models the registry does not pin: fetch the hub's latest commit and move the pin of "
+                         "your models.lock to it")
 
 def _add_prepare_parser(sub) -> None:
     pr = _command(sub, "prepare", prepare)
@@ -366,6 +369,7 @@ def run_fetch(a) -> int:
         a.dry_run,
         on_row=lambda r: print(f"{r['status']:>15s}  {r['what']} {r['name']}", flush=True),
         suite=None if a.dataset else a.suite,
+        update=a.update,
     )
     print("\n" + fetch_table(rows))
     if a.record: atomic_write_text(a.record, json.dumps(rows, indent=1) + "\n")
@@ -410,15 +414,19 @@ def run_examples(a) -> None:
 
 # %% ../nbs/lib/98_cli.ipynb #43222af9
 def list_models() -> None:
-    "Print the registry: name, family, category, hub id, pinned revision and what loads offline here."
+    """Print the registry: name, family, category, hub id, the commit it loads, what loads offline here and
+    where its commit comes from (`lock_status`: the registry's pin and its source, your models.lock, or why
+    unpinned)."""
     from steb_lib.models import encoders  # noqa: F401  (every family registers, saying how its models load)
+    from steb_lib.models.files import lock_status, locked_spec
     hub = max(len(spec.hub_id or "-") for spec in MODEL_REGISTRY.values())   # the columns stay aligned
-    print(f"{'name':40s} {'family':22s} {'category':11s} {'hub id':{hub}s} {'revision':10s} offline here")
+    print(f"{'name':40s} {'family':22s} {'category':11s} {'hub id':{hub}s} {'revision':10s} "
+          f"{'offline here':22s} commit")
     for spec in MODEL_REGISTRY.values():
-        rev = (spec.revision or ("unpinned" if spec.hub_id else "-"))[:10]
+        rev = (locked_spec(spec).revision or ("unpinned" if spec.hub_id else "-"))[:10]
         print(
             f"{spec.name:40s} {spec.family:22s} {spec.category:11s} {spec.hub_id or '-':{hub}s} {rev:10s} "
-            f"{offline_availability(spec)}"
+            f"{offline_availability(spec):22s} {lock_status(spec)}".rstrip()
         )
 
 def list_datasets(task=None, suite=None) -> None:

@@ -107,9 +107,9 @@ def fetch_source(source: dict, datasets: list[str], dry_run: bool = False, suite
     )
 
 # %% ../nbs/lib/71_fetch.ipynb #c013
-def fetch_model(name: str, revision: str | None = None, dry_run: bool = False) -> dict:
-    """Make model `name` loadable without network (download its hub files unless `dry_run`); a row like
-    `fetch_source`'s."""
+def fetch_model(name: str, revision: str | None = None, dry_run: bool = False, update: bool = False) -> dict:
+    """Make model `name` loadable without network (download its hub files unless `dry_run`; `update`: at the
+    latest commit, moving the pin of the user's `models.lock`); a row like `fetch_source`'s."""
     from steb_lib.models import encoders  # noqa: F401  (every family registers, saying how its models load)
     from steb_lib.models.files import materialize
     try: spec = resolve_model(name, revision)
@@ -121,9 +121,9 @@ def fetch_model(name: str, revision: str | None = None, dry_run: bool = False) -
     if spec.family == "unavailable" or not spec.hub_id and not spec.local_dir:
         return _row("model", spec.name, "manual", spec.notes or here)
     if dry_run: return _model_dry_run(spec)
-    try: files = materialize(spec)
+    try: files = materialize(spec, update)
     except StebInputError as e: return _row("model", spec.name, "failed", str(e))
-    status = "ready" if here == "hub cache" or spec.local_dir else "downloaded"
+    status = "ready" if here == "hub cache" and not update or spec.local_dir else "downloaded"
     return _row(
         "model",
         spec.name,
@@ -162,15 +162,15 @@ def _model_dry_run(spec) -> dict:
 FETCH_OK = ("ready", "downloaded", "would download")
 
 def fetch(
-    datasets, models=(), revision: str | None = None, dry_run: bool = False, on_row=None, suite=None
-) -> list[dict]:
+    datasets, models=(), revision: str | None = None, dry_run: bool = False, on_row=None, suite=None,
+    update: bool = False) -> list[dict]:
     """Rows for every source of `datasets` (for the tasks `suite` runs, given) and every model of `models`
-    (fetched unless `dry_run`); `on_row(row)` as each finishes."""
+    (fetched unless `dry_run`; `update`: see `fetch_model`); `on_row(row)` as each finishes."""
     rows = []
     for source, needs in dataset_sources(datasets):
         rows.append(fetch_source(source, needs, dry_run, suite)); on_row and on_row(rows[-1])
     for m in models:
-        rows.append(fetch_model(m, revision, dry_run)); on_row and on_row(rows[-1])
+        rows.append(fetch_model(m, revision, dry_run, update)); on_row and on_row(rows[-1])
     return rows
 
 def _size(n: int | None) -> str:

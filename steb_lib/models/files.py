@@ -2,15 +2,19 @@
 
 # %% ../../nbs/lib/models/32_files.ipynb #1304f2ef
 from __future__ import annotations
-import contextlib, hashlib, json
+import contextlib, datetime, hashlib, json, os, re, shutil
+from dataclasses import replace
 from pathlib import Path
-from ..core import StebInputError
+from ..core import StebInputError, atomic_write_text, default_cache_dir
 from .registry import ModelSpec, model_files_to_fetch, model_source
 from ..data.sources import offline
+from ..records import record_lock
 
 # %% auto #0
 __all__ = ['NOT_MODEL_FILES', 'directory_fingerprint', 'remote_code_repos', 'remote_code_pin', 'adapter_base', 'fetch_hub_model',
-           'materialize', 'code_the_files_ask_for', 'refuse_code_without_consent', 'weights_problem', 'weight_errors']
+           'models_lock_path', 'read_models_lock', 'update_models_lock', 'locked_spec', 'lock_status',
+           'snapshot_sha256', 'discard_snapshot', 'check_fetched', 'lock_fetched', 'hub_files', 'materialize',
+           'code_the_files_ask_for', 'refuse_code_without_consent', 'weights_problem', 'weight_errors']
 
 # %% ../../nbs/lib/models/32_files.ipynb #c009
 # files that describe how a directory was made, not the model (steb-lib's training.json holds timings)
@@ -45,7 +49,7 @@ def remote_code_repos(path) -> set[str]:
 # %% ../../nbs/lib/models/32_files.ipynb #0dbc8213
 def remote_code_pin(spec: ModelSpec, path) -> dict:
     """{model_code_repo, model_code_revision} when `spec` runs code from another repository; without a pinned
-    `code_revision`, refused."""
+    `code_revision`, refused (naming the key to set)."""
     repos = remote_code_repos(path) if spec.trust_remote_code else set()
     if not repos: return {}
     if not spec.code_revision:
@@ -71,35 +75,129 @@ def _snapshot(repo: str, revision) -> str:
     return snapshot_download(repo, revision=revision, allow_patterns=patterns)
 
 def fetch_hub_model(spec: ModelSpec) -> str:
-    """`snapshot_download` of only the files loading needs (`model_files_to_fetch`), and of an adapter's base
-    model on the hub (`adapter_base`), so that a fetched model runs offline; offline, the cached snapshots."""
+    """`snapshot_download` of only the files loading needs (`model_files_to_fetch`), of an adapter's base model
+    on the hub (`adapter_base`) and of remote code in another repository at its `code_revision`, so that a
+    fetched model runs offline; offline, the cached snapshots."""
     path = _snapshot(spec.hub_id, spec.revision)
     base = adapter_base(path)
     if base.get("model_adapter_base") and not Path(base["model_adapter_base"]).is_dir():
         _snapshot(base["model_adapter_base"], base["model_adapter_base_revision"])
+    for repo in sorted(remote_code_repos(path)) if spec.trust_remote_code and spec.code_revision else ():
+        code = _snapshot(repo, spec.code_revision)
+        if not offline(): check_fetched(replace(spec, hub_id=repo, revision=spec.code_revision), code)
     return path
 
+# %% ../../nbs/lib/models/32_files.ipynb #lk0c
+def models_lock_path() -> Path:
+    "The user's lock of hub commits: `$STEB_MODELS_LOCK`, else `<cache>/models.lock`."
+    return Path(os.environ.get("STEB_MODELS_LOCK") or default_cache_dir()/"models.lock")
+
+def read_models_lock() -> dict:
+    "The lock's {pins, files}; empty when there is none; a damaged lock is one error naming it."
+    path = models_lock_path()
+    if not path.is_file(): return {"pins": {}, "files": {}}
+    try: lock = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as e:
+        raise StebInputError(f"{path} is damaged ({e}): remove it and load again with network") from None
+    return {"pins": lock.get("pins", {}), "files": lock.get("files", {})}
+
+def update_models_lock(change) -> dict:
+    "Apply `change(lock)` to the lock under its file lock and write it atomically; the new lock."
+    with record_lock(models_lock_path(), "models.lock"):
+        lock = read_models_lock(); change(lock)
+        atomic_write_text(models_lock_path(), json.dumps(lock, indent=1, sort_keys=True) + "\n")
+    return lock
+
+# %% ../../nbs/lib/models/32_files.ipynb #lk1c
+def locked_spec(spec: ModelSpec, update: bool = False) -> ModelSpec:
+    """`spec` at the commit the user's lock holds for it, when nothing else pins one (not the registry, not
+    `--revision`); `update`: the lock's pin is ignored (`steb fetch --update` resolves the latest again)."""
+    if spec.revision or not spec.hub_id or update: return spec
+    pin = read_models_lock()["pins"].get(spec.hub_id)
+    return replace(spec, revision=pin["commit"], revision_note="pinned by your models.lock") if pin else spec
+
+def lock_status(spec: ModelSpec) -> str:
+    """How `spec`'s commit is chosen, as `steb list-models` prints it: pinned (and where from), pinned by the
+    user's lock, or unpinned (and why); '' for a model without a hub id."""
+    from steb_lib.models.registry import revision_source
+    if not spec.hub_id: return ""
+    if spec.revision: return revision_source(spec)
+    if pin := read_models_lock()["pins"].get(spec.hub_id): return f"pinned by your models.lock: {pin['commit'][:10]}"
+    return revision_source(spec) + " (the first load with network records its commit in your models.lock)"
+
+# %% ../../nbs/lib/models/32_files.ipynb #lk2c
+def snapshot_sha256(path) -> dict:
+    "file -> sha256 of every file of a model directory or hub snapshot (links followed), a block at a time."
+    out = {}
+    for f in sorted(p for p in Path(path).rglob("*") if p.is_file()):
+        h = hashlib.sha256()
+        with open(f, "rb") as stream:
+            while block := stream.read(1 << 20): h.update(block)
+        out[f.relative_to(path).as_posix()] = h.hexdigest()
+    return out
+
+def discard_snapshot(path) -> None:
+    """Remove a hub snapshot and the cached blobs only it links to: nothing of a refused download is reused
+    (blobs another snapshot of the repository links to stay)."""
+    path = Path(path)
+    mine = {p.resolve() for p in path.rglob("*") if p.is_symlink()}
+    others = {p.resolve() for s in path.parent.iterdir() if s != path for p in s.rglob("*") if p.is_symlink()}
+    for blob in mine - others: blob.unlink(missing_ok=True)
+    shutil.rmtree(path, ignore_errors=True)
+
+# %% ../../nbs/lib/models/32_files.ipynb #lk3c
+def check_fetched(spec: ModelSpec, path) -> dict:
+    """The files' sha256 of a snapshot fetched at `spec.revision`, once checked: the hub answered with the pinned
+    commit, and files the lock recorded for that commit have the same sha256; else it is discarded and refused."""
+    commit, files = Path(path).name, snapshot_sha256(path)
+    recorded = read_models_lock()["files"].get(f"{spec.hub_id}@{commit}", {})
+    changed = sorted(f for f, h in recorded.items() if f in files and files[f] != h)
+    pinned = spec.revision if re.fullmatch(r"[0-9a-f]{40}", spec.revision or "") else None
+    problem = (f"the hub answered with commit {commit}, not the pinned {pinned}" if pinned and commit != pinned
+               else f"at {commit}, {', '.join(changed)} differ from the sha256 your models.lock recorded"
+               if changed else None)
+    if problem is None: return files
+    discard_snapshot(path)
+    raise StebInputError(f"{spec.hub_id}: {problem}: refused, and nothing of it kept ({models_lock_path()})")
+
+# %% ../../nbs/lib/models/32_files.ipynb #lk9c
+def lock_fetched(spec: ModelSpec, path, resolved: bool) -> None:
+    """With network, after `check_fetched`: the lock keeps the sha256 of the files of the commit at `path` (its
+    first fetch) and, `resolved` (no pin asked for: the commit is the latest, or `--update`'s), pins it."""
+    commit, key = Path(path).name, f"{spec.hub_id}@{Path(path).name}"
+    files = check_fetched(spec, path)
+    def change(lock):
+        lock["files"].setdefault(key, files)
+        if resolved:
+            lock["pins"][spec.hub_id] = {"commit": commit, "recorded": datetime.date.today().isoformat()}
+    if resolved or key not in read_models_lock()["files"]: update_models_lock(change)
+
+def hub_files(spec: ModelSpec, update: bool = False) -> dict:
+    """{path, revision, files_sha256, source_note} of hub model `spec`: at its pin, else at the commit the
+    user's lock holds (`update`: the latest again), fetched, checked and recorded in the lock (with network)."""
+    if spec.trust_remote_code and not spec.revision:
+        raise StebInputError(f"{spec.name} runs code from the hub ({spec.hub_id}); "
+                             "pin the commit you reviewed with --revision")
+    spec = locked_spec(spec, update)
+    note = model_source(spec)[1] + (f" ({spec.revision_note})" if spec.revision_note.endswith("models.lock") else "")
+    try: path = fetch_hub_model(spec)
+    except StebInputError: raise
+    except Exception as e:
+        raise StebInputError(f"cannot get {spec.hub_id}@{spec.revision or 'latest'} from the hub or its cache: "
+                             f"{type(e).__name__}: {e}") from e
+    if not offline(): lock_fetched(spec, path, resolved=spec.revision is None)
+    return {"path": path, "revision": Path(path).name, "files_sha256": None, "source_note": note}
+
 # %% ../../nbs/lib/models/32_files.ipynb #d31a2da9
-def materialize(spec: ModelSpec) -> dict:
+def materialize(spec: ModelSpec, update: bool = False) -> dict:
     """Local files of `spec`: {path, revision, files_sha256, source_note} (+ the pinned remote-code
-    repository, and an adapter's base model, if any)."""
+    repository, and an adapter's base model, if any); a hub model's by `hub_files` (`update`: its lock's pin
+    moved to the latest commit)."""
     source, note = model_source(spec)
     if Path(source).is_dir():
         fp = directory_fingerprint(source)
         files = {"path": source, "revision": spec.revision or fp, "files_sha256": fp, "source_note": note}
-    else:
-        if spec.trust_remote_code and not spec.revision:
-            raise StebInputError(
-                f"{spec.name} runs code from the hub ({spec.hub_id}); "
-                "pin the commit you reviewed with --revision"
-            )
-        try: path = fetch_hub_model(spec)
-        except Exception as e:
-            raise StebInputError(
-                f"cannot get {spec.hub_id}@{spec.revision or 'latest'} from the hub or its cache: "
-                f"{type(e).__name__}: {e}"
-            ) from e
-        files = {"path": path, "revision": Path(path).name, "files_sha256": None, "source_note": note}
+    else: files = hub_files(spec, update)
     return files | remote_code_pin(spec, files["path"]) | adapter_base(files["path"])
 
 # %% ../../nbs/lib/models/32_files.ipynb #69181745

@@ -14,11 +14,12 @@ from ..training_record import check_training_record           # a trained model'
 # %% auto #0
 __all__ = ['MODEL_REGISTRY', 'DEFAULT_MODELS', 'ENCODERS', 'RESOLVED_AT_LOAD', 'FAMILY_TRAITS', 'VECTOR_SPEC_FIELDS',
            'CAUSAL_MODEL_TYPES', 'OTHER_FRAMEWORK_SUFFIXES', 'OTHER_FRAMEWORK_FOLDERS', 'ModelSpec', 'spec_from_record',
-           'record_with_local_dir', 'load_model_registry', 'registry_lookup', 'split_revision', 'is_hub_id',
-           'resolve_model', 'FamilyTraits', 'encoder_family', 'check_family', 'family_traits', 'vector_settings',
-           'settings_fingerprint', 'family_from_config', 'detect_family', 'models_dir', 'unpacked_model_dir', 'below',
-           'package_model_files', 'packaged_model_dir', 'trained_model_dir', 'model_source', 'offline_availability',
-           'hub_cache_root', 'hub_cache_dir', 'trained_entry', 'model_files_to_fetch', 'model_path']
+           'record_with_local_dir', 'load_model_registry', 'revision_source', 'registry_lookup', 'split_revision',
+           'is_hub_id', 'resolve_model', 'FamilyTraits', 'encoder_family', 'check_family', 'family_traits',
+           'vector_settings', 'settings_fingerprint', 'family_from_config', 'detect_family', 'models_dir',
+           'unpacked_model_dir', 'below', 'package_model_files', 'packaged_model_dir', 'trained_model_dir',
+           'model_source', 'offline_availability', 'hub_cache_root', 'hub_cache_dir', 'trained_entry',
+           'model_files_to_fetch', 'model_path']
 
 # %% ../../nbs/lib/models/30_registry.ipynb #39dff253
 @dataclass(frozen=True)
@@ -36,6 +37,7 @@ class ModelSpec:
     trust_remote_code: bool = False
     # pinned commit of remote code living in another repository (config `auto_map` "repo--module.Class")
     code_revision: str | None = None
+    code_revision_note: str = ""        # where that code commit comes from
     encode_kwargs: dict = field(default_factory=dict)
     packaged: dict | None = None        # offline copy: {"module": ...} or {"zip_parts": [...], "member": ...}
     aliases: tuple = ()
@@ -99,6 +101,14 @@ DEFAULT_MODELS = (
     "styledistance-mini",   # trained by steb-lib on first use (train/52_styledistance)
 )  # the main job's models: all load offline. all-mpnet-base-v2 (packaged too) is left out for time:
 # on STEB-lite it alone takes ~5 min on 2 cores (~330 tokens/s); add it with `steb paper --models ...`
+
+# %% ../../nbs/lib/models/30_registry.ipynb #rs002
+def revision_source(spec: ModelSpec) -> str:
+    """Where `spec`'s pinned commit comes from, or why it has none, in a few words: its `revision_note` up to
+    the first ` (` or `;` ('' for a model without a hub id)."""
+    if not spec.hub_id: return ""
+    note = spec.revision_note or ("pinned" if spec.revision else "unpinned")
+    return re.split(r" \(|;", note, maxsplit=1)[0].strip()
 
 # %% ../../nbs/lib/models/30_registry.ipynb #c010
 def registry_lookup(name: str) -> ModelSpec | None:
