@@ -40,13 +40,14 @@ def zipped(folder: Path, top: str) -> bytes:
 
 
 class HubRepo:
-    "A hub repository served from a local folder: its files, one commit (sha1 of the content), and named revisions."
-    def __init__(self, repo_id: str, folder, kind: str = "model", revisions=("main",)):
+    """A hub repository served from a local folder: its files, one commit (`commit`, e.g. a registry's pin, else sha1
+    of the content), and named revisions."""
+    def __init__(self, repo_id: str, folder, kind: str = "model", revisions=("main",), commit: str | None = None):
         self.repo_id, self.kind, self.folder = repo_id, kind, Path(folder)
         self.files = {p.relative_to(self.folder).as_posix(): p for p in sorted(self.folder.rglob("*")) if p.is_file() and not p.name.startswith(".")}
         h = hashlib.sha1(repo_id.encode())
-        for rel, p in self.files.items(): h.update(rel.encode()); h.update(hashlib.sha256(p.read_bytes()).digest())
-        self.commit = h.hexdigest()
+        for rel, p in self.files.items() if commit is None else (): h.update(rel.encode()); h.update(hashlib.sha256(p.read_bytes()).digest())
+        self.commit = commit or h.hexdigest()
         self.revisions = {r: self.commit for r in revisions} | {self.commit: self.commit}
 
 

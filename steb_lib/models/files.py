@@ -11,10 +11,10 @@ from ..data.sources import offline
 from ..records import record_lock
 
 # %% auto #0
-__all__ = ['NOT_MODEL_FILES', 'directory_fingerprint', 'remote_code_repos', 'remote_code_pin', 'adapter_base', 'fetch_hub_model',
-           'models_lock_path', 'read_models_lock', 'update_models_lock', 'locked_spec', 'lock_status',
-           'snapshot_sha256', 'discard_snapshot', 'check_fetched', 'lock_fetched', 'hub_files', 'materialize',
-           'code_the_files_ask_for', 'refuse_code_without_consent', 'weights_problem', 'weight_errors']
+__all__ = ['NOT_MODEL_FILES', 'directory_fingerprint', 'remote_code_repos', 'remote_code_pin', 'adapter_base', 'cached_snapshot',
+           'fetch_hub_model', 'models_lock_path', 'read_models_lock', 'update_models_lock', 'locked_spec',
+           'lock_status', 'snapshot_sha256', 'discard_snapshot', 'check_fetched', 'lock_fetched', 'hub_files',
+           'materialize', 'code_the_files_ask_for', 'refuse_code_without_consent', 'weights_problem', 'weight_errors']
 
 # %% ../../nbs/lib/models/32_files.ipynb #c009
 # files that describe how a directory was made, not the model (steb-lib's training.json holds timings)
@@ -69,10 +69,26 @@ def adapter_base(path) -> dict:
     return {"model_adapter_base": adapter.get("base_model_name_or_path"),
             "model_adapter_base_revision": adapter.get("revision")}
 
+def cached_snapshot(repo: str, revision) -> str | None:
+    """The cached snapshot folder of `repo` at `revision` (a commit, or a branch the cache's refs hold). Offline it
+    is what loads: `snapshot_download` would ask for every file of the repository's cached tree, and a fetch
+    keeps only one weight format (`model_files_to_fetch`)."""
+    from steb_lib.models.registry import hub_cache_dir
+    folder, rev = hub_cache_dir(repo), revision or "main"
+    if folder is None: return None
+    ref = folder/"refs"/rev
+    commit = rev if re.fullmatch(r"[0-9a-f]{40}", rev) else ref.read_text().strip() if ref.is_file() else None
+    return str(folder/"snapshots"/commit) if commit and (folder/"snapshots"/commit).is_dir() else None
+
 def _snapshot(repo: str, revision) -> str:
     from huggingface_hub import HfApi, snapshot_download
-    patterns = None if offline() else model_files_to_fetch(HfApi().list_repo_files(repo, revision=revision))
-    return snapshot_download(repo, revision=revision, allow_patterns=patterns)
+    if offline(): return cached_snapshot(repo, revision) or snapshot_download(repo, revision=revision)
+    info = HfApi().model_info(repo, revision=revision)
+    if re.fullmatch(r"[0-9a-f]{40}", revision or "") and info.sha != revision:   # before anything is downloaded
+        raise StebInputError(f"{repo}: the hub answered with commit {info.sha}, not the pinned {revision}: "
+                             "refused, nothing fetched")
+    patterns = model_files_to_fetch([s.rfilename for s in info.siblings])
+    return snapshot_download(repo, revision=info.sha, allow_patterns=patterns)
 
 def fetch_hub_model(spec: ModelSpec) -> str:
     """`snapshot_download` of only the files loading needs (`model_files_to_fetch`), of an adapter's base model
@@ -84,7 +100,7 @@ def fetch_hub_model(spec: ModelSpec) -> str:
         _snapshot(base["model_adapter_base"], base["model_adapter_base_revision"])
     for repo in sorted(remote_code_repos(path)) if spec.trust_remote_code and spec.code_revision else ():
         code = _snapshot(repo, spec.code_revision)
-        if not offline(): check_fetched(replace(spec, hub_id=repo, revision=spec.code_revision), code)
+        if not offline(): lock_fetched(replace(spec, hub_id=repo, revision=spec.code_revision), code, False)
     return path
 
 # %% ../../nbs/lib/models/32_files.ipynb #lk0c
