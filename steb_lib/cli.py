@@ -247,8 +247,8 @@ def _add_fetch_parser(sub) -> None:
                     help="download nothing: say what would be fetched and its size where known")
     fe.add_argument("--record", help="also write the rows as JSON to this file")
     fe.add_argument("--update", action="store_true",
-                    help="models the registry does not pin: fetch the hub's latest commit and move the pin of "
-                         "your models.lock to it")
+                    help="models the registry does not pin: fetch the hub's latest commit and move "
+                         "the pin of your models.lock to it")
 
 def _add_prepare_parser(sub) -> None:
     pr = _command(sub, "prepare", prepare)

@@ -9,7 +9,7 @@ was learnt (`source`); where no public source shows the layout, `source` says so
 `tests/test_hub_replicas.py` serves them through the loopback hub and evaluates each by its registry name.
 """
 from __future__ import annotations
-import json, shutil
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 

@@ -115,7 +115,7 @@ class LoopbackInternet:
         kind_plural, _, rest = path[len("/api/"):].partition("/")
         repo, rest = self._repo(kind_plural.rstrip("s"), rest) if kind_plural in ("models", "datasets") else (None, rest)
         if repo is None: return self._send(h, 404, b'{"error": "Repository not found"}', {"X-Error-Code": "RepoNotFound"}, head)
-        what, _, rev = rest.partition("/")
+        what, _, rev = rest.partition("/") if rest else ("revision", "", "main")   # `/api/models/<repo>`: its main
         rev, _, sub = unquote(rev).partition("/") if what == "tree" else (unquote(rev), "", "")
         if rev not in repo.revisions: return self._send(h, 404, b'{"error": "Invalid rev id"}', {"X-Error-Code": "RevisionNotFound"}, head)
         if what == "revision":

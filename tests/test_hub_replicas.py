@@ -5,7 +5,7 @@ there is one. Through the console script: `steb fetch` gets them all with networ
 commit of every model the registry does not pin and every fetched commit's files; `steb evaluate` then runs each by its
 registry name without network, its commit recorded; `steb list-models` says where each commit comes from. A pinned
 fetch the hub answers with another commit, or with other files than the lock recorded, is refused and leaves nothing."""
-import json, os, shutil, subprocess, sys
+import json, os, subprocess, sys
 from pathlib import Path
 import pytest
 
@@ -63,6 +63,11 @@ def test_every_entry_loads_by_its_registry_name_then_runs_offline(hub, online, t
     fetched = {k.split("@")[0] for k in lock["files"]}
     assert {REGISTRY[n].hub_id for n in HUB_ENTRIES if not LAYOUTS[n].packaged} <= fetched, fetched
     assert set(CODE_REPOSITORIES) <= fetched   # the remote code, at its pinned commit, fetched and recorded with the models
+    adapter = [n for n in HUB_ENTRIES if LAYOUTS[n].adapter_base]
+    for name in adapter:   # an adapter-only repository: no config.json of its own; the base it names is fetched too
+        base = LAYOUTS[name].adapter_base.replace("/", "--")
+        assert list((tmp_path/"hub").glob(f"models--{base}/snapshots/*/config.json")), f"{name}'s base was not fetched"
+        assert not list((tmp_path/"hub").glob(f"models--{REGISTRY[name].hub_id.replace('/', '--')}/snapshots/*/config.json"))
 
     offline = {**online, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
     before = len(hub.requests)
@@ -76,6 +81,7 @@ def test_every_entry_loads_by_its_registry_name_then_runs_offline(hub, online, t
         assert res["model_hub_id"] == REGISTRY[name].hub_id, (name, res["model_hub_id"])
         if not LAYOUTS[name].packaged: assert res["model_revision"] == served[name], (name, res["model_revision"])
         if name in unpinned: assert "pinned by your models.lock" in res["model_source"], res["model_source"]
+        if LAYOUTS[name].adapter_base: assert res["model_adapter_base"] == LAYOUTS[name].adapter_base, res
         if LAYOUTS[name].code:
             assert res["model_code_revision"] == CODE_REPOSITORIES[LAYOUTS[name].code][0], res
     listed = steb("list-models", env=offline).stdout

@@ -20,14 +20,10 @@ def steb(*args, env):
     return subprocess.run([str(Path(sys.executable).parent/"steb"), *args], capture_output=True, text=True, env=env)
 
 
-UPSTREAM_STAND_INS = {"rrivera1849/LUSR": "bert", "Blablablab/multilingual-style-representation": "roberta",
-                      "AIDA-UPM/star2": "modernbert", "Blablablab/multilingual-style-representation-Llama-3.2": "adapter"}
-
-
 @pytest.fixture(scope="module")
 def net(tmp_path_factory):
     "The loopback internet serving real files: dataset sources from the fixtures, tiny models of every family as hub repos."
-    from steb_lib.testing.tiny_models import make_tiny_adapter, make_tiny_model
+    from steb_lib.testing.tiny_models import make_tiny_model
     models = tmp_path_factory.mktemp("models")
     with LoopbackInternet() as site:
         from steb_lib.data.datasets import dataset_entry
@@ -51,14 +47,6 @@ def net(tmp_path_factory):
         site.add_hub_repo(HubRepo("someone/tiny-st", minilm))   # an unregistered sentence-transformers model
         from steb_lib.testing.tiny_models import make_cross_encoder
         site.add_hub_repo(HubRepo("someone/tiny-cross-encoder", make_cross_encoder(models/"ce")))
-        # the models upstream added or fixed (issue 60), as tiny stand-ins of their architectures under their own hub ids;
-        # the Llama-3.2 one an adapter-only repository whose base is another hub repository
-        for hub_id, kind in UPSTREAM_STAND_INS.items():
-            if kind != "adapter": site.add_hub_repo(HubRepo(hub_id, make_tiny_model(kind, models/hub_id.replace("/", "--"))))
-        site.add_hub_repo(HubRepo("someone/tiny-llama-base", make_tiny_model("qwen2", models/"llama-base")))
-        site.add_hub_repo(HubRepo("Blablablab/multilingual-style-representation-Llama-3.2",
-                                  make_tiny_adapter(models/"msr-llama", models/"llama-base", "someone/tiny-llama-base")))
-        site.add_hub_repo(HubRepo("TimKoornstra/SAURON", minilm))
         yield site
 
 
@@ -231,35 +219,5 @@ def test_rerank_with_a_hub_cross_encoder(net, online, tmp_path):
     assert repo.commit in json.dumps(res), res
 
 
-# (registry name, hub id, family): the models upstream added or fixed, each loaded by its registry name from the hub (the
-# loopback one), its commit recorded; the fifth, the adapter-only repository, is fetched and then run offline below
-UPSTREAM_MODELS = [("LUSR", "rrivera1849/LUSR", "masked-lm"), ("MSR", "Blablablab/multilingual-style-representation", "masked-lm"),
-                   ("STAR2", "AIDA-UPM/star2", "masked-lm"), ("SAURON", "TimKoornstra/SAURON", "sentence-transformers")]
-
-
-def test_the_models_upstream_added_load_by_their_registry_names(net, online, tmp_path):
-    for name, hub_id, family in UPSTREAM_MODELS:
-        r = steb("evaluate", name, "--dataset", "literature_authors", "--results-dir", str(tmp_path/"r"), env=online)
-        assert r.returncode == 0, r.stderr[-3000:]
-        [path] = list((tmp_path/"r"/name).glob("literature_authors/*.json"))
-        res = json.loads(path.read_text())
-        assert (res["model_hub_id"], res["model_family"]) == (hub_id, family), res
-        assert res["model_revision"] == net.hub[("model", hub_id)].commit, res   # the commit that ran
-
-
-def test_an_adapter_only_repository_is_fetched_with_its_base_then_runs_without_network(net, online, tmp_path):
-    "MSR-Llama-3.2: sentence-transformers' files and a PEFT adapter, no config.json; the base it names is fetched too."
-    r = steb("fetch", "--dataset", "core", "--models", "MSR-Llama-3.2", env=online)
-    assert r.returncode == 0, r.stdout + r.stderr
-    snapshots = tmp_path/"hub"
-    assert list(snapshots.glob("models--someone--tiny-llama-base/snapshots/*/config.json")), "the base was not fetched"
-    assert not list(snapshots.glob("models--Blablablab--*Llama-3.2/snapshots/*/config.json"))   # adapter-only
-    before = len(net.requests)
-    r = steb("evaluate", "MSR-Llama-3.2", "--dataset", "core", "--task", "clustering", "--correct", "seeded-selection",
-             "--results-dir", str(tmp_path/"r"), env={**online, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"})
-    assert r.returncode == 0 and len(net.requests) == before, r.stderr[-3000:]
-    [path] = list((tmp_path/"r"/"MSR-Llama-3.2").glob("core/clustering.json"))
-    res = json.loads(path.read_text())
-    repo = net.hub[("model", "Blablablab/multilingual-style-representation-Llama-3.2")]
-    assert (res["model_family"], res["model_revision"]) == ("sentence-transformers", repo.commit), res
-    assert (res["model_adapter_base"], res["model_adapter_base_revision"]) == ("someone/tiny-llama-base", None), res
+# The registry's models (upstream's additions among them: LUSR, MSR, STAR2, SAURON and the adapter-only MSR-Llama-3.2) load
+# by their registry names from replicas of their own repositories: tests/test_hub_replicas.py.

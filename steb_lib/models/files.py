@@ -70,9 +70,9 @@ def adapter_base(path) -> dict:
             "model_adapter_base_revision": adapter.get("revision")}
 
 def cached_snapshot(repo: str, revision) -> str | None:
-    """The cached snapshot folder of `repo` at `revision` (a commit, or a branch the cache's refs hold). Offline it
-    is what loads: `snapshot_download` would ask for every file of the repository's cached tree, and a fetch
-    keeps only one weight format (`model_files_to_fetch`)."""
+    """The cached snapshot folder of `repo` at `revision` (a commit, or a branch the cache's refs hold).
+    Offline it is what loads: `snapshot_download` would ask for every file of the repository's cached tree,
+    and a fetch keeps only one weight format (`model_files_to_fetch`)."""
     from steb_lib.models.registry import hub_cache_dir
     folder, rev = hub_cache_dir(repo), revision or "main"
     if folder is None: return None
@@ -84,16 +84,17 @@ def _snapshot(repo: str, revision) -> str:
     from huggingface_hub import HfApi, snapshot_download
     if offline(): return cached_snapshot(repo, revision) or snapshot_download(repo, revision=revision)
     info = HfApi().model_info(repo, revision=revision)
-    if re.fullmatch(r"[0-9a-f]{40}", revision or "") and info.sha != revision:   # before anything is downloaded
+    # checked before anything is downloaded
+    if re.fullmatch(r"[0-9a-f]{40}", revision or "") and info.sha != revision:
         raise StebInputError(f"{repo}: the hub answered with commit {info.sha}, not the pinned {revision}: "
                              "refused, nothing fetched")
     patterns = model_files_to_fetch([s.rfilename for s in info.siblings])
-    return snapshot_download(repo, revision=info.sha, allow_patterns=patterns)
+    return snapshot_download(repo, revision=revision, allow_patterns=patterns)   # a branch's ref is kept
 
 def fetch_hub_model(spec: ModelSpec) -> str:
-    """`snapshot_download` of only the files loading needs (`model_files_to_fetch`), of an adapter's base model
-    on the hub (`adapter_base`) and of remote code in another repository at its `code_revision`, so that a
-    fetched model runs offline; offline, the cached snapshots."""
+    """`snapshot_download` of only the files loading needs (`model_files_to_fetch`), of an adapter's base
+    model on the hub (`adapter_base`) and of remote code in another repository at its `code_revision`, so
+    that a fetched model runs offline; offline, the cached snapshots."""
     path = _snapshot(spec.hub_id, spec.revision)
     base = adapter_base(path)
     if base.get("model_adapter_base") and not Path(base["model_adapter_base"]).is_dir():
@@ -138,7 +139,8 @@ def lock_status(spec: ModelSpec) -> str:
     from steb_lib.models.registry import revision_source
     if not spec.hub_id: return ""
     if spec.revision: return revision_source(spec)
-    if pin := read_models_lock()["pins"].get(spec.hub_id): return f"pinned by your models.lock: {pin['commit'][:10]}"
+    if pin := read_models_lock()["pins"].get(spec.hub_id):
+        return f"pinned by your models.lock: {pin['commit'][:10]}"
     return revision_source(spec) + " (the first load with network records its commit in your models.lock)"
 
 # %% ../../nbs/lib/models/32_files.ipynb #lk2c
@@ -163,23 +165,26 @@ def discard_snapshot(path) -> None:
 
 # %% ../../nbs/lib/models/32_files.ipynb #lk3c
 def check_fetched(spec: ModelSpec, path) -> dict:
-    """The files' sha256 of a snapshot fetched at `spec.revision`, once checked: the hub answered with the pinned
-    commit, and files the lock recorded for that commit have the same sha256; else it is discarded and refused."""
+    """The files' sha256 of a snapshot fetched at `spec.revision`, once checked: the hub answered with the
+    pinned commit, and files the lock recorded for that commit have the same sha256; else it is discarded and
+    refused."""
     commit, files = Path(path).name, snapshot_sha256(path)
     recorded = read_models_lock()["files"].get(f"{spec.hub_id}@{commit}", {})
     changed = sorted(f for f, h in recorded.items() if f in files and files[f] != h)
     pinned = spec.revision if re.fullmatch(r"[0-9a-f]{40}", spec.revision or "") else None
-    problem = (f"the hub answered with commit {commit}, not the pinned {pinned}" if pinned and commit != pinned
-               else f"at {commit}, {', '.join(changed)} differ from the sha256 your models.lock recorded"
-               if changed else None)
+    problem = (
+        f"the hub answered with commit {commit}, not the pinned {pinned}" if pinned and commit != pinned
+        else f"at {commit}, {', '.join(changed)} differ from the sha256 your models.lock recorded" if changed
+        else None)
     if problem is None: return files
     discard_snapshot(path)
     raise StebInputError(f"{spec.hub_id}: {problem}: refused, and nothing of it kept ({models_lock_path()})")
 
 # %% ../../nbs/lib/models/32_files.ipynb #lk9c
 def lock_fetched(spec: ModelSpec, path, resolved: bool) -> None:
-    """With network, after `check_fetched`: the lock keeps the sha256 of the files of the commit at `path` (its
-    first fetch) and, `resolved` (no pin asked for: the commit is the latest, or `--update`'s), pins it."""
+    """With network, after `check_fetched`: the lock keeps the sha256 of the files of the commit at `path`
+    (its first fetch) and, `resolved` (no pin asked for: the commit is the latest, or `--update`'s), pins
+    it."""
     commit, key = Path(path).name, f"{spec.hub_id}@{Path(path).name}"
     files = check_fetched(spec, path)
     def change(lock):
@@ -190,17 +195,19 @@ def lock_fetched(spec: ModelSpec, path, resolved: bool) -> None:
 
 def hub_files(spec: ModelSpec, update: bool = False) -> dict:
     """{path, revision, files_sha256, source_note} of hub model `spec`: at its pin, else at the commit the
-    user's lock holds (`update`: the latest again), fetched, checked and recorded in the lock (with network)."""
+    user's lock holds (`update`: the latest again), fetched, checked and recorded in the lock (with
+    network)."""
     if spec.trust_remote_code and not spec.revision:
         raise StebInputError(f"{spec.name} runs code from the hub ({spec.hub_id}); "
                              "pin the commit you reviewed with --revision")
     spec = locked_spec(spec, update)
-    note = model_source(spec)[1] + (f" ({spec.revision_note})" if spec.revision_note.endswith("models.lock") else "")
+    by_lock = spec.revision_note.endswith("models.lock")
+    note = model_source(spec)[1] + (f" ({spec.revision_note})" if by_lock else "")
     try: path = fetch_hub_model(spec)
     except StebInputError: raise
     except Exception as e:
-        raise StebInputError(f"cannot get {spec.hub_id}@{spec.revision or 'latest'} from the hub or its cache: "
-                             f"{type(e).__name__}: {e}") from e
+        raise StebInputError(f"cannot get {spec.hub_id}@{spec.revision or 'latest'} from the hub or its "
+                             f"cache: {type(e).__name__}: {e}") from e
     if not offline(): lock_fetched(spec, path, resolved=spec.revision is None)
     return {"path": path, "revision": Path(path).name, "files_sha256": None, "source_note": note}
 
