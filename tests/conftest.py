@@ -20,7 +20,7 @@ if worker and os.environ.get("STEB_CACHE"):
 # the end. The two longest go to different workers (the first file to each). test.sh passes --no-loadscope-reorder:
 # by default pytest-xdist reorders files by their number of tests, which put the site build (3 tests) 22 minutes in.
 LONGEST_FIRST = ("test_site.py", "test_full_suite_rehearsal.py", "test_paper_parameters.py", "test_late_interaction.py",
-                 "test_sweep.py", "test_slurm_cluster.py", "test_parity.py", "test_wheel.py", "test_in_memory.py")
+                 "test_sweep.py", "test_hub_replicas.py", "test_slurm_cluster.py", "test_parity.py", "test_wheel.py", "test_in_memory.py")
 
 
 def pytest_collection_modifyitems(items):

@@ -112,3 +112,19 @@ def test_a_commit_whose_files_changed_since_the_lock_recorded_them_is_refused(hu
     finally: repo.files["config.json"] = saved
     assert r.returncode == 1 and "config.json differ from the sha256 your models.lock recorded" in r.stdout, r.stdout
     assert not list((tmp_path/"hub2").glob("models--FacebookAI--roberta-large/snapshots/*/*"))
+
+
+def test_a_lock_pin_holds_until_fetch_update_moves_it(hub, online, tmp_path):
+    "An unpinned model stays at the commit its first load recorded, even when the hub's main moves; --update moves it."
+    fetch = lambda *extra: steb("fetch", "--dataset", "core", "--models", "STAR", *extra, env=online)
+    lock = lambda: json.loads((tmp_path/"cache"/"models.lock").read_text())["pins"]["AIDA-UPM/star"]["commit"]
+    assert fetch().returncode == 0
+    repo, first = hub.hub[("model", "AIDA-UPM/star")], hub.hub[("model", "AIDA-UPM/star")].commit
+    moved = HubRepo("AIDA-UPM/star", repo.folder, commit="f" * 40)   # the hub's main moves on (same files, new commit)
+    hub.add_hub_repo(moved); moved.revisions[first] = first
+    try:
+        r = fetch()
+        assert r.returncode == 0 and lock() == first and "pinned by your models.lock" in r.stdout, r.stdout
+        r = fetch("--update")
+        assert r.returncode == 0 and lock() == "f" * 40, r.stdout + r.stderr
+    finally: hub.add_hub_repo(repo)
