@@ -17,12 +17,12 @@ from .profiles import CORRECTIONS, DEFAULT_PROFILE, PROFILES, make_profile
 # that `steb --help` and `steb --version` answer at once
 
 # %% auto #0
-__all__ = ['COMMAND_HELP', 'COMMAND_PARSERS', 'EXAMPLE_MODELS', 'SCORE_CHOICES', 'seed_number', 'commands_parser', 'build_parser',
-           'run_fetch', 'chosen_profile', 'list_corrections', 'run_examples', 'list_models', 'list_datasets', 'prepare',
-           'sweep_options', 'run_sweep', 'print_sweep_plan', 'run_evaluate', 'run_rerank', 'of_a_suite', 'print_tables',
-           'print_interval_tables', 'shown_differences', 'run_compare', 'print_intervals_and_claims', 'run_paper',
-           'run_train', 'main', 'progress_bar', 'run_verify', 'print_kernels', 'run_export', 'run_status',
-           'print_sweep_report']
+__all__ = ['COMMAND_HELP', 'COMMAND_PARSERS', 'EXAMPLE_MODELS', 'SCORE_CHOICES', 'seed_number', 'number_from', 'commands_parser',
+           'build_parser', 'run_fetch', 'chosen_profile', 'list_corrections', 'run_examples', 'list_models',
+           'list_datasets', 'prepare', 'sweep_options', 'run_sweep', 'print_sweep_plan', 'run_evaluate', 'run_rerank',
+           'of_a_suite', 'print_tables', 'print_interval_tables', 'shown_differences', 'run_compare',
+           'print_intervals_and_claims', 'run_paper', 'run_train', 'main', 'progress_bar', 'run_verify',
+           'print_kernels', 'run_export', 'run_status', 'print_sweep_report']
 
 # %% ../nbs/lib/98_cli.ipynb #c005
 def _add_profile_options(p):
@@ -38,6 +38,20 @@ def seed_number(text: str) -> int:
     if not 0 <= seed < 2**32:
         raise argparse.ArgumentTypeError(f"{text!r} is not a seed: an integer from 0 to {2**32 - 1}")
     return seed
+
+def number_from(low: float, kind=int, above: bool = False):
+    """An argparse type: a finite `kind` number at least `low` (more than it, `above`), else an argparse error
+    naming the range (a count of CPUs or retries, a time factor: never negative, NaN or infinite)."""
+    def parse(text: str):
+        try: value = kind(text)
+        except ValueError: value = None
+        finite = value is not None and value == value and abs(value) != float("inf")
+        if not finite or value < low or above and value == low:
+            raise argparse.ArgumentTypeError(
+                f"{text!r} is not {'an integer' if kind is int else 'a number'} "
+                f"{'above' if above else 'from'} {low:g}")
+        return value
+    return parse
 
 def _add_kernels_option(p):
     "`--native-kernels`: read by the console script before anything loads (`run_settings.launch`)."
@@ -63,7 +77,7 @@ def _add_executor_options(p):
     p.add_argument("--executor", choices=("inline",) + EXECUTORS, default="inline",
                    help="inline: in this process (default); local: one submitit job per (model, dataset) on "
                    "this machine; slurm: a SLURM job array")
-    p.add_argument("--parallelism", type=int, default=2,
+    p.add_argument("--parallelism", type=number_from(1), default=2,
                    help="local: jobs at once; steb paper, inline: models at once, each in a process of "
                    "its own (default 2; 1: one after the other in this process)")
     p.add_argument("--slurm-config", help="a site's SLURM settings (TOML: partition, account, qos, "
@@ -71,21 +85,24 @@ def _add_executor_options(p):
                    "flags override them")
     p.add_argument("--slurm-partition"); p.add_argument("--slurm-account")
     p.add_argument("--slurm-qos"); p.add_argument("--slurm-constraint")
-    p.add_argument("--slurm-gpus", type=int, help="GPUs per job (default 0)")
+    p.add_argument("--slurm-gpus", type=number_from(0), help="GPUs per job (default 0)")
     p.add_argument("--slurm-gpu-flag", choices=("gpus-per-node", "gpus-per-task", "gres"),
                    help="how jobs ask for GPUs (default gpus-per-node)")
     p.add_argument("--slurm-time", help="time limit per job (default 4:00:00)")
-    p.add_argument("--slurm-array-parallelism", type=int, help="jobs of the array at once (16)")
-    p.add_argument("--slurm-cpus", type=int, help="CPUs per job (default 8)")
+    p.add_argument("--slurm-array-parallelism", type=number_from(1),
+                   help="jobs of the array at once (16)")
+    p.add_argument("--slurm-cpus", type=number_from(1), help="CPUs per job (default 8)")
     p.add_argument("--slurm-mem", help="memory per job, e.g. 32G (default: the partition's)")
-    p.add_argument("--slurm-signal-delay", type=int, help="seconds before its time limit that a job is "
+    p.add_argument("--slurm-signal-delay", type=number_from(0),
+                   help="seconds before its time limit that a job is "
                    "warned, to be requeued if it made progress (default 90)")
-    p.add_argument("--slurm-retries", type=int, default=0,
+    p.add_argument("--slurm-retries", type=number_from(0), default=0,
                    help="a job SLURM ends for memory or time: submitted again with more, this many times (0)")
-    p.add_argument("--slurm-retry-factor", type=float, default=2.0, help="more: the limit times this (2)")
+    p.add_argument("--slurm-retry-factor", type=number_from(1, float, above=True), default=2.0,
+                   help="more: the limit times this (2)")
     p.add_argument("--slurm-max-mem", help="retries ask at most this memory, e.g. 64G")
     p.add_argument("--slurm-max-time", help="retries ask at most this time, e.g. 24:00:00")
-    p.add_argument("--pack-minutes", type=float,
+    p.add_argument("--pack-minutes", type=number_from(0, float),
                    help="pack each model's jobs into submitit jobs of about this many minutes by a rough "
                    "estimate, the model loaded once each (0: one submitit job per job; default: slurm, half "
                    "the time limit, so that an estimate off by 2x still fits; local, 0)")
@@ -589,6 +606,9 @@ def print_tables(results_dir, scores=("operational", "definitional"), as_csv=Fal
     not separable from the best instead (`print_interval_tables`)."""
     from steb_lib.paper import reference_label
     reference_label(against)   # an unknown version is refused before anything is read
+    if ci and against != "paper":
+        raise StebInputError(f"--ci prints intervals and ranks, not the comparison with {against}: run the "
+                             "two apart (steb table --ci; steb table --against ...)")
     if ci: return print_interval_tables(results_dir, scores, as_csv)
     from steb_lib.eval.results import results_table
     from steb_lib.paper import SCORE_TABLES, markdown_table

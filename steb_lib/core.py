@@ -14,10 +14,10 @@ import numpy as np
 __all__ = ['DEFAULT_SEED', 'NEAR_TIE_MARGIN', 'DEFAULT_BATCH_SIZE', 'PROTOCOLS', 'SECRET_VARIABLES', 'TIMELINE_VAR',
            'StebInputError', 'check_texts', 'check_protocol', 'canonical_json', 'sha256_text', 'sha256_json',
            'file_sha256', 'remove_stale_temporaries', 'fsync_directory', 'inside', 'atomic_file', 'atomic_write_bytes',
-           'atomic_write_text', 'configured_secrets', 'scrub_secrets', 'log_to_stdout', 'collect_log', 'work_labelled',
-           'bar_label', 'l2_normalize', 'cosine_similarity_matrix', 'path_name', 'default_cache_dir', 'clone_holding',
-           'data_dir', 'set_aside', 'writable_directory', 'usable_cache_dir', 'LazyRegistry', 'lazy_module',
-           'timeline_event', 'timed']
+           'atomic_write_text', 'configured_secrets', 'url_credentials', 'scrub_secrets', 'log_to_stdout',
+           'collect_log', 'work_labelled', 'bar_label', 'l2_normalize', 'cosine_similarity_matrix', 'path_name',
+           'default_cache_dir', 'clone_holding', 'data_dir', 'set_aside', 'writable_directory', 'usable_cache_dir',
+           'LazyRegistry', 'lazy_module', 'timeline_event', 'timed']
 
 # %% ../nbs/lib/00_core.ipynb #c006
 DEFAULT_SEED = 42
@@ -161,16 +161,30 @@ def atomic_write_text(path, text: str, within=None) -> Path:
 
 # %% ../nbs/lib/00_core.ipynb #5f30a61d
 SECRET_VARIABLES = ("OPENAI_API_KEY", "STEB_LLM_API_KEY", "HF_TOKEN", "HUGGING_FACE_HUB_TOKEN")
+_URL_SECRETS: set = set()   # credentials read from URLs this process was given (`url_credentials`)
 
 def configured_secrets() -> list[str]:
-    "The values of the secrets set in the environment (`SECRET_VARIABLES`, `*_API_KEY`, `*_TOKEN`)."
+    """The values of the secrets set in the environment (`SECRET_VARIABLES`, `*_API_KEY`, `*_TOKEN`) and of the
+    credentials in URLs this process was given (`url_credentials`)."""
     names = set(SECRET_VARIABLES) | {n for n in os.environ if n.endswith(("_API_KEY", "_TOKEN"))}
-    return sorted({os.environ[n] for n in names if len(os.environ.get(n) or "") >= 8}, key=len, reverse=True)
+    found = {os.environ[n] for n in names if len(os.environ.get(n) or "") >= 8} | _URL_SECRETS
+    return sorted(found, key=len, reverse=True)
+
+def url_credentials(url: str) -> list[str]:
+    """The secrets a URL's `user:password@` carries — the password, `user:password` and its base64 (what HTTP
+    Basic auth sends) — remembered for `scrub_secrets`; [] for a URL without them."""
+    import base64
+    from urllib.parse import unquote, urlsplit
+    parts = urlsplit(str(url or ""))
+    if parts.password is None: return []
+    pair = f"{unquote(parts.username or '')}:{unquote(parts.password)}"
+    found = [s for s in (unquote(parts.password), pair, base64.b64encode(pair.encode()).decode()) if len(s) >= 4]
+    _URL_SECRETS.update(found); return found
 
 def scrub_secrets(text: str) -> str:
-    "`text` with every configured secret (`configured_secrets`) replaced by `***`."
+    "`text` with every configured secret (`configured_secrets`) and any URL's `user:password@` replaced by `***`."
     for secret in configured_secrets(): text = text.replace(secret, "***")
-    return text
+    return re.sub(r"(?<=://)[^/\s@]+@", "***@", text)
 
 # %% ../nbs/lib/00_core.ipynb #c027
 class _CurrentStdout(logging.StreamHandler):

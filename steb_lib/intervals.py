@@ -327,6 +327,7 @@ def score_differences(frame: pd.DataFrame, a: str, b: str, scores=("operational"
 
 def compare_models(results_dir, a: str, b: str, level: float = CONFIDENCE) -> tuple:
     "(per-dataset differences, per-score differences) of models `a` and `b` in `results_dir`, paired."
+    if a == b: raise StebInputError(f"{a!r} compared with itself: name two models (steb compare A B)")
     frame = results_with_replicates(results_dir)
     for m in (a, b):
         if m not in set(frame["model"]): raise StebInputError(f"no results of {m!r} under {results_dir}")

@@ -259,8 +259,14 @@ def upstream_version(name: str) -> str:
 
 # %% ../nbs/lib/80_paper.ipynb #20bc844d
 def reference_label(against: str) -> str:
-    "How a table compared `against` is named in words: 'the paper', 'upstream v3'."
-    return "the paper" if against == "paper" else f"upstream {upstream_version(against.partition(':')[2])}"
+    """How a table compared `against` is named in words: 'the paper', 'upstream v3'; anything but `paper` or
+    `upstream:<version>` refused, naming the form."""
+    if against == "paper": return "the paper"
+    kind, _, version = against.partition(":")
+    if kind != "upstream" or not version:
+        raise StebInputError(f"compare against 'paper' or 'upstream:<version>' (e.g. upstream:{against}), "
+                             f"not {against!r}")
+    return f"upstream {upstream_version(version)}"
 
 def reference_table(score: str, against: str = "paper") -> pd.DataFrame:
     """The published table of `score` a run is compared with, indexed by registry name (`paper_table`): the

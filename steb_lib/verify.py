@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from .core import NEAR_TIE_MARGIN, StebInputError, data_dir
 from .records import TIMING_FIELDS
-from .eval.results import IDENTITY_FIELDS, RESULT_RECORD, parse_result, samples_problem
+from .eval.results import IDENTITY_FIELDS, RESULT_RECORD, parse_result, result_system, samples_problem
 from .run_settings import read_run_settings, settings_differences
 
 # %% auto #0
@@ -125,11 +125,14 @@ def default_reference(run_dir) -> Path:
     raise StebInputError(f"no committed results are named like {run_dir}: give the reference with --against")
 
 def result_index(results_dir) -> dict:
-    "{'model/dataset/task': result} of a store's usable results (a damaged one is an error: verify nothing)."
-    found = {}
+    """{'model/dataset/task': result} of a store's usable results (a damaged one, or one present twice, is an
+    error: verify nothing)."""
+    found, where = {}, {}
     for p in sorted(Path(results_dir).glob("*/*/*.json")):
         result, problem = parse_result(p)
         if problem: raise StebInputError(f"{p}: the result {problem}")
+        same = where.setdefault((result_system(result), result["dataset"], result["task"]), p)
+        if same != p: raise StebInputError(f"{same} and {p} are the same result: keep one of them in the store")
         found[p.relative_to(results_dir).with_suffix("").as_posix()] = result
     if not found: raise StebInputError(f"no results under {results_dir}")
     return found
@@ -141,7 +144,12 @@ def verify_run(run_dir, reference_dir=None, models=None):
     `models`: only those models' results (a run of a subset: the others are not missing)."""
     import pandas as pd
     reference_dir = Path(reference_dir) if reference_dir else default_reference(run_dir)
-    run, ref = (of_models(result_index(d), models) for d in (run_dir, reference_dir))
+    run, ref = result_index(run_dir), result_index(reference_dir)
+    known = {r["model"] for r in (*run.values(), *ref.values())}
+    if unknown := sorted((model_names(models) or set()) - known):   # a typo would verify nothing, "reproduced"
+        raise StebInputError(f"--models {' '.join(unknown)}: no results of it in either store "
+                             f"(their models: {', '.join(sorted(known))})")
+    run, ref = of_models(run, models), of_models(ref, models)
     settings = read_run_settings(run_dir), read_run_settings(reference_dir)
     rows = []
     for key in sorted(set(run) | set(ref)):

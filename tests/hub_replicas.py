@@ -43,8 +43,10 @@ class Layout:
 _TINY_ST = "sentence-transformers repository: modules.json, 1_Pooling, sentence_bert_config.json"
 LAYOUTS: dict[str, Layout] = {
     # style models
-    "LUAR-MUD": Layout("luar", "model card (AutoModel/AutoTokenizer from the repository, trust_remote_code); config.py and "
-                       "model.py beside config.json; safetensors weights (MODEL-PINS: loaded with use_safetensors=True)",
+    "LUAR-MUD": Layout("luar", "model card (AutoModel/AutoTokenizer from the repository, trust_remote_code); config.py "
+                       "(LUARConfig, model_type LUAR: public copies) and model.py beside config.json; safetensors weights (public code loads f1db5025 with "
+                       "use_safetensors=True, and copies tokenizer.json, tokenizer_config.json and special_tokens_map.json "
+                       "from its snapshot)",
                        tokenizer="roberta", own_code=("config", "model")),
     "LUAR-CRUD": Layout("luar", "as LUAR-MUD; its 2023-10-09 commits upload the weights ('Upload LUAR') then the tokenizer "
                         "(registry note); pickled weights (MODEL-PINS: the CRUD pin may hold pytorch_model.bin only)",
@@ -253,10 +255,13 @@ def build_replica(name: str, layout: Layout, root: Path) -> Path:
         if layout.code == "Alibaba-NLP/new-impl": config |= {"model_type": "new", "architectures": ["NewModel"]}
     if layout.own_code:
         cfg, mod = layout.own_code
-        (dest/"configuration_luar.py").rename(dest/f"{cfg}.py")
+        # the real config class says model_type "LUAR" (public copies of its config.py; its model.py imports it)
+        (dest/f"{cfg}.py").write_text((dest/"configuration_luar.py").read_text().replace('"luar-tiny"', '"LUAR"'))
+        (dest/"configuration_luar.py").unlink()
         (dest/f"{mod}.py").write_text((dest/"modeling_luar.py").read_text().replace(".configuration_luar", f".{cfg}"))
         (dest/"modeling_luar.py").unlink()
-        config["auto_map"] = {"AutoConfig": f"{cfg}.LUARConfig", "AutoModel": f"{mod}.LUAR"}
+        config |= {"model_type": "LUAR", "architectures": ["LUAR"],
+                   "auto_map": {"AutoConfig": f"{cfg}.LUARConfig", "AutoModel": f"{mod}.LUAR"}}
     (dest/"config.json").write_text(json.dumps(config, indent=2))
     if layout.st: _st_files(dest, layout.st)
     _weights(dest, layout.weights)

@@ -24,8 +24,8 @@ _logger = logging.getLogger("steb_lib.eval.rerank")
 # %% auto #0
 __all__ = ['RERANK_SUCCESS_KS', 'RERANK_MRR_AT', 'RERANK_DEPTH', 'RERANK_IDENTITY_FIELDS', 'RERANK_KIND',
            'document_retrieval_set', 'first_stage_rankings', 'needle_hits', 'first_needle_ranks', 'success_and_mrr',
-           'rerank_top', 'reranker_spec', 'load_cross_encoder', 'CrossEncoderReranker', 'MultiVectorReranker',
-           'two_stage_metrics', 'make_reranker', 'reranker_label', 'evaluate_rerank']
+           'rerank_top', 'reranker_spec', 'missing_head', 'load_cross_encoder', 'CrossEncoderReranker',
+           'MultiVectorReranker', 'two_stage_metrics', 'make_reranker', 'reranker_label', 'evaluate_rerank']
 
 # %% ../../nbs/lib/eval/67_rerank.ipynb #c006
 RERANK_SUCCESS_KS, RERANK_MRR_AT, RERANK_DEPTH = (1, 8, 100), 20, 100
@@ -100,11 +100,23 @@ def reranker_spec(name_or_path: str, revision: str | None = None) -> ModelSpec:
         raise StebInputError(f"reranker {str(name_or_path)!r}: not a directory, not a hub id")
     return ModelSpec(str(name_or_path), "cross-encoder", hub_id=str(name_or_path), revision=revision)
 
+def missing_head(path) -> str | None:
+    """Why the model in `path` is not a cross-encoder (None: it is): its `config.json` names no
+    `...ForSequenceClassification` architecture, so `CrossEncoder` would add a randomly initialised head."""
+    config = Path(path)/"config.json"
+    archs = (json.loads(config.read_text(encoding="utf-8")).get("architectures") or []) if config.is_file() else []
+    if any(str(a).endswith("ForSequenceClassification") for a in archs): return None
+    return (f"its files hold no classification head (architectures: {', '.join(map(str, archs)) or 'none'}): "
+            "as a CrossEncoder it would score with a random head; pass a cross-encoder, or rerank with an "
+            "encoder's token vectors (--reranker-scoring maxsim)")
+
 def load_cross_encoder(path, name: str, device=None, max_length=None):
-    "sentence-transformers' `CrossEncoder` from local files; unsafe or damaged weights: one line naming them."
+    """sentence-transformers' `CrossEncoder` from local files; a model without its head (`missing_head`),
+    unsafe or damaged weights: one line naming them."""
     from sentence_transformers import CrossEncoder
     from steb_lib.models.devices import default_device
     from steb_lib.models.files import weight_errors
+    if why := missing_head(path): raise StebInputError(f"reranker {name}: {why}")
     with weight_errors(f"reranker {name}"):
         return CrossEncoder(path, device=device or default_device(), max_length=max_length)
 

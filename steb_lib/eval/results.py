@@ -288,12 +288,16 @@ def base_result(
 # %% ../../nbs/lib/eval/60_results.ipynb #c016
 def load_results(results_dir) -> list[dict]:
     """Every usable result under `results_dir`, sorted by system, dataset and task; damaged ones are named and
-    left out."""
-    found = []
+    left out; one present twice (a copied folder) is refused, naming both files."""
+    found, where = [], {}
     for p in sorted(Path(results_dir).glob("*/*/*.json")):
         result, problem = parse_result(p)
         if problem: warnings.warn(f"left out {p}: the result {problem}"); continue
-        found.append(result)
+        key = (result_system(result), result["dataset"], result["task"])
+        if key in where:   # a copy (a backup folder inside the store): which one counts would be chance
+            raise StebInputError(f"{where[key]} and {p} are the same result ({'/'.join(key)}): keep one of "
+                                 "them in the store (move the other out)")
+        where[key] = p; found.append(result)
     profiles = sorted({r["profile"] for r in found if "profile" in r})
     if len(profiles) > 1:
         raise StebInputError(

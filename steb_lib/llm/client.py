@@ -21,6 +21,7 @@ from steb_lib.core import (
     file_sha256,
     set_aside,
     sha256_json,
+    url_credentials,
 )
 
 _logger = logging.getLogger("steb_lib.llm.client")
@@ -121,8 +122,11 @@ def transformer_flops(parameters: float, tokens: int) -> float:
 OPENAI_API_URL = "https://api.openai.com/v1"
 
 def api_endpoint(base_url: str | None = None) -> str:
-    "The endpoint requests go to: `base_url`, else `$OPENAI_BASE_URL`, else OpenAI's API (no trailing `/`)."
-    return str(base_url or os.environ.get("OPENAI_BASE_URL") or OPENAI_API_URL).rstrip("/")
+    """The endpoint requests go to: `base_url`, else `$OPENAI_BASE_URL`, else OpenAI's API (no trailing `/`);
+    credentials in it (`user:password@`) are remembered as secrets that no line or record shows
+    (`url_credentials`)."""
+    url = str(base_url or os.environ.get("OPENAI_BASE_URL") or OPENAI_API_URL).rstrip("/")
+    url_credentials(url); return url
 
 # %% ../../nbs/lib/llm/45_client.ipynb #f0071b47
 class ResponseCache:

@@ -13,6 +13,7 @@ from ..core import StebInputError, check_protocol, check_texts, data_dir, sha256
 from .registry import ModelSpec, encoder_family
 from steb_lib.text_features import (
     SPACY_MODEL,
+    check_parsed_lengths,
     STYLOMETRIC_FAMILIES,
     lftk_feature_keys,
     lftk_features,
@@ -214,7 +215,9 @@ def biber_tag_rates(text: str, nlp, config) -> pd.DataFrame:
     return df
 
 def biber_features(texts) -> tuple[list[str], np.ndarray]:
-    "(tag names, per-text mean rate per 1,000 tokens of each biberplus tag)."
+    """(tag names, per-text mean rate per 1,000 tokens of each biberplus tag); a text longer than spaCy may parse
+    here (`check_parsed_lengths`) is refused first: biberplus parses it whole."""
+    texts = list(texts); check_parsed_lengths(texts)
     nlp, config, rows, tags = spacy_pipeline(), _biber_config(), [], None
     for t in texts:
         df = biber_tag_rates(t, nlp, config)

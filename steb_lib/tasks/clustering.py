@@ -56,7 +56,8 @@ def clustering_metrics(embeddings, labels, seed: int = DEFAULT_SEED, n_seeds: in
     seed's clusters, `PER_SAMPLE`)."""
     k = check_clustering_labels(len(embeddings), labels)
     from sklearn.metrics import v_measure_score
-    fits = [fitted_clusters(embeddings, k, seed + i) for i in range(n_seeds)]
+    # seeds wrap at 2**32 (what scikit-learn takes): the largest --seed fits too
+    fits = [fitted_clusters(embeddings, k, (seed + i) % 2**32) for i in range(n_seeds)]
     runs = [v_measure_score(labels, km.labels_) for km in fits]
     out = {"v_measure": float(runs[0]), "v_measure_mean": float(np.mean(runs)),
            "v_measure_std": float(np.std(runs)), "n_clusters": k,
