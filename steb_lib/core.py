@@ -164,8 +164,8 @@ SECRET_VARIABLES = ("OPENAI_API_KEY", "STEB_LLM_API_KEY", "HF_TOKEN", "HUGGING_F
 _URL_SECRETS: set = set()   # credentials read from URLs this process was given (`url_credentials`)
 
 def configured_secrets() -> list[str]:
-    """The values of the secrets set in the environment (`SECRET_VARIABLES`, `*_API_KEY`, `*_TOKEN`) and of the
-    credentials in URLs this process was given (`url_credentials`)."""
+    """The values of the secrets set in the environment (`SECRET_VARIABLES`, `*_API_KEY`, `*_TOKEN`) and of
+    the credentials in URLs this process was given (`url_credentials`)."""
     names = set(SECRET_VARIABLES) | {n for n in os.environ if n.endswith(("_API_KEY", "_TOKEN"))}
     found = {os.environ[n] for n in names if len(os.environ.get(n) or "") >= 8} | _URL_SECRETS
     return sorted(found, key=len, reverse=True)
@@ -178,11 +178,13 @@ def url_credentials(url: str) -> list[str]:
     parts = urlsplit(str(url or ""))
     if parts.password is None: return []
     pair = f"{unquote(parts.username or '')}:{unquote(parts.password)}"
-    found = [s for s in (unquote(parts.password), pair, base64.b64encode(pair.encode()).decode()) if len(s) >= 4]
+    encoded = base64.b64encode(pair.encode()).decode()
+    found = [s for s in (unquote(parts.password), pair, encoded) if len(s) >= 4]
     _URL_SECRETS.update(found); return found
 
 def scrub_secrets(text: str) -> str:
-    "`text` with every configured secret (`configured_secrets`) and any URL's `user:password@` replaced by `***`."
+    """`text` with every configured secret (`configured_secrets`) and any URL's `user:password@` replaced by
+    `***`."""
     for secret in configured_secrets(): text = text.replace(secret, "***")
     return re.sub(r"(?<=://)[^/\s@]+@", "***@", text)
 

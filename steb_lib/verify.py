@@ -132,7 +132,8 @@ def result_index(results_dir) -> dict:
         result, problem = parse_result(p)
         if problem: raise StebInputError(f"{p}: the result {problem}")
         same = where.setdefault((result_system(result), result["dataset"], result["task"]), p)
-        if same != p: raise StebInputError(f"{same} and {p} are the same result: keep one of them in the store")
+        if same != p:
+            raise StebInputError(f"{same} and {p} are the same result: keep one of them in the store")
         found[p.relative_to(results_dir).with_suffix("").as_posix()] = result
     if not found: raise StebInputError(f"no results under {results_dir}")
     return found
@@ -146,7 +147,8 @@ def verify_run(run_dir, reference_dir=None, models=None):
     reference_dir = Path(reference_dir) if reference_dir else default_reference(run_dir)
     run, ref = result_index(run_dir), result_index(reference_dir)
     known = {r["model"] for r in (*run.values(), *ref.values())}
-    if unknown := sorted((model_names(models) or set()) - known):   # a typo would verify nothing, "reproduced"
+    # a typo would verify nothing, and say "reproduced"
+    if unknown := sorted((model_names(models) or set()) - known):
         raise StebInputError(f"--models {' '.join(unknown)}: no results of it in either store "
                              f"(their models: {', '.join(sorted(known))})")
     run, ref = of_models(run, models), of_models(ref, models)

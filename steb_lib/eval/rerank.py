@@ -104,7 +104,8 @@ def missing_head(path) -> str | None:
     """Why the model in `path` is not a cross-encoder (None: it is): its `config.json` names no
     `...ForSequenceClassification` architecture, so `CrossEncoder` would add a randomly initialised head."""
     config = Path(path)/"config.json"
-    archs = (json.loads(config.read_text(encoding="utf-8")).get("architectures") or []) if config.is_file() else []
+    read = json.loads(config.read_text(encoding="utf-8")) if config.is_file() else {}
+    archs = read.get("architectures") or []
     if any(str(a).endswith("ForSequenceClassification") for a in archs): return None
     return (f"its files hold no classification head (architectures: {', '.join(map(str, archs)) or 'none'}): "
             "as a CrossEncoder it would score with a random head; pass a cross-encoder, or rerank with an "

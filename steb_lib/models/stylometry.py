@@ -215,8 +215,8 @@ def biber_tag_rates(text: str, nlp, config) -> pd.DataFrame:
     return df
 
 def biber_features(texts) -> tuple[list[str], np.ndarray]:
-    """(tag names, per-text mean rate per 1,000 tokens of each biberplus tag); a text longer than spaCy may parse
-    here (`check_parsed_lengths`) is refused first: biberplus parses it whole."""
+    """(tag names, per-text mean rate per 1,000 tokens of each biberplus tag); a text longer than spaCy may
+    parse here (`check_parsed_lengths`) is refused first: biberplus parses it whole."""
     texts = list(texts); check_parsed_lengths(texts)
     nlp, config, rows, tags = spacy_pipeline(), _biber_config(), [], None
     for t in texts:
