@@ -4,7 +4,7 @@
 
 # %% ../nbs/lib/02_records.ipynb #rec003
 from __future__ import annotations
-import contextlib, hashlib, io, json, logging, zipfile
+import contextlib, hashlib, io, json, logging, math, zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -14,7 +14,8 @@ _logger = logging.getLogger("steb_lib.records")
 
 # %% auto #0
 __all__ = ['TIMING_FIELDS', 'ARRAYS_SUFFIX', 'RecordKind', 'schema_of', 'checksum_problem', 'upgrade', 'write_record',
-           'record_lock', 'clear_idle_locks', 'arrays_sha256', 'arrays_file_bytes', 'write_arrays', 'read_arrays']
+           'record_lock', 'clear_idle_locks', 'arrays_sha256', 'arrays_file_bytes', 'write_arrays', 'archive_problem',
+           'npy_header', 'read_arrays']
 
 # %% ../nbs/lib/02_records.ipynb #rec006
 # what two runs of the same work may differ in: when, how long, and where (the id of its results directory's
@@ -123,15 +124,44 @@ def write_arrays(path, arrays: dict, within=None) -> dict:
     shapes = {n: [np.asarray(a).dtype.str, list(np.shape(a))] for n, a in sorted(arrays.items())}
     return {"file": Path(path).name, "sha256": arrays_sha256(arrays), "arrays": shapes}
 
+def archive_problem(path, field: dict) -> str | None:
+    """What makes the `.npz` at `path` unsafe to inflate (None: nothing): a member its record's `arrays` does
+    not name, a declared size or an `.npy` header (dtype, shape) other than the record's. Read before any array
+    is: a file exchanged between users could otherwise inflate to gigabytes or claim a shape of 2**40."""
+    import numpy as np
+    shapes = field.get("arrays")
+    if shapes is None: return None   # a record older than the shapes: the sha256 check alone
+    with zipfile.ZipFile(path) as z:
+        for info in z.infolist():
+            name = info.filename.removesuffix(".npy")
+            if name not in shapes: return f"holds {info.filename}, which its record does not name"
+            dtype, shape = np.dtype(shapes[name][0]), tuple(shapes[name][1])
+            if info.file_size > 4096 + dtype.itemsize * math.prod(shape):
+                return (f"{info.filename} would inflate to {info.file_size:,} bytes, more than its record's "
+                        f"{shape} holds")
+            with z.open(info) as member: said = npy_header(member)
+            if said != (shape, dtype): return f"{info.filename} says shape {said[0]}, its record {shape}"
+    return None
+
+def npy_header(stream) -> tuple:
+    "(shape, dtype) an `.npy` stream's header declares, read without its data."
+    import numpy as np
+    fmt = np.lib.format
+    read = fmt.read_array_header_1_0 if fmt.read_magic(stream) == (1, 0) else fmt.read_array_header_2_0
+    shape, _, dtype = read(stream)
+    return tuple(shape), np.dtype(dtype)
+
 def read_arrays(path, field: dict) -> dict:
-    """The arrays a record's `field` names, read from `path` and checked against its sha256; a clear error if
-    not."""
+    """The arrays a record's `field` names, read from `path` once its archive is safe to inflate
+    (`archive_problem`) and checked against its sha256; a clear error if not."""
     import numpy as np
     try:
-        with np.load(path, allow_pickle=False) as f: arrays = {n: f[n] for n in f.files}
+        if not (why := archive_problem(path, field)):
+            with np.load(path, allow_pickle=False) as f: arrays = {n: f[n] for n in f.files}
     except FileNotFoundError: raise StebInputError(f"{path}: missing (its record names it)") from None
-    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:
+    except (OSError, ValueError, EOFError, MemoryError, zipfile.BadZipFile) as e:
         raise StebInputError(f"{path}: unreadable ({type(e).__name__})") from None
+    if why: raise StebInputError(f"{path}: refused unread: {why}")
     if arrays_sha256(arrays) != field.get("sha256"):
         raise StebInputError(f"{path}: does not match the sha256 its record holds (edited or damaged)")
     return arrays
