@@ -126,8 +126,9 @@ def write_arrays(path, arrays: dict, within=None) -> dict:
 
 def archive_problem(path, field: dict) -> str | None:
     """What makes the `.npz` at `path` unsafe to inflate (None: nothing): a member its record's `arrays` does
-    not name, a declared size or an `.npy` header (dtype, shape) other than the record's. Read before any array
-    is: a file exchanged between users could otherwise inflate to gigabytes or claim a shape of 2**40."""
+    not name, a declared size or an `.npy` header (dtype, shape) other than the record's. Read before any
+    array is: a file exchanged between users could otherwise inflate to gigabytes or claim a shape of
+    2**40."""
     import numpy as np
     shapes = field.get("arrays")
     if shapes is None: return None   # a record older than the shapes: the sha256 check alone
