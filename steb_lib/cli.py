@@ -787,8 +787,10 @@ def run_verify(a) -> int:
 
 def print_kernels(a) -> None:
     "`steb kernels`: the pins, and the kernels this command runs with (`run_settings`); `--shell`: exports."
-    from steb_lib.run_settings import KERNEL_PINS, SPEED_PINS, run_settings
-    if a.shell: return print("\n".join(f"export {k}={v}" for k, v in (KERNEL_PINS | SPEED_PINS).items()))
+    from steb_lib.run_settings import KERNEL_PINS, SPEED_PINS, compile_cache_pin, run_settings
+    if a.shell:   # the pins, the speed settings and the pinned processes' own compile cache
+        pins = KERNEL_PINS | SPEED_PINS | compile_cache_pin(os.environ)
+        return print("\n".join(f"export {k}={v}" for k, v in pins.items()))
     s = run_settings(); cpu, k = s["cpu"], s["kernels"]
     print(f"kernels: {k['mode']} (torch: {k['torch']}; numpy's OpenBLAS: {k['numpy_blas']['architecture']}, "
           f"{k['numpy_blas']['num_threads']} thread(s); torch's matrix products: {k['products']}); "

@@ -7,19 +7,19 @@ from __future__ import annotations
 import json, os, platform, sys, warnings
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from functools import lru_cache
+from functools import lru_cache, partial
 from importlib import metadata
 from pathlib import Path
 # nothing here imports numpy or torch at module level: `launch` must pin the kernels before they load
 
 # %% auto #0
-__all__ = ['KERNEL_PINS', 'SPEED_PINS', 'NATIVE_KERNELS_VAR', 'PRODUCT_OPS', 'PRODUCTS_ROUTE', 'ROW_BLOCK', 'PARALLEL_WORK',
-           'TRAINING_THREADS', 'ISA_FLAGS', 'LIBRARIES', 'THREAD_VARS', 'RUN_SETTINGS_FILE', 'native_kernels_asked',
-           'pin_kernels', 'kernel_mode', 'row_blocks', 'product_parts', 'matmul_split', 'openblas_product',
-           'scaled_product', 'products_route', 'kernels_tag', 'pinned_products', 'route_products_when_torch_loads',
-           'training_settings', 'training_threads', 'cpu_description', 'torch_capability', 'numpy_blas',
-           'library_versions', 'run_settings', 'run_settings_id', 'read_run_settings', 'record_run_settings',
-           'settings_differences']
+__all__ = ['KERNEL_PINS', 'SPEED_PINS', 'NATIVE_KERNELS_VAR', 'COMPILE_CACHE_VAR', 'PINNED_CACHE_TAG', 'PRODUCT_OPS',
+           'PRODUCTS_ROUTE', 'ROW_BLOCK', 'PARALLEL_WORK', 'TRAINING_THREADS', 'ISA_FLAGS', 'LIBRARIES', 'THREAD_VARS',
+           'RUN_SETTINGS_FILE', 'native_kernels_asked', 'compile_cache_pin', 'pin_kernels', 'kernel_mode', 'row_blocks',
+           'product_parts', 'matmul_split', 'check_product', 'openblas_product', 'memory_of', 'scaled_product',
+           'products_route', 'kernels_tag', 'pinned_products', 'route_products_when_torch_loads', 'training_settings',
+           'training_threads', 'cpu_description', 'torch_capability', 'numpy_blas', 'library_versions', 'run_settings',
+           'run_settings_id', 'read_run_settings', 'record_run_settings', 'settings_differences']
 
 # %% ../nbs/lib/03_run_settings.ipynb #rs006
 KERNEL_PINS = {
@@ -36,14 +36,29 @@ def native_kernels_asked(argv, environ) -> bool:
     "Does this command ask for the machine's own kernels (`--native-kernels`, or `STEB_NATIVE_KERNELS=1`)?"
     return "--native-kernels" in argv or environ.get(NATIVE_KERNELS_VAR, "") not in ("", "0")
 
+COMPILE_CACHE_VAR, PINNED_CACHE_TAG = "TORCHINDUCTOR_CACHE_DIR", "steb-pinned-avx2"
+
+def compile_cache_pin(environ) -> dict:
+    """{TORCHINDUCTOR_CACHE_DIR: a folder for pinned processes only}: torch's compiled-code cache does not key
+    on `ATEN_CPU_CAPABILITY`, so code `torch.compile` built unpinned and loaded pinned (or the reverse) runs
+    the other kernels (max |compiled − eager| 59.6, NaN, heap corruption); a folder the user chose gets the
+    tag as a suffix."""
+    import tempfile
+    own = environ.get(COMPILE_CACHE_VAR)
+    if own and own.endswith(PINNED_CACHE_TAG): return {COMPILE_CACHE_VAR: own}
+    uid = getattr(os, "getuid", lambda: "user")()
+    default = str(Path(tempfile.gettempdir())/f"torchinductor_{uid}")
+    return {COMPILE_CACHE_VAR: f"{own or default}-{PINNED_CACHE_TAG}"}
+
 def pin_kernels(environ=None) -> dict:
-    """Set the pins in `environ` (default: this process's), and `SPEED_PINS` the user left unset; {variable:
-    value before} of the pins it changed. In a process where numpy or torch is loaded already, they apply
+    """Set the pins in `environ` (default: this process's), `SPEED_PINS` the user left unset and a compile
+    cache of the pinned processes' own (`compile_cache_pin`); {variable: value before} of the pins it changed. In a process where numpy or torch is loaded already, they apply
     to the processes it starts from now on."""
     environ = os.environ if environ is None else environ
     changed = {k: environ.get(k) for k, v in KERNEL_PINS.items() if environ.get(k) != v}
     environ.update(KERNEL_PINS); environ.pop(NATIVE_KERNELS_VAR, None)
     for k, v in SPEED_PINS.items(): environ.setdefault(k, v)
+    environ.update(compile_cache_pin(environ))
     loaded = [m for m in ("numpy", "torch") if m in sys.modules]
     if changed and loaded and environ is os.environ:
         warnings.warn(f"{' and '.join(loaded)} already loaded: the kernel pins apply to new processes only")
@@ -82,29 +97,66 @@ def product_parts(x, threads: int) -> list[slice]:
     parts = [slice(i * n // threads, (i + 1) * n // threads) for i in range(threads)]
     return [s for s in parts if s.stop > s.start]
 
-def matmul_split(x, y, threads: int):
-    "numpy's `x @ y` (matrices, or stacks of as many matrices) over `threads` threads when it is worth it."
+def matmul_split(x, y, threads: int, out=None):
+    """numpy's `x @ y` (matrices, or stacks of as many matrices) over `threads` threads when it is worth it,
+    into `out` (an array of the result's shape; None: a new one)."""
     import numpy as np
+    if out is None: out = np.empty(x.shape[:-1] + y.shape[-1:], np.result_type(x, y))
     small = x.size * y.shape[-1] < PARALLEL_WORK
-    if threads < 2 or small or x.ndim != y.ndim or x.ndim not in (2, 3): return np.matmul(x, y)
-    if len(parts := product_parts(x, threads)) < 2: return np.matmul(x, y)
-    out = np.empty(x.shape[:-1] + y.shape[-1:], np.result_type(x, y))
+    if threads < 2 or small or x.ndim != y.ndim or x.ndim not in (2, 3): return np.matmul(x, y, out=out)
+    if len(parts := product_parts(x, threads)) < 2: return np.matmul(x, y, out=out)
     pool = _pools.get(threads) or _pools.setdefault(threads, ThreadPoolExecutor(threads, "steb-product"))
     list(pool.map(lambda s: np.matmul(x[s], y[s] if x.ndim == 3 else y, out=out[s]), parts))
     return out
 
-def openblas_product(a, b):
-    "`a @ b` (matrices or stacks of them) by numpy's `matmul` (`matmul_split`), as a tensor of `a`'s dtype."
-    import numpy as np, torch
+def check_product(name: str, a, b) -> None:
+    """Refuse what torch's own `name` kernel refuses, with its words: operands that are not matrices (stacks
+    for `bmm`/`baddbmm`), of two dtypes, of bool or complex dtype, or of shapes that cannot be multiplied
+    (routed, numpy would broadcast them, or truncate a float product into integers)."""
+    ndim = 3 if name in ("bmm", "baddbmm") else 2
+    if a.dim() != ndim or b.dim() != ndim:
+        raise RuntimeError(f"{name}: expected {ndim}-D tensors, got {a.dim()}-D and {b.dim()}-D")
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {a.dtype} != {b.dtype}")
+    if a.dtype.is_complex or str(a.dtype) == "torch.bool":
+        raise NotImplementedError(f'"{name}" not implemented for \'{a.dtype}\'')
+    if a.shape[-1] != b.shape[-2] or ndim == 3 and a.shape[0] != b.shape[0]:
+        raise RuntimeError(f"{name}: shapes cannot be multiplied ({'x'.join(map(str, a.shape))} and "
+                           f"{'x'.join(map(str, b.shape))})")
+
+def openblas_product(a, b, name: str | None = None):
+    """`a @ b` (matrices or stacks of them) by numpy's `matmul` (`matmul_split`), as a tensor of `a`'s dtype
+    that torch owns (resizable as any `out=`); half-precision operands multiplied in float32."""
+    import torch
+    check_product(name or ("bmm" if a.dim() == 3 else "mm"), a, b)
     def values(t):
         t = t.detach().resolve_conj().resolve_neg()
-        return (t.float() if t.dtype == torch.bfloat16 else t).numpy()
-    out = torch.from_numpy(np.ascontiguousarray(matmul_split(values(a), values(b), torch.get_num_threads())))
+        return (t.float() if t.dtype in (torch.bfloat16, torch.float16) else t).numpy()
+    x, y = values(a), values(b)
+    out = torch.empty(x.shape[:-1] + y.shape[-1:], dtype=torch.from_numpy(x[:0, ...]).dtype)
+    matmul_split(x, y, torch.get_num_threads(), out=memory_of(out, x.dtype))
     return out if out.dtype == a.dtype else out.to(a.dtype)
 
-def scaled_product(inp, a, b, *, beta=1, alpha=1):
-    "`beta * inp + alpha * (a @ b)`, torch's `addmm` and `baddbmm` (`beta` 0: `inp` is not read)."
-    out = openblas_product(a, b)
+def memory_of(t, dtype):
+    """A numpy array over contiguous tensor `t`'s memory (of numpy `dtype`), made without `Tensor.numpy()`,
+    which would mark the storage as numpy's for good: not resizable, as a product's output must be (an
+    `out=` that receives it may be resized)."""
+    import ctypes, numpy as np
+    if t.numel() == 0: return np.empty(t.shape, dtype)
+    raw = (ctypes.c_byte * (t.numel() * t.element_size())).from_address(t.data_ptr())
+    return np.frombuffer(raw, dtype).reshape(t.shape)
+
+def scaled_product(inp, a, b, *, beta=1, alpha=1, name: str | None = None):
+    """`beta * inp + alpha * (a @ b)`, torch's `addmm` and `baddbmm`: `beta` 0, `inp` is not read; `alpha` 0,
+    the product is not (an inf in it gives no NaN); integer operands take integer factors, as torch does."""
+    import torch
+    name = name or ("baddbmm" if a.dim() == 3 else "addmm")
+    check_product(name, a, b)
+    if not a.dtype.is_floating_point: alpha, beta = int(alpha), int(beta)
+    if alpha == 0:
+        shape = a.shape[:-1] + b.shape[-1:]
+        return torch.zeros(shape, dtype=a.dtype) if beta == 0 else (beta * inp).expand(shape).clone()
+    out = openblas_product(a, b, name)
     if alpha != 1: out.mul_(alpha)
     return out if beta == 0 else out.add_(inp, alpha=beta)
 
@@ -129,8 +181,9 @@ def pinned_products(environ=None) -> bool:
     if _products_library is None:
         import torch
         lib = torch.library.Library("aten", "IMPL")
-        kernels = {"mm": openblas_product, "bmm": openblas_product, "addmm": scaled_product,
-                   "baddbmm": scaled_product}
+        kernels = {"mm": partial(openblas_product, name="mm"), "bmm": partial(openblas_product, name="bmm"),
+                   "addmm": partial(scaled_product, name="addmm"),
+                   "baddbmm": partial(scaled_product, name="baddbmm")}
         with warnings.catch_warnings():   # "overriding a previously registered kernel": the point of it
             warnings.simplefilter("ignore")
             for op in PRODUCT_OPS: lib.impl(op, kernels[op], "CPU")

@@ -15,7 +15,7 @@ pd = lazy_module("pandas")   # imported at first use (a status table): `steb eva
 from steb_lib.data.datasets import dataset_entry, suite_datasets, suite_tasks
 from steb_lib.data.samples import task_input
 from steb_lib.data.sources import locate_source, matching_files
-from steb_lib.eval.results import parse_result, result_path
+from steb_lib.eval.results import PER_SAMPLE, parse_result, result_path, samples_path
 from steb_lib.models.registry import resolve_model
 from steb_lib.profiles import PAPER, Profile
 
@@ -129,12 +129,12 @@ def limit_threads(threads: int) -> None:
         openblas.limit(limits=int(KERNEL_PINS["OPENBLAS_NUM_THREADS"]))
 
 def result_matches(path: Path, job: SweepJob) -> bool:
-    """Is the result at `path` one `job` would keep: readable, its checksum intact, and made with the job's
-    seed, protocol, profile, model revision (`current_revision`) and data (`current_data_sha256`)? If not,
-    the job runs and decides."""
+    """Is the result at `path` one `job` would keep: readable, its checksum intact, its per-sample outputs
+    there (where it names them), and made with the job's seed, protocol, profile, model revision
+    (`current_revision`) and data (`current_data_sha256`)? If not, the job runs and decides."""
     if not path.exists(): return False
     result, problem = parse_result(path)
-    if problem: return False
+    if problem or PER_SAMPLE in result and not samples_path(path).is_file(): return False
     wanted = {"seed": job.seed, "protocol": job.protocol, "profile": job.profile, "scoring": "mean"}
     if revision := current_revision(job.model): wanted["model_revision"] = revision
     if not all(result.get(k) == v for k, v in wanted.items()): return False
