@@ -824,6 +824,10 @@ def run_status(a) -> int:
     for _, r in status[status["state"] == "failed"].iterrows():
         log = f" (log: {r['log']})" if r["log"] else ""
         print(f"  failed  {r['model']} / {r['dataset']}: {r['why']}{log}")
+    for _, r in status[(status["state"] == "queued") & (status["why"] != "")].iterrows():
+        print(f"  stuck   {r['model']} / {r['dataset']}: {r['why']}")
+    for _, r in status[(status["state"] == "queued") & (status["why"] != "")].iterrows():
+        print(f"  stuck   {r['model']} / {r['dataset']}: {r['why']}")
     for _, r in status[status["state"] == "missing"].head(20).iterrows():
         print(f"  missing {r['model']} / {r['dataset']} ({r['results']} results)")
     if a.report: print_sweep_report(jobs, a.results_dir)

@@ -52,8 +52,9 @@ def compile_cache_pin(environ) -> dict:
 
 def pin_kernels(environ=None) -> dict:
     """Set the pins in `environ` (default: this process's), `SPEED_PINS` the user left unset and a compile
-    cache of the pinned processes' own (`compile_cache_pin`); {variable: value before} of the pins it changed. In a process where numpy or torch is loaded already, they apply
-    to the processes it starts from now on."""
+    cache of the pinned processes' own (`compile_cache_pin`); {variable: value before} of the pins it
+    changed. In a process where numpy or torch is loaded already, they apply to the processes it starts from
+    now on."""
     environ = os.environ if environ is None else environ
     changed = {k: environ.get(k) for k, v in KERNEL_PINS.items() if environ.get(k) != v}
     environ.update(KERNEL_PINS); environ.pop(NATIVE_KERNELS_VAR, None)

@@ -22,22 +22,22 @@ from steb_lib.profiles import PAPER, Profile
 _logger = logging.getLogger("steb_lib.sweep")
 
 # %% auto #0
-__all__ = ['SCHEDULER_WAITING', 'SCHEDULER_RUNNING', 'SCHEDULER_ENDED', 'EXECUTORS', 'GPU_FLAGS', 'SITE_SETTINGS',
+__all__ = ['SCHEDULER_WAITING', 'SCHEDULER_RUNNING', 'SCHEDULER_ENDED', 'NEVER_STARTS', 'EXECUTORS', 'GPU_FLAGS', 'SITE_SETTINGS',
            'JOB_ENV_NAMES', 'JOB_ENV_PREFIXES', 'SECRET_WORDS', 'SECONDS_PER_TEXT', 'NEURAL_SECONDS_PER_TEXT_PER_B',
            'DEFAULT_SIZE_B', 'SIZE_WORDS', 'LOAD_SECONDS', 'LOAD_SECONDS_PER_B', 'TASK_SECONDS', 'RETRIED_STATES',
            'KILL_MARKERS', 'SACCT_FIELDS', 'SweepJob', 'sweep_jobs', 'model_result_name', 'job_results',
            'read_sweep_file', 'job_key', 'failure_record', 'job_failure', 'limit_threads', 'result_matches',
            'raw_files_stamp', 'current_data_sha256', 'pinned_revision', 'current_revision', 'pack_key',
            'run_sweep_pack', 'run_sweep_job', 'lock_held', 'sweep_folder', 'sweep_lock', 'submitted_ids',
-           'record_submitted', 'submitted_logs', 'scheduler_queue', 'run_sacct', 'scheduler_ended', 'job_state',
-           'sweep_status', 'status_counts', 'minutes', 'slurm_parameters', 'slurm_gpus', 'read_site_settings',
-           'site_slurm_parameters', 'job_environment', 'make_executor', 'run_local_jobs', 'manifest_path',
-           'manifest_entries', 'manifest_job', 'manifest_jobs', 'add_to_manifest', 'model_size_b', 'model_rates',
-           'job_seconds', 'pack_jobs', 'pack_seconds', 'sweep_plan', 'plan_summary', 'describe_slurm', 'prepare_models',
-           'submit_sweep', 'finished_results', 'TimeLimitReached', 'PackCall', 'memory_mb', 'grown_request',
-           'record_attempt', 'ended_by_warning', 'derived_exit_code', 'retry_killed_packs', 'slurm_seconds',
-           'slurm_runs', 'sacct_text', 'slurm_job_models', 'attempt_ends', 'failure_cause', 'model_usage',
-           'sweep_report', 'report_text', 'write_report']
+           'record_submitted', 'submitted_logs', 'scheduler_queue', 'waiting_reason', 'run_sacct', 'scheduler_ended',
+           'job_state', 'sweep_status', 'status_counts', 'minutes', 'slurm_parameters', 'slurm_gpus',
+           'read_site_settings', 'site_slurm_parameters', 'job_environment', 'make_executor', 'run_local_jobs',
+           'manifest_path', 'manifest_entries', 'manifest_job', 'manifest_jobs', 'add_to_manifest', 'model_size_b',
+           'model_rates', 'job_seconds', 'pack_jobs', 'pack_seconds', 'sweep_plan', 'plan_summary', 'describe_slurm',
+           'prepare_models', 'submit_sweep', 'finished_results', 'TimeLimitReached', 'PackCall', 'memory_mb',
+           'grown_request', 'record_attempt', 'ended_by_warning', 'derived_exit_code', 'retry_killed_packs',
+           'slurm_seconds', 'slurm_runs', 'sacct_text', 'slurm_job_models', 'attempt_ends', 'failure_cause',
+           'model_usage', 'sweep_report', 'report_text', 'write_report']
 
 # %% ../nbs/lib/75_sweep.ipynb #c006
 @dataclass(frozen=True)
@@ -284,10 +284,29 @@ def scheduler_queue(ids) -> dict:
     import shutil, subprocess
     bases = sorted({str(i).split("_")[0] for i in ids})
     if not bases or not shutil.which("squeue"): return {}
-    done = subprocess.run(["squeue", "-h", "-r", "-o", "%i %T", "-j", ",".join(bases)], capture_output=True,
-                          text=True, timeout=60)
-    queued = dict(line.split()[:2] for line in done.stdout.splitlines() if len(line.split()) >= 2)
+    done = subprocess.run(["squeue", "-h", "-r", "-o", "%i %T %r", "-j", ",".join(bases)],
+                          capture_output=True, text=True, timeout=60)
+    rows = [line.split(maxsplit=2) for line in done.stdout.splitlines() if len(line.split()) >= 2]
+    reason = lambda r: f" ({r[2].strip()})" if len(r) > 2 and r[1] == "PENDING" else ""   # noqa: E731
+    queued = {r[0]: r[1] + reason(r) for r in rows}
     return scheduler_ended(bases) | queued
+
+NEVER_STARTS = {   # squeue's reasons for a pending job that no wait clears
+    "PartitionConfig": "it asks for more than the partition allows (CPUs, memory, GPUs or time)",
+    "PartitionNodeLimit": "it asks for more nodes than the partition has",
+    "PartitionTimeLimit": "its time limit is over the partition's (--slurm-time)",
+    "QOSMaxCpuPerJobLimit": "it asks for more CPUs than its QOS allows a job",
+    "QOSMaxMemoryPerJob": "it asks for more memory than its QOS allows a job",
+    "InvalidAccount": "its account is not valid (--slurm-account)",
+    "InvalidQOS": "its QOS is not valid (--slurm-qos)",
+}
+
+def waiting_reason(state: str) -> str:
+    """Why a queued job will never start, from squeue's reason (`NEVER_STARTS`), with what to do; '' for a
+    job that waits its turn (Priority, Resources...)."""
+    reason = state.partition("(")[2].rstrip(")")
+    if reason not in NEVER_STARTS: return ""
+    return f"never starts: {reason}: {NEVER_STARTS[reason]}; scancel it and submit again with less"
 
 # %% ../nbs/lib/75_sweep.ipynb #ffff7499
 def run_sacct(ids, fields, *flags) -> str:
@@ -310,8 +329,8 @@ def job_state(job: SweepJob, results_dir, queue: dict | None = None) -> str:
     outs = job_results(job, results_dir)
     if all(result_matches(p, job) for p in outs): return "finished"
     if any(lock_held(p) for p in outs): return "running"
-    if (state := (queue or {}).get(submitted_ids(results_dir).get(job_key(job)))) in SCHEDULER_WAITING:
-        return "queued"
+    state = (queue or {}).get(submitted_ids(results_dir).get(job_key(job)))
+    if state is not None and state.split(" ")[0] in SCHEDULER_WAITING: return "queued"
     if state in SCHEDULER_RUNNING: return "running"
     ended = state is not None and state.split(" ")[0] in SCHEDULER_ENDED   # cancelled, out of memory...
     return "failed" if job_failure(job, results_dir) or ended else "missing"
@@ -326,6 +345,7 @@ def sweep_status(jobs, results_dir) -> pd.DataFrame:
         record = (job_failure(job, results_dir) or {}) if state == "failed" else {}
         ended = queue.get(ids.get(job_key(job)), "") if state == "failed" and not record else ""
         why = str(record["failed"][0][2]) if record else f"ended by SLURM: {ended}" if ended else ""
+        if state == "queued": why = waiting_reason(queue.get(ids.get(job_key(job)), ""))
         rows.append({"model": job.model, "dataset": job.dataset, "protocol": job.protocol, "state": state,
                      "results": f"{sum(result_matches(p, job) for p in outs)}/{len(outs)}", "why": why,
                      "log": str(record.get("log") or logs.get(job_key(job)) or "")})
