@@ -36,8 +36,8 @@ __all__ = ['SCHEDULER_WAITING', 'SCHEDULER_RUNNING', 'SCHEDULER_ENDED', 'NEVER_S
            'model_rates', 'job_seconds', 'pack_jobs', 'pack_seconds', 'sweep_plan', 'plan_summary', 'describe_slurm',
            'prepare_models', 'submit_sweep', 'finished_results', 'TimeLimitReached', 'PackCall', 'memory_mb',
            'grown_request', 'record_attempt', 'ended_by_warning', 'derived_exit_code', 'retry_killed_packs',
-           'slurm_seconds', 'slurm_runs', 'sacct_text', 'slurm_job_models', 'attempt_ends', 'failure_cause',
-           'model_usage', 'sweep_report', 'report_text', 'write_report']
+           'slurm_seconds', 'slurm_runs', 'sacct_text', 'slurm_job_models', 'key_model', 'attempt_ends',
+           'failure_cause', 'model_usage', 'sweep_report', 'report_text', 'write_report']
 
 # %% ../nbs/lib/75_sweep.ipynb #c006
 @dataclass(frozen=True)
@@ -362,9 +362,11 @@ EXECUTORS = ("local", "slurm")
 
 def minutes(hms: str) -> int:
     "SLURM's time format (D-HH:MM:SS, HH:MM:SS, MM:SS or minutes) in whole minutes (at least 1)."
-    days, _, rest = str(hms).rpartition("-")
+    days, dash, rest = str(hms).strip().rpartition("-")
+    fields = [days, *rest.split(":")] if dash else rest.split(":")   # "-5": a day count left empty
+    if not all(f.isdigit() for f in fields) or not 1 <= len(fields) - bool(dash) <= 3:
+        raise StebInputError(f"not a SLURM time: {hms!r} (D-HH:MM:SS, HH:MM:SS, MM:SS or minutes)")
     parts = [int(x) for x in rest.split(":")]
-    if not 1 <= len(parts) <= 3: raise StebInputError(f"not a SLURM time: {hms!r}")
     h, m, s = [0] * (3 - len(parts)) + parts if len(parts) > 1 else (0, parts[0], 0)
     return max(1, int(days or 0) * 1440 + h * 60 + m + (s > 0))
 
@@ -834,15 +836,25 @@ def sacct_text(ids) -> str:
     return run_sacct(ids, SACCT_FIELDS, "-D")
 
 def slurm_job_models(results_dir) -> dict:
-    "{SLURM job id: model} of every SLURM job submitted into `results_dir`."
-    pairs = [(i, k) for i, keys in _job_mapping(results_dir, "slurm_jobs.json").items() for k in keys]
+    """{SLURM job id: model} of every SLURM job submitted into `results_dir` (entries of a hand-edited file
+    that name no job are passed over)."""
+    runs = _job_mapping(results_dir, "slurm_jobs.json")
+    pairs = [(i, k) for i, keys in runs.items() if isinstance(keys, list) for k in keys]
     pairs += [(i, k) for k, i in submitted_ids(results_dir).items()]   # a store from before `slurm_jobs.json`
-    return {str(i): json.loads(k).get("model") for i, k in pairs}
+    return {str(i): model for i, k in pairs if (model := key_model(k))}
+
+def key_model(key) -> str | None:
+    "The model a `job_key` names; None where it is no job key."
+    try: job = json.loads(key)
+    except (TypeError, ValueError): return None
+    return job.get("model") if isinstance(job, dict) and isinstance(job.get("model"), str) else None
 
 def attempt_ends(results_dir) -> dict:
     "{SLURM job id: how it ended} as `retry_killed_packs` recorded it (OUT_OF_MEMORY: sacct's FAILED)."
+    def usable(a):   # a hand-edited file's entries of other shapes are passed over
+        return isinstance(a, dict) and all(isinstance(a.get(k), str) for k in ("slurm_job", "state"))
     return {a["slurm_job"]: a["state"] for runs in _job_mapping(results_dir, "attempts.json").values()
-            for a in runs if isinstance(a, dict) and "slurm_job" in a}
+            if isinstance(runs, list) for a in runs if usable(a)}
 
 # %% ../nbs/lib/75_sweep.ipynb #afbd48b0
 def failure_cause(why: str) -> str:
