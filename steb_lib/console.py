@@ -5,7 +5,7 @@
 # %% ../nbs/lib/99_console.ipynb #cn003
 from __future__ import annotations
 import os, sys
-from .run_settings import NATIVE_KERNELS_VAR, native_kernels_asked, pin_kernels
+from .run_settings import NATIVE_KERNELS_VAR, native_kernels_asked, pin_kernels, unpin_kernels
 
 # %% auto #0
 __all__ = ['launch']
@@ -14,7 +14,8 @@ __all__ = ['launch']
 def launch(argv=None) -> int:
     "The `steb` console script: the kernels pinned unless the command asks for native ones, then the CLI."
     argv = sys.argv[1:] if argv is None else list(argv)
-    if native_kernels_asked(argv, os.environ): os.environ[NATIVE_KERNELS_VAR] = "1"
+    if native_kernels_asked(argv, os.environ):   # a shell's exported pins go too: native means native
+        os.environ[NATIVE_KERNELS_VAR] = "1"; unpin_kernels()
     else: pin_kernels()
     from steb_lib.cli import main
     return main(argv)

@@ -15,11 +15,12 @@ from pathlib import Path
 # %% auto #0
 __all__ = ['KERNEL_PINS', 'SPEED_PINS', 'NATIVE_KERNELS_VAR', 'COMPILE_CACHE_VAR', 'PINNED_CACHE_TAG', 'PRODUCT_OPS',
            'PRODUCTS_ROUTE', 'ROW_BLOCK', 'PARALLEL_WORK', 'TRAINING_THREADS', 'ISA_FLAGS', 'LIBRARIES', 'THREAD_VARS',
-           'RUN_SETTINGS_FILE', 'native_kernels_asked', 'compile_cache_pin', 'pin_kernels', 'kernel_mode', 'row_blocks',
-           'product_parts', 'matmul_split', 'check_product', 'openblas_product', 'memory_of', 'scaled_product',
-           'products_route', 'kernels_tag', 'pinned_products', 'route_products_when_torch_loads', 'training_settings',
-           'training_threads', 'cpu_description', 'torch_capability', 'numpy_blas', 'library_versions', 'run_settings',
-           'run_settings_id', 'read_run_settings', 'record_run_settings', 'settings_differences']
+           'RUN_SETTINGS_FILE', 'native_kernels_asked', 'compile_cache_pin', 'pin_kernels', 'unpin_kernels',
+           'kernel_mode', 'row_blocks', 'product_parts', 'matmul_split', 'check_product', 'openblas_product',
+           'memory_of', 'scaled_product', 'products_route', 'kernels_tag', 'pinned_products',
+           'route_products_when_torch_loads', 'training_settings', 'training_threads', 'cpu_description',
+           'torch_capability', 'numpy_blas', 'library_versions', 'run_settings', 'run_settings_id', 'read_run_settings',
+           'record_run_settings', 'settings_differences']
 
 # %% ../nbs/lib/03_run_settings.ipynb #rs006
 KERNEL_PINS = {
@@ -65,6 +66,15 @@ def pin_kernels(environ=None) -> dict:
         warnings.warn(f"{' and '.join(loaded)} already loaded: the kernel pins apply to new processes only")
     if environ is os.environ: route_products_when_torch_loads()   # torch's products, when it loads (below)
     return changed
+
+def unpin_kernels(environ=None) -> list[str]:
+    """Take out of `environ` the pins it holds at their pinned values (a shell that ran `eval "$(steb kernels
+    --shell)"`), so that `--native-kernels` gets the machine's kernels; the thread count stays. The names."""
+    environ = os.environ if environ is None else environ
+    pins = {**KERNEL_PINS, **compile_cache_pin(environ)}
+    gone = [k for k, v in pins.items() if k != "OPENBLAS_NUM_THREADS" and environ.get(k) == v]
+    for k in gone: environ.pop(k)
+    return gone
 
 # %% ../nbs/lib/03_run_settings.ipynb #rs008
 def kernel_mode(environ=None) -> str:
