@@ -35,6 +35,10 @@ def vectors_of(raw, name: str, n: int, dim: int | None = None) -> np.ndarray:
     if isinstance(raw, (str, bytes, dict)) or inspect.isgenerator(raw) or (hasattr(raw, "__next__")):
         raise StebInputError(f"{name} returned a {type(raw).__name__}, not vectors: return an array (or "
                              "a list of rows of numbers), one row per text")
+    rows = raw if isinstance(raw, (list, tuple)) else ()
+    if np.iscomplexobj(raw) or any(np.iscomplexobj(r) for r in rows):
+        raise StebInputError(f"{name} returned complex numbers: vectors of real numbers are needed (their "
+                             "real part alone would be scored without a word)")
     try: out = np.asarray(raw, dtype=np.float32)
     except (TypeError, ValueError) as e:
         raise StebInputError(f"{name} returned {type(raw).__name__} values that are not numbers "
