@@ -166,7 +166,7 @@ def _add_evaluate_parser(sub) -> None:
     from steb_lib.tasks.task_data import task_names
     ev = _command(sub, "evaluate", run_evaluate)
     ev.add_argument("model", nargs="+", help="registry name, alias, hub id or local directory "
-                    "(several: a sweep, with --executor)")
+                    "(several: one after the other here, or a sweep with --executor)")
     ev.add_argument("--task", help=f"one of {', '.join(task_names())} "
                     "(required with --data-file; default: all the dataset's tasks)")
     src = ev.add_mutually_exclusive_group(required=True)
@@ -522,12 +522,17 @@ def print_sweep_plan(a, jobs) -> int:
 
 # %% ../nbs/lib/98_cli.ipynb #0f7d3004
 def run_evaluate(a) -> int:
-    "`steb evaluate`: one data file, one dataset (all its tasks unless --task) or a whole suite."
+    """`steb evaluate`: one data file, one dataset (all its tasks unless --task) or a whole suite; several
+    models one after the other in this process (inline; their libraries loaded once), or as a sweep."""
     if a.executor != "inline": return _evaluate_as_sweep(a)
-    if len(a.model) > 1:
-        raise StebInputError(f"{len(a.model)} models are a sweep: add --executor local (or slurm), or run "
-                             "them one by one")
-    a.model = a.model[0]
+    if len(a.model) > 1 and (a.revision or a.model_name):
+        raise StebInputError("--revision and --model-name name one model: give several models as "
+                             "NAME@COMMIT, or run them one by one")
+    return max(_evaluate_one(a, model) for model in list(a.model))
+
+def _evaluate_one(a, model) -> int:
+    "`steb evaluate` of one model, inline."
+    a = argparse.Namespace(**{**vars(a), "model": model})
     kw = dict(revision=a.revision, scoring=a.scoring, skip_punctuation=a.skip_punctuation,
               model_name=a.model_name, trust_remote_code=a.trust_remote_code, batch_size=a.batch_size,
               **_run_kwargs(a))

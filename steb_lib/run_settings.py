@@ -44,11 +44,12 @@ def compile_cache_pin(environ) -> dict:
     on `ATEN_CPU_CAPABILITY`, so code `torch.compile` built unpinned and loaded pinned (or the reverse) runs
     the other kernels (max |compiled − eager| 59.6, NaN, heap corruption); a folder the user chose gets the
     tag as a suffix."""
-    import tempfile
     own = environ.get(COMPILE_CACHE_VAR)
     if own and own.endswith(PINNED_CACHE_TAG): return {COMPILE_CACHE_VAR: own}
     uid = getattr(os, "getuid", lambda: "user")()
-    default = str(Path(tempfile.gettempdir())/f"torchinductor_{uid}")
+    # the temporary folder is named, not probed: gettempdir() writes a file there, which a full disk refuses
+    temp = next((environ[k] for k in ("TMPDIR", "TEMP", "TMP") if environ.get(k)), "/tmp")
+    default = str(Path(temp)/f"torchinductor_{uid}")
     return {COMPILE_CACHE_VAR: f"{own or default}-{PINNED_CACHE_TAG}"}
 
 def pin_kernels(environ=None) -> dict:
