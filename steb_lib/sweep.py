@@ -35,9 +35,9 @@ __all__ = ['SCHEDULER_WAITING', 'SCHEDULER_RUNNING', 'SCHEDULER_ENDED', 'NEVER_S
            'manifest_path', 'manifest_entries', 'manifest_job', 'manifest_jobs', 'add_to_manifest', 'model_size_b',
            'model_rates', 'job_seconds', 'pack_jobs', 'pack_seconds', 'sweep_plan', 'plan_summary', 'describe_slurm',
            'prepare_models', 'submit_sweep', 'finished_results', 'TimeLimitReached', 'PackCall', 'memory_mb',
-           'grown_request', 'record_attempt', 'ended_by_warning', 'derived_exit_code', 'retry_killed_packs',
-           'slurm_seconds', 'slurm_runs', 'sacct_text', 'slurm_job_models', 'key_model', 'attempt_ends',
-           'failure_cause', 'model_usage', 'sweep_report', 'report_text', 'write_report']
+           'grown_request', 'record_attempt', 'ended_by_warning', 'exit_code_of_run', 'derived_exit_code',
+           'retry_killed_packs', 'slurm_seconds', 'slurm_runs', 'sacct_text', 'slurm_job_models', 'key_model',
+           'attempt_ends', 'failure_cause', 'model_usage', 'sweep_report', 'report_text', 'write_report']
 
 # %% ../nbs/lib/75_sweep.ipynb #c006
 @dataclass(frozen=True)
@@ -756,12 +756,21 @@ def ended_by_warning(exit_code: str) -> bool:
     import signal
     return exit_code.strip().endswith(f":{int(signal.SIGUSR2)}")
 
+def exit_code_of_run(sacct_rows: str, job_id) -> str:
+    """The `code:signal` its steps' worst ended SLURM job `job_id`'s run with, from `sacct -n -P -o
+    JobID,ExitCode,DerivedExitCode` rows: the job's `DerivedExitCode`, or its steps' own codes where that is
+    0:0 (the job's end can reach accounting before its steps' do: seen here under load, and it stays so)."""
+    rows = [line.split("|") for line in sacct_rows.splitlines() if line.count("|") == 2]
+    derived = next((d for i, _, d in rows if i == str(job_id)), "")
+    steps = [code for i, code, _ in rows if i.startswith(f"{job_id}.") and code not in ("", "0:0")]
+    if derived not in ("", "0:0") or not steps: return derived
+    signal_then_code = lambda c: tuple(int(x) for x in reversed(c.split(":"))) if ":" in c else (0, 0)
+    return max(steps, key=signal_then_code)
+
 def derived_exit_code(job_id) -> str:
-    "sacct's `DerivedExitCode` (`code:signal`, its steps' worst) of SLURM job `job_id`'s last run, or ''."
+    "`exit_code_of_run` of SLURM job `job_id`'s last run, read from accounting, or ''."
     if not str(job_id): return ""
-    text = run_sacct([job_id], ("JobID", "DerivedExitCode"), "-X")
-    rows = [line.split("|") for line in text.splitlines() if "|" in line]
-    return next((code for i, code in rows if i == str(job_id)), "")
+    return exit_code_of_run(run_sacct([job_id], ("JobID", "ExitCode", "DerivedExitCode")), job_id)
 
 def _ended_state(job) -> str:
     """SLURM's word for how a finished submitit `job` ended ('COMPLETED' when it gave its result); a job whose
