@@ -22,7 +22,7 @@ _logger = logging.getLogger("steb_lib.train.lifecycle")
 __all__ = ['WEIGHT_FILES', 'PUBLISHING_FILE', 'DISK_FULL_ERRNOS', 'TrainingRun', 'Recipe', 'trainer_settings', 'recipe_fields',
            'recipe_key', 'check_training_numbers', 'checkpoint_problem', 'last_complete_checkpoint',
            'publishing_record', 'train_once', 'no_room', 'other_stages', 'step_losses', 'training_record', 'train',
-           'refuse_base_code', 'base_model']
+           'refuse_base_code', 'base_model', 'checkpoint_step', 'load_finished_checkpoint']
 
 # %% ../../nbs/lib/train/50_lifecycle.ipynb #l006
 @dataclass(frozen=True)
@@ -195,14 +195,15 @@ def step_losses(log_history) -> list:
     by_step = {h.get("step", n): h["loss"] for n, h in enumerate(log_history) if "loss" in h}
     return [round(v, 6) if math.isfinite(v) else None for _, v in sorted(by_step.items())]
 
-def training_record(recipe, key: str, base: dict, data: dict, trainer, resumed: bool, seconds: float) -> dict:
-    "The fields of `training.json` every method shares (the weights' checksum and schema version come last)."
+def training_record(recipe, key: str, base: dict, data: dict, trainer, resumed_at: int, seconds: float) -> dict:
+    """The fields of `training.json` every method shares (the weights' checksum and schema version come last);
+    `resumed_at`: the step of the checkpoint it resumed from (0: none), its speed over the steps it trained."""
     return {
         "method": recipe.method, "recipe": recipe_fields(recipe), "recipe_key": key,
         "base_revision": base["revision"], "base_files_sha256": base["files_sha256"], "data": data,
         "losses": step_losses(trainer.state.log_history),
-        "resumed": resumed, "seconds": round(seconds, 1),
-        "steps_per_second": round(recipe.steps / seconds, 3), "steb_lib_version": steb_lib.__version__,
+        "resumed": resumed_at > 0, "seconds": round(seconds, 1),
+        "steps_per_second": round((recipe.steps - resumed_at) / seconds, 3) if recipe.steps > resumed_at else None, "steb_lib_version": steb_lib.__version__,
     }
 
 # %% ../../nbs/lib/train/50_lifecycle.ipynb #l022
@@ -232,6 +233,19 @@ def base_model(recipe, path):
     from steb_lib.models.files import weight_errors
     with weight_errors(f"base model {recipe.base}"): return recipe.build_model(str(path))
 
+# %% ../../nbs/lib/train/50_lifecycle.ipynb #f1n15h02
+def checkpoint_step(checkpoint) -> int:
+    "The step `checkpoint` was saved at (its `trainer_state.json`'s `global_step`)."
+    return int(json.loads((Path(checkpoint)/"trainer_state.json").read_text(encoding="utf-8"))["global_step"])
+
+def load_finished_checkpoint(trainer, checkpoint) -> None:
+    """The weights and state of the final `checkpoint` into `trainer`, training nothing. The trainer's own
+    loader (`_load_from_checkpoint`, what `train` calls first when it resumes) is private: transformers has
+    no public 'load only'."""
+    from transformers import TrainerState
+    trainer._load_from_checkpoint(str(checkpoint))
+    trainer.state = TrainerState.load_from_json(str(Path(checkpoint)/"trainer_state.json"))
+
 # %% ../../nbs/lib/train/50_lifecycle.ipynb #a50a8287
 def _train_in(recipe, key: str, records, source: dict, run: TrainingRun, options: dict) -> dict:
     from steb_lib.models.files import materialize
@@ -241,13 +255,15 @@ def _train_in(recipe, key: str, records, source: dict, run: TrainingRun, options
     examples, provenance = recipe.examples(records, run.progress, **options)
     model = base_model(recipe, base["path"])
     resume = last_complete_checkpoint(run.checkpoints)
+    resumed_at = checkpoint_step(resume) if resume else 0   # its last step: load it, train nothing
     start = time.perf_counter()
     trainer = recipe.build_trainer(model, examples, run)
     with training_threads() as threads:   # pinned kernels: one thread (run_settings)
-        trainer.train(resume_from_checkpoint=str(resume) if resume else None)
+        if resume and resumed_at >= recipe.steps: load_finished_checkpoint(trainer, resume)
+        else: trainer.train(resume_from_checkpoint=str(resume) if resume else None)
     seconds = time.perf_counter() - start
     model.save(str(run.checkpoints.parent), create_model_card=False)
     _logger.info(f"done   {run.checkpoints.parent}: {recipe.method}, {recipe.steps} steps in {seconds:.0f} s")
-    record = training_record(recipe, key, base, source | provenance, trainer, resume is not None, seconds)
+    record = training_record(recipe, key, base, source | provenance, trainer, resumed_at, seconds)
     record |= {"kernels": kernel_mode(), "torch_threads": threads}
     return record | recipe.info(trainer, examples, seconds)
