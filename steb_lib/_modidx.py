@@ -2230,5 +2230,6 @@ d = { 'settings': { 'branch': 'main',
             'steb_lib.workers': { 'steb_lib.workers._take_next': ('lib/workers.html#_take_next', 'steb_lib/workers.py'),
                                   'steb_lib.workers._worker': ('lib/workers.html#_worker', 'steb_lib/workers.py'),
                                   'steb_lib.workers.item_outcomes': ('lib/workers.html#item_outcomes', 'steb_lib/workers.py'),
+                                  'steb_lib.workers.item_warnings': ('lib/workers.html#item_warnings', 'steb_lib/workers.py'),
                                   'steb_lib.workers.lost_items': ('lib/workers.html#lost_items', 'steb_lib/workers.py'),
                                   'steb_lib.workers.run_model_jobs': ('lib/workers.html#run_model_jobs', 'steb_lib/workers.py')}}}

@@ -2,28 +2,31 @@
 
 # %% ../nbs/lib/81_workers.ipynb #c3e38530
 from __future__ import annotations
-import os, pickle, shutil, traceback
+import json, os, pickle, shutil, traceback, warnings
 from pathlib import Path
-from .core import StebInputError, atomic_write_bytes
+from .core import StebInputError, atomic_write_bytes, atomic_write_text
 
 # %% auto #0
-__all__ = ['run_model_jobs', 'lost_items', 'item_outcomes']
+__all__ = ['run_model_jobs', 'lost_items', 'item_outcomes', 'item_warnings']
 
 # %% ../nbs/lib/81_workers.ipynb #5d92c7ac
 def run_model_jobs(fn, items, parallelism: int, jobs_dir, what: str) -> list:
     """`fn(item)` for every item (`item[0]` names its model) in `parallelism` worker processes (submitit
     jobs that take the next item as they finish one: imports are paid once per worker), each with its share of
     the CPU threads (`fn` takes it as its last argument); the results in order. Failed items are raised
-    together after the others finish, with where the workers' logs are."""
+    together after the others finish, with where the workers' logs are; what an item warned of is said here,
+    after the item's model name (a worker's log is removed when all succeed)."""
     from steb_lib.sweep import make_executor, run_local_jobs
     threads, counter = max(1, (os.cpu_count() or 1) // parallelism), Path(jobs_dir)/"next-item"
     counter.parent.mkdir(parents=True, exist_ok=True); counter.write_text("0")
-    for stale in counter.parent.glob("item-*.pkl"): stale.unlink()   # a failed run's outcomes: not this run's
+    for stale in counter.parent.glob("item-*"): stale.unlink()   # a failed run's outcomes: not this run's
     executor = make_executor("local", jobs_dir)   # the workers' logs: kept there if an item fails
     work = [(fn, [(*item, threads) for item in items], str(counter))] * min(parallelism, len(items))
     died = [f"worker {job.job_id}" for _, job in run_local_jobs(executor, _worker, work, parallelism)
             if not job.paths.result_pickle.exists()]   # killed (out of memory, kill -9): it left no result
     done = item_outcomes(counter.parent, len(items))
+    for i, said in item_warnings(counter.parent, len(items)).items():
+        for message in said: warnings.warn(f"{items[i][0]}: {message}", stacklevel=2)
     failed = [f"{items[i][0]}: {why}" for i, (ok, why) in sorted(done.items()) if not ok] + lost_items(
         items, done, int(counter.read_text()), died)
     if failed: raise StebInputError(f"{what} failed: " + "; ".join(failed) + f" (logs: {jobs_dir})")
@@ -43,15 +46,25 @@ def item_outcomes(jobs_dir, n: int) -> dict:
     files = {i: Path(jobs_dir)/f"item-{i}.pkl" for i in range(n)}
     return {i: pickle.loads(f.read_bytes()) for i, f in files.items() if f.exists()}
 
+def item_warnings(jobs_dir, n: int) -> dict:
+    "{item index: [message]} of the items that warned in their worker (`item-<i>.warnings.json`)."
+    files = {i: Path(jobs_dir)/f"item-{i}.warnings.json" for i in range(n)}
+    return {i: json.loads(f.read_text(encoding="utf-8")) for i, f in files.items() if f.exists()}
+
 def _worker(args: tuple) -> None:
     """A worker of `run_model_jobs`: each item it takes, and its outcome (succeeded, result or why) written
-    beside the counter as soon as it is known (a worker killed later loses none of them)."""
+    beside the counter as soon as it is known (a worker killed later loses none of them), with the distinct
+    warnings the item raised (each once per place, as Python shows them)."""
     fn, items, counter = args
     while (i := _take_next(counter, len(items))) is not None:
-        try: outcome = (True, fn(items[i]))
-        except Exception as e:
-            traceback.print_exc()   # into the worker's log
-            outcome = (False, (str(e).strip().splitlines() or [type(e).__name__])[-1])
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("default")
+            try: outcome = (True, fn(items[i]))
+            except Exception as e:
+                traceback.print_exc()   # into the worker's log
+                outcome = (False, (str(e).strip().splitlines() or [type(e).__name__])[-1])
+        if said := list(dict.fromkeys(str(w.message) for w in caught)):
+            atomic_write_text(Path(counter).parent/f"item-{i}.warnings.json", json.dumps(said))
         atomic_write_bytes(Path(counter).parent/f"item-{i}.pkl", pickle.dumps(outcome))
 
 def _take_next(counter, n: int) -> int | None:
