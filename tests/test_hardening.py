@@ -318,3 +318,19 @@ def test_nothing_is_followed_out_of_the_store_through_a_link(tmp_path):
     lock.symlink_to(lock)   # a loop: "Too many levels of symbolic links" before
     r = steb("evaluate", "random", "--dataset", "literature_authors", "--results-dir", R, cache=tmp_path / "c")
     assert r.returncode == 2 and "is a symbolic link, not a lock file of steb's: remove it, rerun" in r.stderr, r.stderr
+
+
+def test_a_text_over_the_parse_bound_is_refused_naming_its_line(tmp_path):
+    """Issue 78, item 13: a spaCy-parsing model (stylometric; biber shares the check and the runner's naming) refuses a
+    text over `STEB_MAX_PARSED_CHARS` before parsing it, naming the data file's line, not its index in a batch; nothing
+    is written."""
+    rows = [{"text": f"short text number {i} about cats.", "label": "ab"[i % 2]} for i in range(6)]
+    rows.insert(4, {"text": "The cat sat on the mat. " * 40, "label": "a"})
+    data = tmp_path / "d.jsonl"; data.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    for model in ("stylometric",):
+        r = subprocess.run(STEB + ["evaluate", model, "--task", "clustering", "--data-file", str(data), "--results-dir",
+                                   str(tmp_path / "R")], env=dict(ENV, STEB_CACHE=str(tmp_path / "C"), STEB_MAX_PARSED_CHARS="400"),
+                           capture_output=True, text=True, timeout=600)
+        assert r.returncode == 2 and one_clear_line(r), r.stderr[-2000:]
+        assert f"steb: error: {data}:5 has 960 characters (1 text(s) over the bound)" in r.stderr, r.stderr[-2000:]
+    assert not list((tmp_path / "R").glob("*/*/*.json"))

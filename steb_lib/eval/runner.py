@@ -25,7 +25,8 @@ _logger = logging.getLogger("steb_lib.eval.runner")
 # %% auto #0
 __all__ = ['MODEL_OPTIONS', 'HowToEvaluate', 'WhereResultsGo', 'how_to_evaluate', 'joint_author_scores', 'score_line',
            'named_local_model', 'available_model', 'prepared_model', 'encoder_for', 'stored_evaluation',
-           'evaluate_prepared', 'evaluate', 'split_options', 'evaluate_suite', 'dataset_task_names', 'evaluate_dataset']
+           'texts_named_by_origin', 'evaluate_prepared', 'evaluate', 'split_options', 'evaluate_suite',
+           'dataset_task_names', 'evaluate_dataset']
 
 # %% ../../nbs/lib/eval/65_runner.ipynb #11eb0522
 @dataclass(frozen=True)
@@ -169,6 +170,14 @@ def stored_evaluation(encoder, how: HowToEvaluate, where: WhereResultsGo, task: 
     return result, computed, label, data
 
 # %% ../../nbs/lib/eval/65_runner.ipynb #f0b0e37d
+@contextlib.contextmanager
+def texts_named_by_origin(data: TaskData):
+    """A refusal of one text by the model (`TextTooLong`: its index in a batch) names where the text came from
+    instead: a data file's line, or the sample's record."""
+    from steb_lib.text_features import TextTooLong
+    try: yield
+    except TextTooLong as e: raise e.at(data.where.get(e.text, "a text")) from None
+
 def evaluate_prepared(encoder, task: str, how: HowToEvaluate, where: WhereResultsGo, source=(None,) * 3):
     """Evaluate a prepared `encoder` (`prepared_model`) on `task` of `source` (data file, dataset, name);
     write and return the result."""
@@ -183,7 +192,7 @@ def evaluate_prepared(encoder, task: str, how: HowToEvaluate, where: WhereResult
               | (token_filter if how.scoring.multi_vector else pooling))
     embedded = []
     def compute(data, label):
-        with work_labelled(label):   # the progress bars name the model, dataset and task
+        with work_labelled(label), texts_named_by_origin(data):   # progress bars name the model, dataset, task
             scores, n_new = _scored(encoder, data, how, where)
         embedded.append(n_new)
         return scores | _oom_note(halvings[before:], label)

@@ -40,10 +40,10 @@ _all_ = [
 ]
 
 # %% auto #0
-__all__ = ['BOOTSTRAP_METHOD', 'SEED_NOTE', 'TaskData', 'prepare_records', 'load_task_records', 'load_task_file', 'score_task',
-           'stored_intervals', 'bootstrap_record', 'draws_key', 'sample_draws', 'json_interval', 'with_uncertainty',
-           'TASK_REGISTRY', 'TaskSpec', 'read_data_file_lines', 'read_jsonl', 'read_jsonl_lines', 'sample_counts',
-           'task_name', 'task_names', 'task_spec']
+__all__ = ['BOOTSTRAP_METHOD', 'SEED_NOTE', 'TaskData', 'prepare_records', 'text_origins', 'load_task_records', 'load_task_file',
+           'score_task', 'stored_intervals', 'bootstrap_record', 'draws_key', 'sample_draws', 'json_interval',
+           'with_uncertainty', 'TASK_REGISTRY', 'TaskSpec', 'read_data_file_lines', 'read_jsonl', 'read_jsonl_lines',
+           'sample_counts', 'task_name', 'task_names', 'task_spec']
 
 # %% ../../nbs/lib/tasks/19_task_data.ipynb #c008
 def _check_name_types(task: str, records: list, where: list[str]):
@@ -75,10 +75,12 @@ def _texts_of(task: str, recs: list[dict]) -> list[str]:
 
 @dataclass
 class TaskData:
-    "A prepared sample: validated records of one task, the texts to embed, and the sha256 of the records."
+    """A prepared sample: validated records of one task, the texts to embed, and the sha256 of the records;
+    `where`: {text: where its first record came from ('notes.jsonl:7', 'record 3')}, for messages only."""
     task: str
     records: list
     n_duplicates: int = 0
+    where: dict = field(default_factory=dict, repr=False, compare=False)
     texts: list = field(init=False)
     sha256: str = field(init=False)
     def __post_init__(self):
@@ -106,10 +108,18 @@ def prepare_records(
     _check_name_types(task, records, where)
     recs = [spec.record(r if isinstance(r, dict) else {}, at) for r, at in zip(records, where)]
     for r, at in zip(recs, where): _check_unicode(r, at)
+    origins = text_origins(spec, recs, where)
     recs, n_duplicates = (recs, 0) if keep_duplicates else _without_duplicates(recs)
     recs = spec.complete(recs, tuple(corrections))
     spec.check(recs)
-    return TaskData(task, recs, n_duplicates)
+    return TaskData(task, recs, n_duplicates, origins)
+
+def text_origins(spec, recs: list[dict], where: list[str]) -> dict:
+    "{text: where the first record that holds it came from}, for messages about a text (`TaskData.where`)."
+    origins = {}
+    for r, at in zip(recs, where):
+        for text in spec.texts([r]): origins.setdefault(text, at)
+    return origins
 
 def load_task_records(task: str, records, corrections=()) -> TaskData:
     """Validate records held in memory for `task` — a list of dicts or a pandas DataFrame (one row per record)
