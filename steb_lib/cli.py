@@ -508,13 +508,18 @@ def run_sweep(a, jobs) -> int:
 def print_sweep_plan(a, jobs) -> int:
     "`--dry-run`: the packs of the unfinished `jobs` and their estimated cost; nothing is submitted."
     import os
-    from steb_lib.sweep import describe_slurm, plan_summary, slurm_gpus, sweep_plan
+    import warnings
+    from steb_lib.sweep import (describe_slurm, over_partition_limits, partition_limits, plan_summary,
+                                slurm_gpus, sweep_plan)
     options = sweep_options(a); slurm = options["slurm"]
     gpus = slurm_gpus(slurm) if a.executor == "slurm" else 0
     plan = sweep_plan(jobs, a.results_dir, options["pack_minutes"], gpus)
     print(plan.to_string(index=False, max_colwidth=60) if len(plan) else "every job is finished")
     if a.executor == "slurm":
         print(describe_slurm(slurm))
+        if over := over_partition_limits(slurm, partition_limits(slurm.get("partition"))):
+            warnings.warn("these jobs would never start: they ask the partition (sinfo) for " + "; ".join(over)
+                          + ": ask for less")
         print(plan_summary(plan, slurm["cpus_per_task"], slurm["array_parallelism"], slurm_gpus(slurm)))
     else:
         print(plan_summary(plan, max(1, (os.cpu_count() or 1) // max(1, a.parallelism)), a.parallelism))

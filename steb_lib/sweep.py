@@ -30,14 +30,15 @@ __all__ = ['SCHEDULER_WAITING', 'SCHEDULER_RUNNING', 'SCHEDULER_ENDED', 'NEVER_S
            'raw_files_stamp', 'current_data_sha256', 'pinned_revision', 'current_revision', 'pack_key',
            'run_sweep_pack', 'run_sweep_job', 'lock_held', 'sweep_folder', 'sweep_lock', 'submitted_ids',
            'record_submitted', 'submitted_logs', 'scheduler_queue', 'waiting_reason', 'run_sacct', 'scheduler_ended',
-           'job_state', 'sweep_status', 'status_counts', 'minutes', 'slurm_parameters', 'slurm_gpus',
-           'read_site_settings', 'site_slurm_parameters', 'job_environment', 'make_executor', 'run_local_jobs',
-           'manifest_path', 'manifest_entries', 'manifest_job', 'manifest_jobs', 'add_to_manifest', 'model_size_b',
-           'model_rates', 'job_seconds', 'pack_jobs', 'pack_seconds', 'sweep_plan', 'plan_summary', 'describe_slurm',
-           'prepare_models', 'submit_sweep', 'finished_results', 'TimeLimitReached', 'PackCall', 'memory_mb',
-           'grown_request', 'record_attempt', 'ended_by_warning', 'exit_code_of_run', 'derived_exit_code',
-           'retry_killed_packs', 'slurm_seconds', 'slurm_runs', 'sacct_text', 'slurm_job_models', 'key_model',
-           'attempt_ends', 'failure_cause', 'model_usage', 'sweep_report', 'report_text', 'write_report']
+           'job_state', 'never_starting', 'wait_for_jobs', 'sweep_status', 'status_counts', 'minutes',
+           'slurm_parameters', 'slurm_gpus', 'read_site_settings', 'site_slurm_parameters', 'job_environment',
+           'make_executor', 'run_local_jobs', 'manifest_path', 'manifest_entries', 'manifest_job', 'manifest_jobs',
+           'add_to_manifest', 'model_size_b', 'model_rates', 'job_seconds', 'pack_jobs', 'pack_seconds', 'sweep_plan',
+           'plan_summary', 'describe_slurm', 'prepare_models', 'submit_sweep', 'finished_results', 'TimeLimitReached',
+           'PackCall', 'memory_mb', 'grown_request', 'record_attempt', 'ended_by_warning', 'exit_code_of_run',
+           'derived_exit_code', 'retry_killed_packs', 'limits_of_sinfo', 'partition_limits', 'over_partition_limits',
+           'slurm_seconds', 'slurm_runs', 'sacct_text', 'slurm_job_models', 'key_model', 'attempt_ends',
+           'failure_cause', 'model_usage', 'sweep_report', 'report_text', 'write_report']
 
 # %% ../nbs/lib/75_sweep.ipynb #c006
 @dataclass(frozen=True)
@@ -335,6 +336,20 @@ def job_state(job: SweepJob, results_dir, queue: dict | None = None) -> str:
     ended = state is not None and state.split(" ")[0] in SCHEDULER_ENDED   # cancelled, out of memory...
     return "failed" if job_failure(job, results_dir) or ended else "missing"
 
+# %% ../nbs/lib/75_sweep.ipynb #n3v3r001
+def never_starting(jobs) -> list[str]:
+    """A line for each submitit job of `jobs` that SLURM holds pending for a reason no wait clears
+    (`waiting_reason`): which job, why, and what to do."""
+    queue = scheduler_queue([job.job_id for job in jobs])
+    return [f"SLURM job {i} {why}" for i, state in sorted(queue.items()) if (why := waiting_reason(state))]
+
+def wait_for_jobs(jobs, poll_s: float = 5.0, stuck=never_starting) -> None:
+    """Until every submitit job of `jobs` is done; one that will never start (`stuck`) ends the wait with
+    one error naming it (it stays queued: `steb status` shows it)."""
+    while pending := [job for job in jobs if not job.done()]:
+        if lines := stuck(pending): raise StebInputError("; ".join(lines) + " (stopped waiting)")
+        time.sleep(poll_s)
+
 # %% ../nbs/lib/75_sweep.ipynb #c021
 def sweep_status(jobs, results_dir) -> pd.DataFrame:
     "One row per job: model, dataset, protocol, state, results (done/expected), why (failed), log."
@@ -626,6 +641,7 @@ def submit_sweep(jobs, results_dir, executor: str = "local", folder=None, parall
         record_submitted([(item, job.job_id) for pack, job in submitted for item in pack], results_dir,
                          [(item, job.paths.stderr) for pack, job in submitted for item in pack])
         if not wait: return out | {"jobs": [job for _, job in submitted]}
+        wait_for_jobs([job for _, job in submitted])   # a job that never starts: one error, not a wait
         submitted = retry_killed_packs(submitted, fn, calls_dir, slurm, results_dir, retries, retry_factor,
                                        retry_caps)
     failures = [(item, why, str(job.paths.stderr)) for pack, job in submitted
@@ -793,7 +809,7 @@ def retry_killed_packs(submitted, fn: PackCall, folder, slurm: dict, results_dir
     again with that limit grown (`grown_request`), up to `retries` times; every attempt recorded."""
     current, final = [(pack, job, slurm) for pack, job in submitted], []
     for attempt in range(retries + 1):
-        again = []
+        again = []; wait_for_jobs([job for _, job, _ in current])
         for pack, job, asked in current:
             state = _ended_state(job); record_attempt(pack, job, asked, state, results_dir)
             what = RETRIED_STATES.get(state) if attempt < retries else None
@@ -807,6 +823,35 @@ def retry_killed_packs(submitted, fn: PackCall, folder, slurm: dict, results_dir
             current.append((pack, job, grown))
         if not current: break
     return [(pack, job) for pack, job, _ in final]
+
+# %% ../nbs/lib/75_sweep.ipynb #p4rt0002
+def limits_of_sinfo(text: str, partition: str | None = None) -> dict | None:
+    """{'cpus', 'mem_mb' (of its largest node), 'time_min' (None: no limit)} of `partition` (None: the
+    default, starred) from `sinfo -h -o '%P|%c|%m|%l'`; None where it is not listed."""
+    rows = [line.split("|") for line in text.splitlines() if line.count("|") == 3]
+    rows = [r for r in rows if (r[0].rstrip("*") == partition if partition else r[0].endswith("*"))]
+    if not rows: return None
+    number = lambda v: int(v.rstrip("+")) if v.rstrip("+").isdigit() else 0   # noqa: E731 ("32+": mixed)
+    try: time_min = minutes(rows[0][3])
+    except StebInputError: time_min = None   # infinite, UNLIMITED, n/a
+    return {"cpus": max(number(r[1]) for r in rows), "mem_mb": max(number(r[2]) for r in rows),
+            "time_min": time_min}
+
+def partition_limits(partition: str | None = None) -> dict | None:
+    "`limits_of_sinfo` of this cluster's `partition`; None without `sinfo`."
+    import shutil, subprocess
+    if not shutil.which("sinfo"): return None
+    return limits_of_sinfo(subprocess.run(["sinfo", "-h", "-o", "%P|%c|%m|%l"], capture_output=True,
+                                          text=True, timeout=60).stdout, partition)
+
+def over_partition_limits(slurm: dict, limits: dict | None) -> list[str]:
+    "What SLURM request `slurm` asks beyond the partition's `limits`, a phrase each ([]: none, or unknown)."
+    if not limits: return []
+    asked = {"cpus": slurm.get("cpus_per_task", 1), "time_min": slurm.get("time", 0),
+             "mem_mb": memory_mb(slurm["mem"]) if slurm.get("mem") else 0}
+    words = {"cpus": "{} CPUs (its nodes have at most {})", "time_min": "{} minutes (its limit is {})",
+             "mem_mb": "{} MB of memory (its nodes have at most {})"}
+    return [words[k].format(asked[k], limits[k]) for k in words if limits[k] and asked[k] > limits[k]]
 
 # %% ../nbs/lib/75_sweep.ipynb #6c0e0052
 SACCT_FIELDS = ("JobID", "State", "ElapsedRaw", "TotalCPU", "AllocCPUS", "AllocTRES", "ReqMem", "MaxRSS",

@@ -352,3 +352,20 @@ def test_a_step_killed_by_the_time_limit_warning_before_it_could_handle_it_ended
     assert "User defined signal 2" in _job_failure(job), _job_failure(job)       # what the log's srun line says
     for log in (tmp_path / "jobs").glob("*_log.*"): log.unlink()
     assert _ended_state(job) == "TIMEOUT"
+
+
+def test_a_request_no_node_can_run_is_warned_of_before_and_stops_the_wait_after(cluster, tmp_path):
+    """Issue 78, item 11: the default 8 CPUs on this 2-CPU node. `--dry-run` warns from sinfo, submitting says in one
+    error that the job never starts (squeue's PartitionConfig) instead of waiting forever; the job stays queued."""
+    env = cluster | {"STEB_CACHE": str(tmp_path / "cache")}
+    args = ["evaluate", "random", "--dataset", "mini_probing", "--results-dir", tmp_path / "r", "--executor", "slurm"]
+    plan = steb(*args, "--dry-run", env=env)
+    assert plan.returncode == 0 and "these jobs would never start: they ask the partition (sinfo) for 8 CPUs (its nodes "
+    "have at most 2)" in plan.stderr, plan.stdout + plan.stderr
+    run = steb(*args, env=env, timeout=120)
+    assert run.returncode == 2 and run.stderr.strip().splitlines()[-1].startswith("steb: error: SLURM job ")
+    assert "never starts: PartitionConfig" in run.stderr and "(stopped waiting)" in run.stderr, run.stderr[-2000:]
+    (job,) = set(json.loads((tmp_path / "r" / ".sweep" / "submitted.json").read_text()).values())
+    status = steb("status", "--results-dir", tmp_path / "r", env=env)
+    assert "never starts: PartitionConfig" in status.stdout, status.stdout
+    subprocess.run(["scancel", job.split("_")[0]], env=env, check=True)
