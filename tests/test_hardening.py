@@ -334,3 +334,16 @@ def test_a_text_over_the_parse_bound_is_refused_naming_its_line(tmp_path):
         assert r.returncode == 2 and one_clear_line(r), r.stderr[-2000:]
         assert f"steb: error: {data}:5 has 960 characters (1 text(s) over the bound)" in r.stderr, r.stderr[-2000:]
     assert not list((tmp_path / "R").glob("*/*/*.json"))
+
+
+def test_predefined_pairs_of_identical_texts_score_chance_not_rounding_noise(tmp_path):
+    """Issue 78, item 6: trials whose two texts are the same have cosine exactly 1 (not 1 up to float32 rounding), so
+    their AUROC is 0.5 with no interval (MiniLM's own cosines of these pairs: ten values around 1, AUROC 0.525)."""
+    data = tmp_path / "same.jsonl"
+    data.write_text("".join(json.dumps({"text_a": t, "text_b": t, "same": i % 2 == 0}) + "\n" for i, t in enumerate(
+        f"This is sentence number {i} and it is about the {w} today." for i, w in enumerate(["weather", "news"] * 32))))
+    r = steb("evaluate", "sentence-transformers/all-MiniLM-L6-v2", "--task", "predefined", "--data-file", data, "--results-dir", tmp_path / "R",
+             cache=tmp_path / "C")
+    assert r.returncode == 0 and "auroc 0.5000 (" in r.stdout + r.stderr, r.stdout + r.stderr[-2000:]
+    (result,) = [json.loads(p.read_text()) for p in (tmp_path / "R").glob("*/*/predefined.json")]
+    assert result["main_score"] == 0.5 and not result["bootstrap"].get("interval"), result["bootstrap"]

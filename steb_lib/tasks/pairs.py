@@ -230,10 +230,10 @@ def weighted_pair_auroc(scores, positive, n_texts: int, counts) -> np.ndarray:
 
 # %% ../../nbs/lib/tasks/11_pairs.ipynb #c017
 def predefined_pair_scores(embeddings_a, embeddings_b) -> np.ndarray:
-    "cosine(a_k, b_k) of each trial k."
+    "cosine(a_k, b_k) of each trial k; exactly 1 where the two vectors are the same (not 1 up to rounding)."
     A, B = l2_normalize(embeddings_a), l2_normalize(embeddings_b)
     if A.shape != B.shape: raise StebInputError(f"pair sides differ in shape: {A.shape} vs {B.shape}")
-    return np.einsum("ij,ij->i", A, B)
+    return np.where((A == B).all(axis=1), A.dtype.type(1), np.einsum("ij,ij->i", A, B))
 
 def predefined_pair_auroc(embeddings_a, embeddings_b, same) -> float:
     "AUROC of cosine(a_k, b_k) for the flags `same` (STEB predefined pair classification)."
