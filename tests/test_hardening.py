@@ -346,4 +346,5 @@ def test_predefined_pairs_of_identical_texts_score_chance_not_rounding_noise(tmp
              cache=tmp_path / "C")
     assert r.returncode == 0 and "auroc 0.5000 (" in r.stdout + r.stderr, r.stdout + r.stderr[-2000:]
     (result,) = [json.loads(p.read_text()) for p in (tmp_path / "R").glob("*/*/predefined.json")]
-    assert result["main_score"] == 0.5 and not result["bootstrap"].get("interval"), result["bootstrap"]
+    assert result["main_score"] == 0.5 and result["bootstrap"]["intervals"] == {"auroc": None}, result["bootstrap"]
+    assert result["bootstrap"]["refused"] == {"auroc": "no spread"}, result["bootstrap"]
