@@ -396,6 +396,11 @@ def slurm_parameters(partition=None, gpus=0, time="4:00:00", array_parallelism=1
     that SLURM warns the job (`PackCall.checkpoint`; submitit's default 90, and SLURM may warn up to 30 s
     sooner)."""
     if gpu_flag not in GPU_FLAGS: raise StebInputError(f"gpu_flag must be one of {list(GPU_FLAGS)}")
+    names = {"partition": partition, "account": account, "qos": qos, "constraint": constraint,
+             "job_name": job_name}
+    for key, name in names.items():   # each goes into a line of the job script
+        if name is not None and not re.fullmatch(r"\S+", str(name)):
+            raise StebInputError(f"SLURM {key.replace('_', ' ')} {name!r}: one word (no spaces or line breaks)")
     gpu = {GPU_FLAGS[gpu_flag]: f"gpu:{gpus}" if gpu_flag == "gres" else gpus} if gpus else {}
     params = {"job_name": job_name, "time": minutes(time), "array_parallelism": array_parallelism,
               "cpus_per_task": cpus, "partition": partition, "mem": mem, "account": account, "qos": qos,
