@@ -21,10 +21,10 @@ __all__ = ['pd', 'PUBLISHED', 'CATEGORY_LABELS', 'PAPER_TOLERANCE', 'VERDICT_MAR
            'side_by_side', 'output_dir', 'store_keys', 'store_extent', 'results_to_read', 'markdown_table',
            'save_table', 'cell_verdict', 'paper_verdicts', 'dataset_counts', 'comparability', 'not_comparable_notes',
            'marked_side_by_side', 'verdict_legend', 'upstream_versions', 'upstream_version', 'reference_label',
-           'reference_table', 'paper_column_counts', 'paper_comparison', 'paper_datasets', 'describe_run',
-           'describe_profile', 'per_dataset_scores', 'save_figure', 'plot_score_heatmap', 'plot_scores_by_category',
-           'plot_model_set_sensitivity', 'protocol_results_dir', 'notebooks_for_suite', 'repo_root',
-           'execute_paper_notebook', 'check_notebook_inputs', 'results_dir_profile', 'run_paper_notebooks',
+           'reference_table', 'paper_column_counts', 'reference_verdicts', 'paper_comparison', 'paper_datasets',
+           'describe_run', 'describe_profile', 'per_dataset_scores', 'save_figure', 'plot_score_heatmap',
+           'plot_scores_by_category', 'plot_model_set_sensitivity', 'protocol_results_dir', 'notebooks_for_suite',
+           'repo_root', 'execute_paper_notebook', 'check_notebook_inputs', 'results_dir_profile', 'run_paper_notebooks',
            'kernel_stderr_to']
 
 # %% ../nbs/lib/80_paper.ipynb #c006
@@ -294,20 +294,26 @@ def paper_column_counts(score: str) -> dict:
     return {col: sum(task in e["tasks"] for e in multi)
             for col, task in (("pair_classification", "predefined"), ("retrieval", "retrieval"))}
 
-def paper_comparison(score: str, table: pd.DataFrame, info: dict, results: pd.DataFrame,
-                     against: str = "paper") -> tuple:
-    """(`marked_side_by_side` of `table`, a `steb_scores` table of `results`, against a published table: the
-    paper's, or `against="upstream:<version>"`; its legend). Upstream prints no dataset counts: there only the
-    profile and the model set can make a column not comparable."""
+def reference_verdicts(score: str, table: pd.DataFrame, info: dict, results: pd.DataFrame,
+                       against: str = "paper") -> tuple:
+    """(`paper_verdicts` of `table`, a `steb_scores` table of `results`, against a published table: the
+    paper's, or `against="upstream:<version>"`; the reference's label). Upstream's leaderboard prints no
+    dataset counts, but it scores the paper's 96-dataset suite: the paper's counts hold for it too, so a
+    column's comparability does not depend on the reference."""
     from steb_lib.scores import results_profile
     published, label = reference_table(score, against), reference_label(against)
     also = []
     if (profile := results_profile(results).name) != "paper": also.append(f"results of the {profile} profile")
     if score == "operational" and not set(published.index) <= set(results["model"]):
         also.append(f"groups found from {results['model'].nunique()} models, not {label}'s {len(published)}")
-    counts = paper_column_counts(score) if against == "paper" else {}
-    reasons = comparability(table, info, counts, ", ".join(also) or None)
-    verdicts = paper_verdicts(table, published, reasons, label)
+    reasons = comparability(table, info, paper_column_counts(score), ", ".join(also) or None)
+    return paper_verdicts(table, published, reasons, label), label
+
+def paper_comparison(score: str, table: pd.DataFrame, info: dict, results: pd.DataFrame,
+                     against: str = "paper") -> tuple:
+    "(`marked_side_by_side` of `table` with its `reference_verdicts`, their legend)."
+    verdicts, label = reference_verdicts(score, table, info, results, against)
+    published = reference_table(score, against)
     marked = marked_side_by_side(table, published, verdicts, label.removeprefix("the "))
     return marked, verdict_legend(verdicts, label)
 
