@@ -1,5 +1,6 @@
 """Build the companion site offline: the README as the front page, `docs/`, every library notebook as its module's
-API page, every paper notebook executed (its tables and figures in the page), then check it in headless Chromium.
+API page, every paper notebook as executed (its tables and figures in the page: the main job's `_runs/` where it
+holds one, else the committed executions; nothing is executed unless asked), then check it in headless Chromium.
 
     .venv/bin/python scripts/build_site.py            # -> _site/html/index.html
     .venv/bin/python scripts/build_site.py --check    # ... and load every page in Debian's chromium
@@ -11,9 +12,10 @@ whose PyPI package downloads a binary; Jupyter Book 2 (mystmd) fetches its site 
 builds HTML. mkdocs-jupyter renders notebooks with nbconvert, the same HTML JupyterLab exports; MathJax comes from
 the `jupyter-server-mathjax` package, so pages load nothing from outside the site.
 
-Paper notebooks run as papermill runs them for the main job (kernel `python3`, working directory `nbs/`, their
-default parameters: they read `results/<suite>` if the main job wrote it, else the shipped results), with tables and
-figures written under `_site/outputs/`, never over `tables/` and `figures/`. Cells flagged `#| slow` are skipped, as
+With `--execute` (or `--execute-into`), paper notebooks run as papermill runs them for the main job (kernel
+`python3`, working directory `nbs/`, their default parameters: they read `results/<suite>` if the main job wrote it,
+else the shipped results), with tables and figures written under `_site/outputs/`, never over `tables/` and
+`figures/`. Cells flagged `#| slow` are skipped, as
 `nbdev_test` skips them, and the page says so; `--runs _runs` shows the main job's executed copies instead, slow cells
 included. A failing notebook fails the build.
 """
