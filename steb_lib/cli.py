@@ -20,7 +20,7 @@ from .profiles import CORRECTIONS, DEFAULT_PROFILE, PROFILES, make_profile
 __all__ = ['COMMAND_HELP', 'COMMAND_PARSERS', 'EXAMPLE_MODELS', 'SCORE_CHOICES', 'seed_number', 'number_from', 'commands_parser',
            'build_parser', 'run_fetch', 'chosen_profile', 'list_corrections', 'run_examples', 'list_models',
            'list_datasets', 'prepare', 'sweep_options', 'run_sweep', 'print_sweep_plan', 'run_evaluate', 'run_rerank',
-           'of_a_suite', 'print_tables', 'print_interval_tables', 'shown_differences', 'run_compare',
+           'of_a_suite', 'off_suite_line', 'print_tables', 'print_interval_tables', 'shown_differences', 'run_compare',
            'print_intervals_and_claims', 'run_paper', 'run_train', 'main', 'progress_bar', 'run_verify',
            'print_kernels', 'run_export', 'run_status', 'print_sweep_report']
 
@@ -609,6 +609,13 @@ def of_a_suite(results) -> bool:
     from steb_lib.data.datasets import SUITES, suite_datasets
     return bool({e["name"] for s in SUITES for e in suite_datasets(s)} & set(results["dataset"]))
 
+def off_suite_line(results, instead: str = "each result's main score") -> str | None:
+    "The line said instead of STEB scores where `results` hold no dataset of a STEB suite (None: they do)."
+    if of_a_suite(results): return None
+    datasets = ", ".join(sorted(set(results["dataset"])))
+    return (f"(no dataset of a STEB suite here: {datasets}; {instead} instead of STEB scores, which average "
+            "a suite's datasets)")
+
 def print_tables(results_dir, scores=("operational", "definitional"), as_csv=False, ci=False,
                  against="paper") -> None:
     """Print each score's table (×100) for a results directory, as markdown or CSV, with what was left out and
@@ -624,11 +631,8 @@ def print_tables(results_dir, scores=("operational", "definitional"), as_csv=Fal
     from steb_lib.paper import SCORE_TABLES, markdown_table
     from steb_lib.scores import results_frame, steb_scores
     results = results_frame(results_dir)
-    if not of_a_suite(results) and tuple(scores) != ("main",):
-        datasets = ", ".join(sorted(set(results["dataset"])))
-        print(f"(no dataset of a STEB suite here: {datasets}; each result's "
-              "main score instead of STEB scores, which average a suite's datasets)\n")
-        scores = ("main",)
+    if (line := off_suite_line(results)) and tuple(scores) != ("main",):
+        print(line + "\n"); scores = ("main",)
     profiles = sorted(set(results["profile"].dropna()))
     if profiles and not as_csv: print(f"profile: {profiles[0]} (steb corrections lists the corrections)\n")
     for score in scores:
@@ -666,8 +670,12 @@ def _print_against_paper(score, table, info, results, against="paper") -> None:
 
 # %% ../nbs/lib/98_cli.ipynb #1b62fce0
 def print_interval_tables(results_dir, scores, as_csv: bool = False) -> None:
-    "Print each score's table with its intervals, ranks and '≈#1' marks (`intervals.interval_report`)."
+    """Print each score's table with its intervals, ranks and '≈#1' marks (`intervals.interval_report`); a
+    store of no STEB suite's dataset: each result's main score with its interval, and why."""
     from steb_lib.intervals import interval_report
+    from steb_lib.scores import results_frame
+    if (line := off_suite_line(results_frame(results_dir))) and tuple(scores) != ("main",):
+        print(line + "\n"); scores = ("main",)
     print(interval_report(results_dir, scores, as_csv))
 
 def shown_differences(table):
@@ -687,7 +695,9 @@ def run_compare(a) -> int:
           "comparison at a time, not corrected for many: the table's ranks (steb table --ci) are)\n")
     print(shown_differences(per_dataset).reset_index().to_markdown(index=False, disable_numparse=True))
     print()
-    if not per_score.empty: print(shown_differences(per_score).to_markdown(disable_numparse=True))
+    from steb_lib.scores import results_frame
+    if line := off_suite_line(results_frame(a.results_dir), "each dataset's difference"): print(line)
+    elif not per_score.empty: print(shown_differences(per_score).to_markdown(disable_numparse=True))
     return 0
 
 # %% ../nbs/lib/98_cli.ipynb #af679d18

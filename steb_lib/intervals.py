@@ -23,10 +23,10 @@ __all__ = ['REPLICATED', 'EXTRAS', 'SEED_METRICS', 'SEPARATOR', 'INTERVALS_NOTE'
            'complete_replicates', 'result_refusal', 'centred_replicates', 'stacked_replicates', 'aggregate_replicates',
            'unstacked', 'result_weights', 'fewest_units', 'aggregate_refusals', 'cell_intervals', 'cell_refusals',
            'rank_table', 'rank_intervals', 'tied_with_best', 'interval_cells', 'shown_cell', 'interval_table',
-           'sample_difference', 'dataset_differences', 'score_differences', 'compare_models', 'interval_report',
-           'claim_verdict', 'column_difference', 'table_difference', 'holm_adjusted', 'style_leads_order_alignment',
-           'swapped_pair', 'truncation_changes_ranks', 'luar_beats_gpt', 'tested', 'check_claims', 'dataset_stability',
-           'clustering_chance', 'claims_report']
+           'sample_difference', 'dataset_differences', 'score_differences', 'compare_models', 'result_interval_cell',
+           'main_interval_table', 'interval_report', 'claim_verdict', 'column_difference', 'table_difference',
+           'holm_adjusted', 'style_leads_order_alignment', 'swapped_pair', 'truncation_changes_ranks', 'luar_beats_gpt',
+           'tested', 'check_claims', 'dataset_stability', 'clustering_chance', 'claims_report']
 
 # %% ../nbs/lib/73_intervals.ipynb #0c5e4f07
 REPLICATED = ("main_score", "accuracy", "distractor_accuracy")   # the columns the aggregations read
@@ -345,12 +345,28 @@ INTERVALS_NOTE = (
     "units or more; [–] none. ≈#1: a rank interval that holds 1; blank beside a rank interval: surely below "
     "#1. random is a reference, never ranked. All of it is conditional on these datasets.")
 
+def result_interval_cell(result: dict) -> str:
+    "A result's main score ×100 with its stored 95% interval, or why it has none: `52.80 [48.29, 57.39]`."
+    metric, boot = task_spec(result["task"]).main_metric, result.get("bootstrap") or {}
+    if ends := (boot.get("intervals") or {}).get(metric):
+        return f"{100 * result['main_score']:.2f} [{100 * ends[0]:.2f}, {100 * ends[1]:.2f}]"
+    return f"{100 * result['main_score']:.2f} ({(boot.get('refused') or {}).get(metric) or 'no interval'})"
+
+def main_interval_table(results_dir) -> pd.DataFrame:
+    "Every result's `result_interval_cell`: dataset/task × model (a scoring variant by its system name)."
+    cells = [(f"{r['dataset']}/{r['task']}", result_system(r), result_interval_cell(r))
+             for r in load_results(results_dir)]
+    if not cells: raise StebInputError(f"no results under {results_dir}")
+    frame = pd.DataFrame(cells, columns=["dataset/task", "model", "cell"])
+    return frame.pivot(index="dataset/task", columns="model", values="cell").fillna("–")
+
 def interval_report(results_dir, scores=("operational", "definitional"), as_csv: bool = False) -> str:
-    "Each score's `interval_table` as markdown (or CSV), then what the intervals mean."
+    """Each score's `interval_table` as markdown (or CSV), then what the intervals mean; score 'main': each
+    result's main score with its own interval (`main_interval_table`)."""
     frame, parts = results_with_replicates(results_dir), []
     for score in scores:
         parts.append(f"# {score}" if as_csv else f"## STEB ({score})\n")
-        try: shown = interval_table(frame, score)
+        try: shown = main_interval_table(results_dir) if score == "main" else interval_table(frame, score)
         except StebInputError as e: parts.append(f"({e})\n"); continue
         parts.append((shown.to_csv() if as_csv else shown.to_markdown(disable_numparse=True)) + "\n")
     return "\n".join(parts + [INTERVALS_NOTE])
