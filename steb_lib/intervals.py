@@ -23,10 +23,11 @@ __all__ = ['REPLICATED', 'EXTRAS', 'SEED_METRICS', 'SEPARATOR', 'INTERVALS_NOTE'
            'complete_replicates', 'result_refusal', 'centred_replicates', 'stacked_replicates', 'aggregate_replicates',
            'unstacked', 'result_weights', 'fewest_units', 'aggregate_refusals', 'cell_intervals', 'cell_refusals',
            'rank_table', 'rank_intervals', 'tied_with_best', 'interval_cells', 'shown_cell', 'interval_table',
-           'sample_difference', 'dataset_differences', 'score_differences', 'compare_models', 'result_interval_cell',
-           'main_interval_table', 'interval_report', 'claim_verdict', 'column_difference', 'table_difference',
-           'holm_adjusted', 'style_leads_order_alignment', 'swapped_pair', 'truncation_changes_ranks', 'luar_beats_gpt',
-           'tested', 'check_claims', 'dataset_stability', 'clustering_chance', 'claims_report']
+           'sample_difference', 'dataset_differences', 'score_differences', 'stored_name', 'compare_models',
+           'result_interval_cell', 'main_interval_table', 'interval_report', 'claim_verdict', 'column_difference',
+           'table_difference', 'holm_adjusted', 'style_leads_order_alignment', 'swapped_pair',
+           'truncation_changes_ranks', 'luar_beats_gpt', 'tested', 'check_claims', 'dataset_stability',
+           'clustering_chance', 'claims_report']
 
 # %% ../nbs/lib/73_intervals.ipynb #0c5e4f07
 REPLICATED = ("main_score", "accuracy", "distractor_accuracy")   # the columns the aggregations read
@@ -325,10 +326,19 @@ def score_differences(frame: pd.DataFrame, a: str, b: str, scores=("operational"
     columns = ["score", "column", a, b, "A − B", "low", "high", "p", "test"]
     return pd.DataFrame(rows).reindex(columns=columns).set_index("score")
 
+def stored_name(name: str, models) -> str:
+    """The name model `name` has among a store's `models`: itself, or its registry entry's name (a model is
+    stored under that whatever alias it was evaluated by: `all-MiniLM-L6-v2`)."""
+    from steb_lib.models.registry import registry_lookup
+    if name in models or (spec := registry_lookup(name)) is None: return name
+    return spec.name if spec.name in models else name
+
 def compare_models(results_dir, a: str, b: str, level: float = CONFIDENCE) -> tuple:
-    "(per-dataset differences, per-score differences) of models `a` and `b` in `results_dir`, paired."
-    if a == b: raise StebInputError(f"{a!r} compared with itself: name two models (steb compare A B)")
+    """(per-dataset differences, per-score differences) of models `a` and `b` in `results_dir`, paired (each
+    named as stored or by a registry alias)."""
     frame = results_with_replicates(results_dir)
+    a, b = (stored_name(m, set(frame["model"])) for m in (a, b))
+    if a == b: raise StebInputError(f"{a!r} compared with itself: name two models (steb compare A B)")
     for m in (a, b):
         if m not in set(frame["model"]): raise StebInputError(f"no results of {m!r} under {results_dir}")
     return dataset_differences(frame, a, b, level), score_differences(frame, a, b, level=level)
