@@ -518,8 +518,8 @@ def print_sweep_plan(a, jobs) -> int:
     if a.executor == "slurm":
         print(describe_slurm(slurm))
         if over := over_partition_limits(slurm, partition_limits(slurm.get("partition"))):
-            warnings.warn("these jobs would never start: they ask the partition (sinfo) for " + "; ".join(over)
-                          + ": ask for less")
+            warnings.warn("these jobs would never start: they ask the partition (sinfo) for "
+                          + "; ".join(over) + ": ask for less")
         print(plan_summary(plan, slurm["cpus_per_task"], slurm["array_parallelism"], slurm_gpus(slurm)))
     else:
         print(plan_summary(plan, max(1, (os.cpu_count() or 1) // max(1, a.parallelism)), a.parallelism))

@@ -400,7 +400,8 @@ def slurm_parameters(partition=None, gpus=0, time="4:00:00", array_parallelism=1
              "job_name": job_name}
     for key, name in names.items():   # each goes into a line of the job script
         if name is not None and not re.fullmatch(r"\S+", str(name)):
-            raise StebInputError(f"SLURM {key.replace('_', ' ')} {name!r}: one word (no spaces or line breaks)")
+            raise StebInputError(f"SLURM {key.replace('_', ' ')} {name!r}: one word (no spaces or line "
+                                  "breaks)")
     gpu = {GPU_FLAGS[gpu_flag]: f"gpu:{gpus}" if gpu_flag == "gres" else gpus} if gpus else {}
     params = {"job_name": job_name, "time": minutes(time), "array_parallelism": array_parallelism,
               "cpus_per_task": cpus, "partition": partition, "mem": mem, "account": account, "qos": qos,

@@ -52,8 +52,8 @@ def max_parsed_chars() -> int:
 
 # %% ../nbs/lib/06_text_features.ipynb #b88cbf31
 class TextTooLong(StebInputError):
-    """A text over the bound of what spaCy parses here; `text` is the text, so that a caller who knows where it
-    came from (a data file's line: `eval.runner`) can say so with `at`."""
+    """A text over the bound of what spaCy parses here; `text` is the text, so that a caller who knows where
+    it came from (a data file's line: `eval.runner`) can say so with `at`."""
     def __init__(self, text: str, n_over: int, bound: int, at: str):
         self.text, self.n_over, self.bound = text, n_over, bound
         super().__init__(

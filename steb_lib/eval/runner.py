@@ -4,7 +4,7 @@
 
 # %% ../../nbs/lib/eval/65_runner.ipynb #c003
 from __future__ import annotations
-import contextlib, dataclasses, logging
+import contextlib, dataclasses, logging, time
 from dataclasses import dataclass
 from ..core import DEFAULT_BATCH_SIZE, DEFAULT_SEED, StebInputError, default_cache_dir, work_labelled
 from ..tasks.task_data import TaskData, score_task, task_name, task_spec, with_uncertainty
@@ -26,7 +26,7 @@ _logger = logging.getLogger("steb_lib.eval.runner")
 __all__ = ['MODEL_OPTIONS', 'HowToEvaluate', 'WhereResultsGo', 'how_to_evaluate', 'joint_author_scores', 'score_line',
            'named_local_model', 'available_model', 'prepared_model', 'encoder_for', 'stored_evaluation',
            'texts_named_by_origin', 'evaluate_prepared', 'evaluate', 'split_options', 'evaluate_suite',
-           'dataset_task_names', 'evaluate_dataset']
+           'suite_progress', 'dataset_task_names', 'evaluate_dataset']
 
 # %% ../../nbs/lib/eval/65_runner.ipynb #11eb0522
 @dataclass(frozen=True)
@@ -192,7 +192,8 @@ def evaluate_prepared(encoder, task: str, how: HowToEvaluate, where: WhereResult
               | (token_filter if how.scoring.multi_vector else pooling))
     embedded = []
     def compute(data, label):
-        with work_labelled(label), texts_named_by_origin(data):   # progress bars name the model, dataset, task
+        # progress bars name the model, dataset and task; a text a model refuses, where it came from
+        with work_labelled(label), texts_named_by_origin(data):
             scores, n_new = _scored(encoder, data, how, where)
         embedded.append(n_new)
         return scores | _oom_note(halvings[before:], label)
@@ -249,19 +250,28 @@ def evaluate_suite(model, suite: str = "mini", task: str | None = None, datasets
     # a store that cannot be written, or holds another profile, fails here, not per dataset
     prepare_stores(where.results_dir, where.cache_dir, how.profile)
     done, failed, skipped = [], [], []
-    for entry in suite_datasets(suite, task):
-        if datasets is not None and entry["name"] not in datasets: continue
-        for t in suite_tasks(entry, suite, task):
-            if not scoring_applies(t, how.scoring):   # needs one vector per text: not scored by MaxSim
-                skipped.append((entry["name"], t))
-                _logger.info(f"skip   {entry['name']} / {t}: {not_applicable(t, how.scoring)}")
-                continue
-            try: done.append(evaluate_prepared(encoder, t, how, where, (None, entry["name"], None)))
-            except Exception as e:  # one broken dataset must not cost the others their results
-                why = str(e) if isinstance(e, StebInputError) else f"{type(e).__name__}: {e}"
-                failed.append((entry["name"], t, why))
-                _logger.warning(f"failed {encoder.spec.name} / {entry['name']} / {t}: {why}")
+    runs = [(entry["name"], t) for entry in suite_datasets(suite, task)
+            if datasets is None or entry["name"] in datasets for t in suite_tasks(entry, suite, task)]
+    start = time.perf_counter()
+    for i, (name, t) in enumerate(runs):
+        if len(runs) > 1:   # where the suite stands, as the main job says it
+            _logger.info(f"{suite_progress(i, len(runs), time.perf_counter() - start)} {name} / {t}")
+        if not scoring_applies(t, how.scoring):   # needs one vector per text: not scored by MaxSim
+            skipped.append((name, t)); _logger.info(f"skip   {name} / {t}: {not_applicable(t, how.scoring)}")
+            continue
+        try: done.append(evaluate_prepared(encoder, t, how, where, (None, name, None)))
+        except Exception as e:  # one broken dataset must not cost the others their results
+            why = str(e) if isinstance(e, StebInputError) else f"{type(e).__name__}: {e}"
+            failed.append((name, t, why))
+            _logger.warning(f"failed {encoder.spec.name} / {name} / {t}: {why}")
     return {"done": Results(done), "failed": failed, "skipped": skipped}
+
+def suite_progress(i: int, n: int, elapsed_s: float) -> str:
+    """`[i+1/n, ~t left]` before the (i+1)-th of `n` runs of a suite: the time left from the mean of the `i`
+    done in `elapsed_s` (none yet: no estimate), as the main job's lines say it."""
+    if not i: return f"[1/{n}]"
+    left = elapsed_s / i * (n - i)
+    return f"[{i + 1}/{n}, ~" + (f"{left:.0f} s" if left < 120 else f"{round(left / 60)} min") + " left]"
 
 # %% ../../nbs/lib/eval/65_runner.ipynb #r28b
 def dataset_task_names(name: str, task: str | None = None) -> list[str]:

@@ -195,15 +195,19 @@ def step_losses(log_history) -> list:
     by_step = {h.get("step", n): h["loss"] for n, h in enumerate(log_history) if "loss" in h}
     return [round(v, 6) if math.isfinite(v) else None for _, v in sorted(by_step.items())]
 
-def training_record(recipe, key: str, base: dict, data: dict, trainer, resumed_at: int, seconds: float) -> dict:
-    """The fields of `training.json` every method shares (the weights' checksum and schema version come last);
-    `resumed_at`: the step of the checkpoint it resumed from (0: none), its speed over the steps it trained."""
+def training_record(recipe, key: str, base: dict, data: dict, trainer, resumed_at: int,
+                    seconds: float) -> dict:
+    """The fields of `training.json` every method shares (the weights' checksum and schema version come
+    last); `resumed_at`: the step of the checkpoint it resumed from (0: none), its speed over the steps it
+    trained."""
     return {
         "method": recipe.method, "recipe": recipe_fields(recipe), "recipe_key": key,
         "base_revision": base["revision"], "base_files_sha256": base["files_sha256"], "data": data,
         "losses": step_losses(trainer.state.log_history),
         "resumed": resumed_at > 0, "seconds": round(seconds, 1),
-        "steps_per_second": round((recipe.steps - resumed_at) / seconds, 3) if recipe.steps > resumed_at else None, "steb_lib_version": steb_lib.__version__,
+        "steps_per_second": (round((recipe.steps - resumed_at) / seconds, 3) if recipe.steps > resumed_at
+                             else None),
+        "steb_lib_version": steb_lib.__version__,
     }
 
 # %% ../../nbs/lib/train/50_lifecycle.ipynb #l022
