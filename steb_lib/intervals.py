@@ -27,7 +27,7 @@ __all__ = ['REPLICATED', 'EXTRAS', 'SEED_METRICS', 'SEPARATOR', 'INTERVALS_NOTE'
            'result_interval_cell', 'main_interval_table', 'interval_report', 'claim_verdict', 'column_difference',
            'table_difference', 'holm_adjusted', 'style_leads_order_alignment', 'swapped_pair',
            'truncation_changes_ranks', 'luar_beats_gpt', 'tested', 'check_claims', 'dataset_stability',
-           'clustering_chance', 'claims_report']
+           'clustering_chance', 'shown_claims', 'claims_report']
 
 # %% ../nbs/lib/73_intervals.ipynb #0c5e4f07
 REPLICATED = ("main_score", "accuracy", "distractor_accuracy")   # the columns the aggregations read
@@ -548,9 +548,16 @@ def clustering_chance(results_dir, shuffles: int = 200) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index(["model", "dataset"]).sort_index()
 
 # %% ../nbs/lib/73_intervals.ipynb #cfe39d94
+def shown_claims(table: pd.DataFrame, missing: str = "–") -> pd.DataFrame:
+    """`check_claims`'s table as people read it: its numbers (×100) with two decimals, p as `format_p` prints it,
+    `missing` where a claim has no number (never NaN)."""
+    shown = table.astype(object)
+    for col in ("difference", "low", "high"):
+        shown[col] = ["" if v != v else f"{v:.2f}" for v in table[col]]
+    shown["p"] = ["" if p != p else format_p(p) for p in table["p"]]
+    return shown.replace("", missing)
+
 def claims_report(results_dir, truncate_dir=None) -> str:
-    "The claims with their verdicts, as markdown (p as `format_p` prints it)."
-    table = check_claims(results_dir, truncate_dir)
-    shown = table.astype(object).where(table.notna(), "")
-    shown["p"] = [format_p(p) if p != "" else "" for p in shown["p"]]
-    return "## The paper's claims, tested on these results\n\n" + shown.to_markdown(floatfmt=".2f")
+    "The claims with their verdicts, as markdown (`shown_claims`, blanks where a claim has no number)."
+    shown = shown_claims(check_claims(results_dir, truncate_dir), missing="")
+    return "## The paper's claims, tested on these results\n\n" + shown.to_markdown(disable_numparse=True)
