@@ -24,8 +24,8 @@ __all__ = ['REPLICATED', 'EXTRAS', 'SEED_METRICS', 'SEPARATOR', 'INTERVALS_NOTE'
            'unstacked', 'result_weights', 'fewest_units', 'aggregate_refusals', 'cell_intervals', 'cell_refusals',
            'rank_table', 'rank_intervals', 'tied_with_best', 'interval_cells', 'shown_cell', 'interval_table',
            'sample_difference', 'dataset_differences', 'score_differences', 'stored_name', 'compare_models',
-           'result_interval_cell', 'main_interval_table', 'interval_report', 'claim_verdict', 'column_difference',
-           'table_difference', 'holm_adjusted', 'style_leads_order_alignment', 'swapped_pair',
+           'result_interval_cell', 'main_interval_table', 'reference_note', 'interval_report', 'claim_verdict',
+           'column_difference', 'table_difference', 'holm_adjusted', 'style_leads_order_alignment', 'swapped_pair',
            'truncation_changes_ranks', 'luar_beats_gpt', 'tested', 'check_claims', 'dataset_stability',
            'clustering_chance', 'shown_claims', 'claims_report']
 
@@ -370,6 +370,23 @@ def main_interval_table(results_dir) -> pd.DataFrame:
     frame = pd.DataFrame(cells, columns=["dataset/task", "model", "cell"])
     return frame.pivot(index="dataset/task", columns="model", values="cell").fillna("–")
 
+def reference_note(table: pd.DataFrame) -> str:
+    """Why a reference model (random) is not ranked though it may outscore ranked ones, from `table`'s numbers
+    (models × columns, ×100, the overall score last): the ranked models it is above, and the columns that
+    lift it most above the ranked models' median. '' without a reference or two ranked models."""
+    refs, total, columns = reference_models(table.index), table.columns[-1], table.columns[:-1]
+    ranked, lines = table.drop(refs), []
+    if len(ranked) < 2: return ""
+    for ref in refs:
+        own, median = table.loc[ref], ranked[columns].median()
+        lift = (own[columns] - median).dropna().sort_values(ascending=False)
+        top = [f"{c} ({own[c]:.2f} against a median of {median[c]:.2f})" for c in lift.index[:2]
+               if lift[c] > 0]
+        lines.append(f"{ref} is steb-lib's reference, not ranked: its {total} {own[total]:.2f} is above "
+                     f"{int((ranked[total] < own[total]).sum())} of {len(ranked)} ranked models"
+                     + (", lifted by " + " and ".join(top) if top else "") + ".")
+    return "\n".join(lines)
+
 def interval_report(results_dir, scores=("operational", "definitional"), as_csv: bool = False) -> str:
     """Each score's `interval_table` as markdown (or CSV), then what the intervals mean; score 'main': each
     result's main score with its own interval (`main_interval_table`)."""
@@ -379,6 +396,10 @@ def interval_report(results_dir, scores=("operational", "definitional"), as_csv:
         try: shown = main_interval_table(results_dir) if score == "main" else interval_table(frame, score)
         except StebInputError as e: parts.append(f"({e})\n"); continue
         parts.append((shown.to_csv() if as_csv else shown.to_markdown(disable_numparse=True)) + "\n")
+        plain = frame.drop(columns=EXTRAS)
+        if score != "main" and not as_csv and (note := reference_note(
+                steb_scores(plain, score, scoring_profile(plain, FROM_RESULTS))[0])):
+            parts.append(note + "\n")
     return "\n".join(parts + [INTERVALS_NOTE])
 
 # %% ../nbs/lib/73_intervals.ipynb #4abbc9a9
@@ -549,8 +570,8 @@ def clustering_chance(results_dir, shuffles: int = 200) -> pd.DataFrame:
 
 # %% ../nbs/lib/73_intervals.ipynb #cfe39d94
 def shown_claims(table: pd.DataFrame, missing: str = "–") -> pd.DataFrame:
-    """`check_claims`'s table as people read it: its numbers (×100) with two decimals, p as `format_p` prints it,
-    `missing` where a claim has no number (never NaN)."""
+    """`check_claims`'s table as people read it: its numbers (×100) with two decimals, p as `format_p`
+    prints it, `missing` where a claim has no number (never NaN)."""
     shown = table.astype(object)
     for col in ("difference", "low", "high"):
         shown[col] = ["" if v != v else f"{v:.2f}" for v in table[col]]
