@@ -4,7 +4,7 @@
 
 # %% ../nbs/lib/98_cli.ipynb #c003
 from __future__ import annotations
-import argparse, json, os, sys, time, warnings
+import argparse, contextlib, json, os, sys, time, warnings
 import steb_lib
 from pathlib import Path
 from steb_lib.core import (
@@ -17,12 +17,13 @@ from .profiles import CORRECTIONS, DEFAULT_PROFILE, PROFILES, make_profile
 # that `steb --help` and `steb --version` answer at once
 
 # %% auto #0
-__all__ = ['COMMAND_HELP', 'COMMAND_PARSERS', 'EXAMPLE_MODELS', 'SCORE_CHOICES', 'seed_number', 'number_from', 'commands_parser',
-           'build_parser', 'run_fetch', 'chosen_profile', 'list_corrections', 'run_examples', 'list_models',
-           'list_datasets', 'prepare', 'sweep_options', 'run_sweep', 'print_sweep_plan', 'run_evaluate', 'run_rerank',
-           'of_a_suite', 'off_suite_line', 'print_tables', 'print_interval_tables', 'shown_differences', 'run_compare',
-           'print_intervals_and_claims', 'run_paper', 'run_train', 'main', 'progress_bar', 'run_verify',
-           'print_kernels', 'run_export', 'run_status', 'print_sweep_report']
+__all__ = ['COMMAND_HELP', 'WITH_DEFAULTS_HELP', 'COMMAND_PARSERS', 'EXAMPLE_MODELS', 'SCORE_CHOICES', 'seed_number',
+           'number_from', 'commands_parser', 'build_parser', 'run_fetch', 'chosen_profile', 'list_corrections',
+           'run_examples', 'list_models', 'list_datasets', 'prepare', 'sweep_options', 'run_sweep', 'print_sweep_plan',
+           'run_evaluate', 'run_rerank', 'of_a_suite', 'off_suite_line', 'beside_defaults', 'run_table', 'print_tables',
+           'print_interval_tables', 'shown_differences', 'run_compare', 'print_intervals_and_claims', 'run_paper',
+           'run_train', 'main', 'progress_bar', 'run_verify', 'print_kernels', 'run_export', 'run_status',
+           'print_sweep_report']
 
 # %% ../nbs/lib/98_cli.ipynb #c005
 def _add_profile_options(p):
@@ -287,14 +288,18 @@ def _add_status_parser(sub) -> None:
                     "model, and the failures by cause; also written to RESULTS_DIR/.sweep/report.json")
 
 # %% ../nbs/lib/98_cli.ipynb #bda5c2be
+WITH_DEFAULTS_HELP = ("read the store beside the committed STEB-lite results of the default models "
+                      "(data/results/lite): your models among them; a model in both is yours")
+
 def _add_results_parsers(sub) -> None:
     "`steb export` and `steb table`: a results directory in another format, or as STEB's scores."
     ex = _command(sub, "export", run_export)
     ex.add_argument("results_dir"); ex.add_argument("out")
     ex.add_argument("--format", choices=("mteb",), default="mteb",
                     help="mteb: one TaskResult JSON per result, OUT/<model>/<revision>/<task>.json")
-    tb = _command(sub, "table", lambda a: print_tables(a.results_dir, a.score, a.csv, a.ci, a.against))
+    tb = _command(sub, "table", run_table)
     tb.add_argument("--results-dir", default="results")
+    tb.add_argument("--with-defaults", action="store_true", help=WITH_DEFAULTS_HELP)
     tb.add_argument("--csv", action="store_true", help="CSV instead of markdown")
     tb.add_argument("--score", nargs="+", choices=SCORE_CHOICES, default=["operational", "definitional"],
                     help="which tables ('main': every dataset × task main score)")
@@ -308,6 +313,7 @@ def _add_results_parsers(sub) -> None:
     cp = _command(sub, "compare", run_compare)
     cp.add_argument("model_a"); cp.add_argument("model_b")
     cp.add_argument("--results-dir", default="results")
+    cp.add_argument("--with-defaults", action="store_true", help=WITH_DEFAULTS_HELP)
 
 # %% ../nbs/lib/98_cli.ipynb #8a3e6e36
 def _add_train_parser(sub, method: str | None = None) -> None:
@@ -616,6 +622,36 @@ def off_suite_line(results, instead: str = "each result's main score") -> str | 
     return (f"(no dataset of a STEB suite here: {datasets}; {instead} instead of STEB scores, which average "
             "a suite's datasets)")
 
+@contextlib.contextmanager
+def beside_defaults(results_dir, with_defaults: bool = True, defaults=None):
+    """The store to read: `results_dir`, or (`with_defaults`) a temporary view — a folder of links, nothing
+    copied or written — of its models beside the committed default models' STEB-lite store; a model in
+    both is yours. A store of another profile is refused: the two would not be comparable."""
+    if not with_defaults: yield Path(results_dir); return
+    import shutil, tempfile
+    from steb_lib.core import data_dir
+    from steb_lib.eval.results import STORE_PROFILE_FILE as FILE
+    defaults, mine = Path(defaults or data_dir()/"results"/"lite"), Path(results_dir)
+    def profile(store): return (store/FILE).read_text() if (store/FILE).exists() else None
+    if not mine.is_dir(): raise StebInputError(f"no results under {mine}")
+    if profile(mine) not in (None, profile(defaults)):
+        raise StebInputError(f"{mine} holds results of another profile than the defaults' ({defaults})")
+    view = Path(tempfile.mkdtemp(prefix="steb-with-defaults-"))
+    try:
+        shutil.copy(defaults/FILE, view/FILE)
+        for store in (defaults, mine):   # yours last: a model in both is yours
+            for model in (p for p in sorted(store.iterdir()) if p.is_dir() and not p.name.startswith(".")):
+                if (view/model.name).is_symlink(): (view/model.name).unlink()
+                (view/model.name).symlink_to(model.resolve(), target_is_directory=True)
+        yield view
+    finally: shutil.rmtree(view)   # the links only: rmtree never follows them
+
+def run_table(a) -> int:
+    "`steb table`: `print_tables` of the store (`--with-defaults`: beside the default models')."
+    with beside_defaults(a.results_dir, a.with_defaults) as store:
+        print_tables(store, a.score, a.csv, a.ci, a.against)
+    return 0
+
 def print_tables(results_dir, scores=("operational", "definitional"), as_csv=False, ci=False,
                  against="paper") -> None:
     """Print each score's table (×100) for a results directory, as markdown or CSV, with what was left out and
@@ -688,7 +724,12 @@ def shown_differences(table):
     return shown
 
 def run_compare(a) -> int:
-    "`steb compare A B`: per dataset and per STEB score, A − B with its paired interval and p-value."
+    """`steb compare A B`: per dataset and per STEB score, A − B with its paired interval and p-value
+    (`--with-defaults`: either may be a default model)."""
+    with beside_defaults(a.results_dir, a.with_defaults) as store:
+        return _compare(argparse.Namespace(**{**vars(a), "results_dir": store}))
+
+def _compare(a) -> int:
     from steb_lib.intervals import compare_models
     per_dataset, per_score = compare_models(a.results_dir, a.model_a, a.model_b)
     print(f"A = {a.model_a}, B = {a.model_b} (×100; [low, high]: 95% paired bootstrap interval of A − B; one "
