@@ -220,15 +220,20 @@ def test_a_job_killed_for_memory_is_retried_with_more_and_completes(cluster, tmp
     assert 0 < usage["max_rss_of_asked"] and usage["core_hours"] > 0, usage
 
 
-def _wait_until_off_the_node(job_id, timeout=60):
-    """Until no step of SLURM job `job_id` runs here: a requeued job's old run is still ending (srun waits
-    `KillWait`) when it is PENDING again, and a run started then (StartTime=now: SLURM would hold it two minutes) fails
-    at once, FAILED 1:0 (a CI run)."""
+def _wait_until_off_the_node(job_id, env, timeout=60):
+    """Until SLURM job `job_id`'s old run has left the node: a requeued job is PENDING again while that run still
+    ends (its steps, then the node's clean-up), and a run started then (StartTime=now: SLURM would hold it two
+    minutes) fails at once, FAILED 1:0 (two CI runs, the second after waiting for its steps alone): no step of it
+    runs, the node is no longer completing, then slurmd's `KillWait` (5 s) more."""
     deadline = time.time() + timeout
-    while any(line.strip().startswith(f"slurmstepd: [{job_id}.") for line in
-              subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout.splitlines()):
+    def steps(): return [l for l in subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout.splitlines()
+                         if l.strip().startswith(f"slurmstepd: [{job_id}.")]
+    def completing(): return "comp" in subprocess.run(["sinfo", "-h", "-N", "-o", "%T"], env=env, capture_output=True,
+                                                      text=True).stdout.lower()
+    while steps() or completing():
         assert time.time() < deadline, f"job {job_id}'s old run is still on the node after {timeout} s"
         time.sleep(0.2)
+    time.sleep(5)
 
 
 def test_a_job_requeued_mid_run_resumes_without_recomputing_and_the_report_counts_it(cluster, tmp_path):
@@ -258,7 +263,7 @@ def test_a_job_requeued_mid_run_resumes_without_recomputing_and_the_report_count
         again = steb(*args, "--no-wait", env=env)
         assert again.returncode == 0 and again.stdout.startswith("0 jobs submitted"), again.stdout + again.stderr[-2000:]
         assert "queued or running (not submitted again)" in again.stdout, again.stdout
-        _wait_until_off_the_node(slurm_job)
+        _wait_until_off_the_node(slurm_job, env)
         subprocess.run(["scontrol", "update", f"JobId={slurm_job}", "StartTime=now"], env=env, check=True)
         out, err = run.communicate(timeout=300)
     finally:
@@ -315,7 +320,7 @@ def test_at_its_time_limit_a_pack_is_requeued_if_it_progressed_else_retried_with
                                    text=True).stdout if ids else ""
             if first == {} and state.startswith("PENDING") and "BeginTime" in state:   # it asked to be requeued
                 first = {p: (p.stat().st_ino, p.stat().st_mtime_ns) for p in R.glob("random/*/*.json")}
-                _wait_until_off_the_node(list(ids)[0])
+                _wait_until_off_the_node(list(ids)[0], env)
                 subprocess.run(["scontrol", "update", f"JobId={list(ids)[0]}", "StartTime=now"], env=env, check=True)
             if len(ids) == 2 and held.is_locked: held.release()   # the retry is submitted
             time.sleep(0.3)
@@ -323,7 +328,8 @@ def test_at_its_time_limit_a_pack_is_requeued_if_it_progressed_else_retried_with
     finally:
         run.kill()
         if held.is_locked: held.release()
-    assert run.returncode == 0 and "7 jobs submitted" in out, out + err[-3000:] + _how_it_ended(env, R, ids)
+    seen = f"\nthe test saw it pending to be requeued and moved its start: {bool(first)}"
+    assert run.returncode == 0 and "7 jobs submitted" in out, out + err[-3000:] + seen + _how_it_ended(env, R, ids)
     assert first and len(first) == 7 and {p: (p.stat().st_ino, p.stat().st_mtime_ns) for p in first} == first
     assert len(list(R.glob("random/*/*.json"))) == 9
     attempts = json.loads((R / ".sweep" / "attempts.json").read_text())
