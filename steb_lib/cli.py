@@ -727,17 +727,17 @@ def run_compare(a) -> int:
     """`steb compare A B`: per dataset and per STEB score, A − B with its paired interval and p-value
     (`--with-defaults`: either may be a default model)."""
     with beside_defaults(a.results_dir, a.with_defaults) as store:
-        return _compare(argparse.Namespace(**{**vars(a), "results_dir": store}))
+        return _compare(store, a.model_a, a.model_b)
 
-def _compare(a) -> int:
+def _compare(store, model_a: str, model_b: str) -> int:
     from steb_lib.intervals import compare_models
-    per_dataset, per_score = compare_models(a.results_dir, a.model_a, a.model_b)
-    print(f"A = {a.model_a}, B = {a.model_b} (×100; [low, high]: 95% paired bootstrap interval of A − B; one "
+    per_dataset, per_score = compare_models(store, model_a, model_b)
+    print(f"A = {model_a}, B = {model_b} (×100; [low, high]: 95% paired bootstrap interval of A − B; one "
           "comparison at a time, not corrected for many: the table's ranks (steb table --ci) are)\n")
     print(shown_differences(per_dataset).reset_index().to_markdown(index=False, disable_numparse=True))
     print()
     from steb_lib.scores import results_frame
-    if line := off_suite_line(results_frame(a.results_dir), "each dataset's difference"): print(line)
+    if line := off_suite_line(results_frame(store), "each dataset's difference"): print(line)
     elif not per_score.empty: print(shown_differences(per_score).to_markdown(disable_numparse=True))
     return 0
 

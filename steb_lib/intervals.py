@@ -259,10 +259,11 @@ def shown_cell(value: float, low: float, high: float, refused: str) -> str:
     return f"{value:.2f} [{low:.2f}, {high:.2f}]" if low == low else f"{value:.2f} ({refused})"
 
 def interval_table(frame: pd.DataFrame, score: str, profile: Profile | str = FROM_RESULTS,
-                   level: float = CONFIDENCE) -> pd.DataFrame:
+                   level: float = CONFIDENCE, cells: dict | None = None) -> pd.DataFrame:
     """The `score` table with each cell `score [low, high]` (×100, two decimals; no interval: the score and
-    why), the rank and its simultaneous interval among the ranked models, and '#1' / '≈#1'."""
-    c = interval_cells(frame, score, profile, level)
+    why), the rank and its simultaneous interval among the ranked models, and '#1' / '≈#1' (`cells`: its
+    `interval_cells`, where the caller has them already)."""
+    c = cells or interval_cells(frame, score, profile, level)
     shown = c["table"].copy().astype(object)
     for (i, j), v in np.ndenumerate(c["table"].to_numpy()):
         shown.iat[i, j] = shown_cell(v, c["low"][i, j], c["high"][i, j], c["refused"][i, j])
@@ -393,13 +394,14 @@ def interval_report(results_dir, scores=("operational", "definitional"), as_csv:
     frame, parts = results_with_replicates(results_dir), []
     for score in scores:
         parts.append(f"# {score}" if as_csv else f"## STEB ({score})\n")
-        try: shown = main_interval_table(results_dir) if score == "main" else interval_table(frame, score)
+        try:
+            cells = None if score == "main" else interval_cells(frame, score)
+            shown = (main_interval_table(results_dir) if cells is None
+                     else interval_table(frame, score, cells=cells))
         except StebInputError as e: parts.append(f"({e})\n"); continue
         parts.append((shown.to_csv() if as_csv else shown.to_markdown(disable_numparse=True)) + "\n")
-        plain = frame.drop(columns=EXTRAS)
-        if score != "main" and not as_csv and (note := reference_note(
-                steb_scores(plain, score, scoring_profile(plain, FROM_RESULTS))[0])):
-            parts.append(note + "\n")
+        if cells is not None and not as_csv and (note := reference_note(cells["table"])):
+            parts.append(note + "\n")   # why random is not ranked, from the table's own numbers
     return "\n".join(parts + [INTERVALS_NOTE])
 
 # %% ../nbs/lib/73_intervals.ipynb #4abbc9a9
