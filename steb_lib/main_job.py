@@ -168,7 +168,7 @@ def verify_main_job(results_dir, models=None) -> dict:
     for store in (s for s in stores if any(s.glob("*/*/*.json"))):
         try: reference = default_reference(store)
         except StebInputError: continue   # another suite, or a results directory of the user's own name
-        rows, summary = verify_store(store, reference, models); judged += 1
+        rows, summary = verify_store(store, reference, models, models_of_several_stores=True); judged += 1
         counts.update(rows["verdict"]); _logger.info("verify " + summary)
         if not rows["verdict"].isin(PASSING).all(): failed.append(str(store))
     if not judged: return {"passed": None, "line": f"{results_dir}: no committed store of its name to verify"}

@@ -139,16 +139,18 @@ def result_index(results_dir) -> dict:
     return found
 
 # %% ../nbs/lib/72_verify.ipynb #vf016
-def verify_run(run_dir, reference_dir=None, models=None):
+def verify_run(run_dir, reference_dir=None, models=None, models_of_several_stores: bool = False):
     """One row per result of either store (DataFrame): verdict, scores, move, tolerance, causes; a run's
     result whose per-sample outputs are missing, damaged or do not give its main score again differs.
-    `models`: only those models' results (a run of a subset: the others are not missing)."""
+    `models`: only those models' results (a run of a subset: the others are not missing); a name neither
+    store holds is refused as a typo, unless `models_of_several_stores` (the main job's list, over parity
+    stores that hold some of its models each)."""
     import pandas as pd
     reference_dir = Path(reference_dir) if reference_dir else default_reference(run_dir)
     run, ref = result_index(run_dir), result_index(reference_dir)
     known = {r["model"] for r in (*run.values(), *ref.values())}
     # a typo would verify nothing, and say "reproduced"
-    if unknown := sorted((model_names(models) or set()) - known):
+    if (unknown := sorted((model_names(models) or set()) - known)) and not models_of_several_stores:
         raise StebInputError(f"--models {' '.join(unknown)}: no results of it in either store "
                              f"(their models: {', '.join(sorted(known))})")
     run, ref = of_models(run, models), of_models(ref, models)
@@ -246,11 +248,11 @@ def verification_summary(rows, cells: list, run_dir, reference_dir) -> str:
     verdict = "reproduced" if rows["verdict"].isin(PASSING).all() else "NOT reproduced"
     return "\n".join(lines + [f"  → {verdict}"])
 
-def verify_store(run_dir, reference_dir=None, models=None) -> tuple:
+def verify_store(run_dir, reference_dir=None, models=None, models_of_several_stores: bool = False) -> tuple:
     """(rows, summary) of `run_dir` against `reference_dir` (default: its committed store); `models`: only
     those models' results, and the tables made of them alone."""
     reference_dir = Path(reference_dir) if reference_dir else default_reference(run_dir)
-    rows = verify_run(run_dir, reference_dir, models)
+    rows = verify_run(run_dir, reference_dir, models, models_of_several_stores)
     cells = table_cell_moves(run_dir, reference_dir, models=models)
     return rows, verification_summary(rows, cells, run_dir, reference_dir)
 
