@@ -20,10 +20,10 @@ from .profiles import CORRECTIONS, DEFAULT_PROFILE, PROFILES, make_profile
 __all__ = ['COMMAND_HELP', 'WITH_DEFAULTS_HELP', 'COMMAND_PARSERS', 'EXAMPLE_MODELS', 'SCORE_CHOICES', 'seed_number',
            'number_from', 'commands_parser', 'build_parser', 'run_fetch', 'chosen_profile', 'list_corrections',
            'run_examples', 'list_models', 'list_datasets', 'prepare', 'sweep_options', 'run_sweep', 'print_sweep_plan',
-           'run_evaluate', 'run_rerank', 'of_a_suite', 'off_suite_line', 'beside_defaults', 'run_table', 'print_tables',
-           'print_interval_tables', 'shown_differences', 'run_compare', 'print_intervals_and_claims', 'run_paper',
-           'run_train', 'main', 'progress_bar', 'run_verify', 'print_kernels', 'run_export', 'run_status',
-           'print_sweep_report']
+           'run_evaluate', 'run_rerank', 'of_a_suite', 'off_suite_line', 'beside_defaults', 'left_out_lines',
+           'run_table', 'print_tables', 'print_interval_tables', 'shown_differences', 'run_compare',
+           'print_intervals_and_claims', 'run_paper', 'run_train', 'main', 'progress_bar', 'run_verify',
+           'print_kernels', 'run_export', 'run_status', 'print_sweep_report']
 
 # %% ../nbs/lib/98_cli.ipynb #c005
 def _add_profile_options(p):
@@ -646,6 +646,15 @@ def beside_defaults(results_dir, with_defaults: bool = True, defaults=None):
         yield view
     finally: shutil.rmtree(view)   # the links only: rmtree never follows them
 
+def left_out_lines(info: dict) -> list[str]:
+    """What a score's own rules left out (`steb_scores` info), in words: a column's datasets missing for some
+    model, or models missing a dataset of a task."""
+    left = info.get("left_out") or {
+        k: v["left_out"] for k, v in info.items() if isinstance(v, dict) and v.get("left_out")}
+    return ([f"{col}: left out, missing for some model: {', '.join(names)}" for col, names in left.items()]
+            + [f"{task}: models left out, missing a dataset of the task: {', '.join(names)}"
+               for task, names in (info.get("models_left_out") or {}).items()])
+
 def run_table(a) -> int:
     "`steb table`: `print_tables` of the store (`--with-defaults`: beside the default models')."
     with beside_defaults(a.results_dir, a.with_defaults) as store:
@@ -665,7 +674,7 @@ def print_tables(results_dir, scores=("operational", "definitional"), as_csv=Fal
     if ci: return print_interval_tables(results_dir, scores, as_csv)
     from steb_lib.eval.results import results_table
     from steb_lib.paper import SCORE_TABLES, markdown_table
-    from steb_lib.scores import results_frame, steb_scores
+    from steb_lib.scores import comparable_results, results_frame, steb_scores
     results = results_frame(results_dir)
     if (line := off_suite_line(results)) and tuple(scores) != ("main",):
         print(line + "\n"); scores = ("main",)
@@ -673,19 +682,13 @@ def print_tables(results_dir, scores=("operational", "definitional"), as_csv=Fal
     if profiles and not as_csv: print(f"profile: {profiles[0]} (steb corrections lists the corrections)\n")
     for score in scores:
         print(f"# {score}" if as_csv else f"## STEB ({score})\n")
-        try:
-            table, info = (
-                (100 * results_table(results_dir), {}) if score == "main" else steb_scores(results, score)
-            )
-        except StebInputError as e: print(f"({e})\n"); continue
+        rows, said = (results, []) if score == "main" else comparable_results(results, score)[:2]
+        try: table, info = ((100 * results_table(results_dir), {}) if score == "main"
+                            else steb_scores(rows, score))
+        except StebInputError as e: print("\n".join([*said, f"({e})"]) + "\n"); continue
         print(table.to_csv(float_format="%.2f") if as_csv else markdown_table(table))
-        left = info.get("left_out") or {
-            k: v["left_out"] for k, v in info.items() if isinstance(v, dict) and v.get("left_out")
-        }
-        if left: print(f"\nleft out (missing for some model): {left}")
-        if info.get("models_left_out"):
-            print(f"\nmodels left out (missing a dataset of the task): {info['models_left_out']}")
-        if not as_csv and score in SCORE_TABLES: _print_against_paper(score, table, info, results, against)
+        for line in [*said, *left_out_lines(info)]: print(f"\n{line}")
+        if not as_csv and score in SCORE_TABLES: _print_against_paper(score, table, info, rows, against)
         print()
 
 # %% ../nbs/lib/98_cli.ipynb #8d44cb8d

@@ -14,7 +14,7 @@ from .bootstrap import (CONFIDENCE, MIN_TABLE_UNITS, MIN_UNITS, bias_corrected_i
 from .core import StebInputError
 from .eval.results import load_results, read_samples, result_path, result_system
 from .profiles import Profile
-from .scores import FROM_RESULTS, reference_models, scoring_profile, steb_scores
+from .scores import FROM_RESULTS, comparable_results, reference_models, scoring_profile, steb_scores
 from .tasks.task_data import task_names, task_spec
 
 # %% auto #0
@@ -310,7 +310,11 @@ def score_differences(frame: pd.DataFrame, a: str, b: str, scores=("operational"
     why there is none (an aggregate of a result with too few units, a refused difference)."""
     rows = []
     for score in scores:
-        try: c = interval_cells(frame, score, level=level)
+        complete, _, left_out = comparable_results(frame, score)
+        if gone := [m for m in (a, b) if m in left_out]:
+            rows.append({"score": score, "test": f"no score: {gone[0]} lacks results the others have"})
+            continue
+        try: c = interval_cells(complete, score, level=level)
         except StebInputError: continue
         table, reps = c["table"], c["reps"]
         if a not in table.index or b not in table.index: continue
@@ -394,12 +398,14 @@ def interval_report(results_dir, scores=("operational", "definitional"), as_csv:
     frame, parts = results_with_replicates(results_dir), []
     for score in scores:
         parts.append(f"# {score}" if as_csv else f"## STEB ({score})\n")
+        rows, said = (frame, []) if score == "main" else comparable_results(frame, score)[:2]
         try:
-            cells = None if score == "main" else interval_cells(frame, score)
+            cells = None if score == "main" else interval_cells(rows, score)
             shown = (main_interval_table(results_dir) if cells is None
-                     else interval_table(frame, score, cells=cells))
-        except StebInputError as e: parts.append(f"({e})\n"); continue
+                     else interval_table(rows, score, cells=cells))
+        except StebInputError as e: parts.append("\n".join([*said, f"({e})"]) + "\n"); continue
         parts.append((shown.to_csv() if as_csv else shown.to_markdown(disable_numparse=True)) + "\n")
+        if said: parts.append("\n".join(said) + "\n")   # partial models left out, results dropped for all
         if cells is not None and not as_csv and (note := reference_note(cells["table"])):
             parts.append(note + "\n")   # why random is not ranked, from the table's own numbers
     return "\n".join(parts + [INTERVALS_NOTE])

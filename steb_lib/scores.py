@@ -16,14 +16,16 @@ from .profiles import PAPER, Profile, profile_named
 from .tasks.task_data import task_names
 
 # %% auto #0
-__all__ = ['OBJECTS_OF_STUDY', 'DEFINITIONAL_COLUMNS', 'APPLICATION_COLUMNS', 'SCORES', 'FROM_RESULTS', 'ranking_correlation',
-           'dataset_linkage', 'dataset_groups', 'plot_dataset_dendrogram', 'grouped_macro_average', 'complete_datasets',
-           'reference_models', 'ranked_rows', 'complete_models', 'ranking_table', 'task_groups', 'operational_scores',
-           'results_frame', 'is_multilingual', 'english_results', 'cluster_score', 'definitional_datasets',
-           'registry_definitional_columns', 'definitional_scores', 'released_clusters', 'released_members',
-           'member_scores', 'released_cluster_score', 'released_definitional_columns', 'definitional_score_datasets',
-           'application_datasets', 'application_scores', 'multilingual_scores', 'protocol_column', 'results_profile',
-           'scoring_profile', 'steb_scores', 'model_set_sensitivity', 'largest_moves']
+__all__ = ['OBJECTS_OF_STUDY', 'DEFINITIONAL_COLUMNS', 'APPLICATION_COLUMNS', 'SCORES', 'FROM_RESULTS', 'SCORE_ROWS',
+           'ranking_correlation', 'dataset_linkage', 'dataset_groups', 'plot_dataset_dendrogram',
+           'grouped_macro_average', 'complete_datasets', 'reference_models', 'ranked_rows', 'complete_models',
+           'ranking_table', 'task_groups', 'operational_scores', 'results_frame', 'is_multilingual', 'english_results',
+           'cluster_score', 'definitional_datasets', 'registry_definitional_columns', 'definitional_scores',
+           'released_clusters', 'released_members', 'member_scores', 'released_cluster_score',
+           'released_definitional_columns', 'definitional_score_datasets', 'application_datasets', 'application_scores',
+           'multilingual_scores', 'protocol_column', 'results_profile', 'scoring_profile', 'steb_scores',
+           'result_holders', 'missing_results', 'comparable_results', 'dropped_line', 'left_out_line',
+           'model_set_sensitivity', 'largest_moves']
 
 # %% ../nbs/lib/70_scores.ipynb #c006
 def ranking_correlation(scores: pd.DataFrame) -> pd.DataFrame:
@@ -376,11 +378,64 @@ def steb_scores(results: pd.DataFrame, score: str = "operational", profile: Prof
     SCORES, aggregated as `profile` says (default: the profile that made the results); `groups`: the
     operational score's dataset groups as given (`operational_scores`)."""
     if score not in SCORES: raise StebInputError(f"score must be one of {list(SCORES)}, not {score!r}")
+    if results.empty: raise StebInputError(f"no results for the {score} score")
     table, info = SCORES[score](results, scoring_profile(results, profile), groups)
     if table.empty: raise StebInputError(f"no results for the {score} score")
     table = (100 * table).sort_values(table.columns[-1], ascending=False, kind="stable")
     refs = reference_models(table.index)
     return table.loc[[m for m in table.index if m not in refs] + refs].rename_axis("model"), info
+
+# %% ../nbs/lib/70_scores.ipynb #partial2
+SCORE_ROWS = {   # (results, profile) -> the rows a score reads
+    "operational": lambda r, p: english_results(r),
+    "definitional": lambda r, p: english_results(r)[
+        lambda e: e["dataset"].isin(definitional_score_datasets(p))],
+    "application": lambda r, p: english_results(r)[
+        lambda e: e["dataset"].isin({d for c in APPLICATION_COLUMNS for d in application_datasets(c)})],
+    "multilingual": lambda r, p: r[r["dataset"].map(is_multilingual)],
+}
+
+def result_holders(rows: pd.DataFrame) -> pd.Series:
+    "How many models hold each result, by 'dataset/task' (a result with no score is not held)."
+    held = rows.dropna(subset=["main_score"]).drop_duplicates(["model", "dataset", "task"])
+    return (held["dataset"] + "/" + held["task"]).value_counts()
+
+def missing_results(rows: pd.DataFrame, keys) -> dict[str, list[str]]:
+    "{model: the 'dataset/task' results of `keys` it lacks} for each model of `rows` that lacks some."
+    held = rows.dropna(subset=["main_score"])
+    have = (held["dataset"] + "/" + held["task"]).groupby(held["model"]).agg(set)
+    lacks = {m: sorted(set(keys) - have.get(m, set())) for m in sorted(set(rows["model"]))}
+    return {m: keys for m, keys in lacks.items() if keys}
+
+# %% ../nbs/lib/70_scores.ipynb #partial3
+def comparable_results(results: pd.DataFrame, score: str = "operational",
+                       profile: Profile | str = FROM_RESULTS) -> tuple[pd.DataFrame, list[str], list[str]]:
+    """(the rows `score` reads, complete: every model holds every result; the lines saying what was dropped
+    for every model and which models were left out, and why; those models). The rule: the section's text."""
+    if score not in SCORE_ROWS:
+        raise StebInputError(f"score must be one of {list(SCORE_ROWS)}, not {score!r}")
+    rows = SCORE_ROWS[score](results, scoring_profile(results, profile))
+    holders, models = result_holders(rows), rows["model"].nunique()
+    dropped = sorted(holders.index[2 * holders < models])
+    row_keys = rows["dataset"] + "/" + rows["task"]
+    rows = rows[~row_keys.isin(dropped)]
+    lacking = missing_results(rows, holders.index.difference(dropped))
+    lines = [dropped_line(dropped, holders, models)] if dropped else []
+    lines += [left_out_line(m, keys, len(holders) - len(dropped)) for m, keys in lacking.items()]
+    return rows[~rows["model"].isin(list(lacking))], lines, list(lacking)
+
+def dropped_line(dropped: list[str], holders: pd.Series, models: int) -> str:
+    "The line naming the results dropped for every model."
+    shown = ", ".join(f"{k} ({holders[k]} of {models} models)" for k in dropped[:4])
+    more = f" and {len(dropped) - 4} more" if len(dropped) > 4 else ""
+    return (f"dropped for every model: {shown}{more} — held by fewer than half of the models; the others' "
+            "scores do not move")
+
+def left_out_line(model: str, lacks: list[str], of: int) -> str:
+    "The line naming a model left out of a table for lacking results the other models have."
+    return (f"{model} left out: it lacks {len(lacks)} of the {of} results the other models have (e.g. "
+            f"{lacks[0]}); a model is ranked only on every column, and leaving it out leaves the others' "
+            "scores as they are — evaluate the rest, or read its own results (steb table --score main)")
 
 # %% ../nbs/lib/70_scores.ipynb #e0211ea0
 def model_set_sensitivity(results: pd.DataFrame, score: str = "operational",

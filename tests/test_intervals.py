@@ -108,3 +108,33 @@ def test_issue_74_examples_through_the_console_script():
         if "≈#1" in line: assert re.search(r"\| \d+ \[1–\d+\]", line), line   # ≈#1 only with a rank interval from 1
         for a, b in re.findall(r"\[(-?\d+\.\d+), (-?\d+\.\d+)\]", line): assert a != b, line   # no zero-width interval
     assert "(6 units)" in table.stdout and "simultaneous" in table.stdout
+
+
+def table_rows(text):
+    "{(section, model): row} of the markdown tables printed by `steb table`."
+    rows, section = {}, None
+    for line in text.splitlines():
+        if line.startswith("## "): section = line
+        elif line.startswith("| ") and not line.startswith("| model") and not line.startswith("|:"):
+            rows[section, line.split("|")[1].strip()] = line
+    return rows
+
+
+def test_a_partial_model_is_left_out_by_name_and_moves_no_other_model(tmp_path):
+    """Issue 79: the README's one-dataset evaluation added to a copy of the committed store. Every table leaves the
+    partial model out with a line naming it; every other model's row is the one printed without it."""
+    from steb_lib.models.registry import model_path
+    store = tmp_path / "lite"
+    shutil.copytree(ROOT / "data" / "results" / "lite", store)
+    before = {flag: steb("table", *flag, "--results-dir", store) for flag in ((), ("--ci",))}
+    done = steb("evaluate", model_path("all-MiniLM-L6-v2"), "--dataset", "STEL_feature",
+                "--model-name", "my-style-model", "--results-dir", store)
+    assert done.returncode == 0, done.stderr[-2000:]
+    for flag, old in before.items():
+        new = steb("table", *flag, "--results-dir", store)
+        assert new.returncode == 0, new.stderr[-2000:]
+        assert new.stdout.count("my-style-model left out: it lacks") == 2, new.stdout   # operational, definitional
+        assert table_rows(new.stdout) == table_rows(old.stdout)   # no row of it; the others' rows unchanged
+    compared = steb("compare", "my-style-model", "biber", "--results-dir", store)
+    assert compared.returncode == 0, compared.stderr[-2000:]
+    assert "no score: my-style-model lacks results the others have" in compared.stdout
