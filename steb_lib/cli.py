@@ -13,15 +13,16 @@ from steb_lib.core import (
 )
 from .models.registry import DEFAULT_MODELS, MODEL_REGISTRY, offline_availability
 from .profiles import CORRECTIONS, DEFAULT_PROFILE, PROFILES, make_profile
+from .terminal import WIDTH, wrapped
 # the rest of the library (torch, scikit-learn, the task registry) is imported where a command needs it, so
 # that `steb --help` and `steb --version` answer at once
 
 # %% auto #0
-__all__ = ['COMMAND_HELP', 'WITH_DEFAULTS_HELP', 'COMMAND_PARSERS', 'EXAMPLE_MODELS', 'SCORE_CHOICES', 'seed_number',
+__all__ = ['COMMAND_HELP', 'WITH_DEFAULTS_HELP', 'WIDE_HELP', 'COMMAND_PARSERS', 'EXAMPLE_MODELS', 'SCORE_CHOICES', 'seed_number',
            'number_from', 'commands_parser', 'build_parser', 'run_fetch', 'chosen_profile', 'list_corrections',
            'run_examples', 'list_models', 'list_datasets', 'prepare', 'sweep_options', 'run_sweep', 'print_sweep_plan',
            'run_evaluate', 'run_rerank', 'of_a_suite', 'off_suite_line', 'beside_defaults', 'left_out_lines',
-           'run_table', 'print_tables', 'print_interval_tables', 'shown_differences', 'run_compare',
+           'run_table', 'print_tables', 'shown_table', 'print_interval_tables', 'shown_differences', 'run_compare',
            'print_intervals_and_claims', 'run_paper', 'run_train', 'main', 'progress_bar', 'run_verify',
            'print_kernels', 'run_export', 'run_status', 'print_sweep_report']
 
@@ -291,6 +292,9 @@ def _add_status_parser(sub) -> None:
 WITH_DEFAULTS_HELP = ("read the store beside the committed STEB-lite results of the default models "
                       "(data/results/lite): your models among them; a model in both is yours")
 
+WIDE_HELP = ("each table in one piece, every column and full model names (default: fitted to a 100-column "
+             "terminal: split into parts, empty columns dropped, names shortened, each said in a line)")
+
 def _add_results_parsers(sub) -> None:
     "`steb export` and `steb table`: a results directory in another format, or as STEB's scores."
     ex = _command(sub, "export", run_export)
@@ -306,6 +310,7 @@ def _add_results_parsers(sub) -> None:
     tb.add_argument("--ci", action="store_true",
                     help="each score with its 95%% bootstrap interval (or why none), ranks with their "
                          "simultaneous intervals, ≈#1: a rank interval that holds 1")
+    tb.add_argument("--wide", action="store_true", help=WIDE_HELP)
     tb.add_argument("--against", default="paper", metavar="paper|upstream:VERSION",
                     help="the published table beside each score: the paper's (default), or a version of "
                          "upstream's leaderboard (upstream:v1, v2, v3, or a commit it was read at; "
@@ -314,6 +319,7 @@ def _add_results_parsers(sub) -> None:
     cp.add_argument("model_a"); cp.add_argument("model_b")
     cp.add_argument("--results-dir", default="results")
     cp.add_argument("--with-defaults", action="store_true", help=WITH_DEFAULTS_HELP)
+    cp.add_argument("--wide", action="store_true", help=WIDE_HELP)
 
 # %% ../nbs/lib/98_cli.ipynb #8a3e6e36
 def _add_train_parser(sub, method: str | None = None) -> None:
@@ -658,22 +664,23 @@ def left_out_lines(info: dict) -> list[str]:
 def run_table(a) -> int:
     "`steb table`: `print_tables` of the store (`--with-defaults`: beside the default models')."
     with beside_defaults(a.results_dir, a.with_defaults) as store:
-        print_tables(store, a.score, a.csv, a.ci, a.against)
+        print_tables(store, a.score, a.csv, a.ci, a.against, a.wide)
     return 0
 
 def print_tables(results_dir, scores=("operational", "definitional"), as_csv=False, ci=False,
-                 against="paper") -> None:
+                 against="paper", wide=False) -> None:
     """Print each score's table (×100) for a results directory, as markdown or CSV, with what was left out and
     beside the published table `against` (`paper.reference_table`); `ci`: with intervals, ranks and the models
-    not separable from the best instead (`print_interval_tables`)."""
+    not separable from the best instead (`print_interval_tables`). Fitted to a 100-column terminal unless
+    `wide` (`shown_table`)."""
     from steb_lib.paper import reference_label
     reference_label(against)   # an unknown version is refused before anything is read
     if ci and against != "paper":
         raise StebInputError(f"--ci prints intervals and ranks, not the comparison with {against}: run the "
                              "two apart (steb table --ci; steb table --against ...)")
-    if ci: return print_interval_tables(results_dir, scores, as_csv)
+    if ci: return print_interval_tables(results_dir, scores, as_csv, wide)
     from steb_lib.eval.results import results_table
-    from steb_lib.paper import SCORE_TABLES, markdown_table
+    from steb_lib.paper import SCORE_TABLES
     from steb_lib.scores import comparable_results, results_frame, steb_scores
     results = results_frame(results_dir)
     if (line := off_suite_line(results)) and tuple(scores) != ("main",):
@@ -686,13 +693,18 @@ def print_tables(results_dir, scores=("operational", "definitional"), as_csv=Fal
         try: table, info = ((100 * results_table(results_dir), {}) if score == "main"
                             else steb_scores(rows, score))
         except StebInputError as e: print("\n".join([*said, f"({e})"]) + "\n"); continue
-        print(table.to_csv(float_format="%.2f") if as_csv else markdown_table(table))
-        for line in [*said, *left_out_lines(info)]: print(f"\n{line}")
-        if not as_csv and score in SCORE_TABLES: _print_against_paper(score, table, info, rows, against)
+        print(table.to_csv(float_format="%.2f") if as_csv else shown_table(table, wide))
+        for line in [*said, *left_out_lines(info)]: print("\n" + wrapped(line))
+        if not as_csv and score in SCORE_TABLES: _print_against_paper(score, table, info, rows, against, wide)
         print()
 
 # %% ../nbs/lib/98_cli.ipynb #8d44cb8d
-def _print_against_paper(score, table, info, results, against="paper") -> None:
+def shown_table(table, wide: bool = False) -> str:
+    "`table` as a terminal shows it: fitted to 100 columns (`terminal.fitted_table`), or (`wide`) whole."
+    from steb_lib.terminal import fitted_table, flat_index, rendered
+    return rendered(flat_index(table)) if wide else fitted_table(table)
+
+def _print_against_paper(score, table, info, results, against="paper", wide=False) -> None:
     """This run's table beside the published one (`against`: the paper's, or a version of upstream's
     leaderboard), with a verdict mark after every published number, and the legend."""
     from steb_lib.paper import (SCORE_TABLES, UPSTREAM_SCORES, paper_comparison, reference_label,
@@ -705,17 +717,17 @@ def _print_against_paper(score, table, info, results, against="paper") -> None:
     version = None if against == "paper" else upstream_version(against.partition(":")[2])
     file = SCORE_TABLES[score] if version is None else f"upstream_{version}_{score}.csv"
     print(f"\nagainst {label} (data/paper/{file}):\n")
-    print(marked.to_markdown(disable_numparse=True)); print(f"\n{legend}")
+    print(shown_table(marked, wide)); print("\n" + wrapped(legend))
 
 # %% ../nbs/lib/98_cli.ipynb #1b62fce0
-def print_interval_tables(results_dir, scores, as_csv: bool = False) -> None:
+def print_interval_tables(results_dir, scores, as_csv: bool = False, wide: bool = False) -> None:
     """Print each score's table with its intervals, ranks and '≈#1' marks (`intervals.interval_report`); a
     store of no STEB suite's dataset: each result's main score with its interval, and why."""
     from steb_lib.intervals import interval_report
     from steb_lib.scores import results_frame
     if (line := off_suite_line(results_frame(results_dir))) and tuple(scores) != ("main",):
         print(line + "\n"); scores = ("main",)
-    print(interval_report(results_dir, scores, as_csv))
+    print(interval_report(results_dir, scores, as_csv, width=None if wide else WIDTH))
 
 def shown_differences(table):
     "A comparison table as printed: two decimals, p as `format_p` writes it, blanks where there is no number."
@@ -730,18 +742,21 @@ def run_compare(a) -> int:
     """`steb compare A B`: per dataset and per STEB score, A − B with its paired interval and p-value
     (`--with-defaults`: either may be a default model)."""
     with beside_defaults(a.results_dir, a.with_defaults) as store:
-        return _compare(store, a.model_a, a.model_b)
+        return _compare(store, a.model_a, a.model_b, a.wide)
 
-def _compare(store, model_a: str, model_b: str) -> int:
+def _compare(store, model_a: str, model_b: str, wide: bool = False) -> int:
     from steb_lib.intervals import compare_models
     per_dataset, per_score = compare_models(store, model_a, model_b)
-    print(f"A = {model_a}, B = {model_b} (×100; [low, high]: 95% paired bootstrap interval of A − B; one "
-          "comparison at a time, not corrected for many: the table's ranks (steb table --ci) are)\n")
-    print(shown_differences(per_dataset).reset_index().to_markdown(index=False, disable_numparse=True))
+    print(wrapped(f"A = {model_a}, B = {model_b} (×100; [low, high]: 95% paired bootstrap interval of A − B; "
+                  "one comparison at a time, not corrected for many: the table's ranks (steb table --ci) "
+                  "are)")
+          + "\n")
+    named = {model_a: "A", model_b: "B"} if not wide else {}   # the first line says which is which
+    print(shown_table(shown_differences(per_dataset).rename(columns=named), wide))
     print()
     from steb_lib.scores import results_frame
-    if line := off_suite_line(results_frame(store), "each dataset's difference"): print(line)
-    elif not per_score.empty: print(shown_differences(per_score).to_markdown(disable_numparse=True))
+    if line := off_suite_line(results_frame(store), "each dataset's difference"): print(wrapped(line))
+    elif not per_score.empty: print(shown_table(shown_differences(per_score).rename(columns=named), wide))
     return 0
 
 # %% ../nbs/lib/98_cli.ipynb #af679d18

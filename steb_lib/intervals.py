@@ -16,6 +16,7 @@ from .eval.results import load_results, read_samples, result_path, result_system
 from .profiles import Profile
 from .scores import FROM_RESULTS, comparable_results, reference_models, scoring_profile, steb_scores
 from .tasks.task_data import task_names, task_spec
+from .terminal import WIDTH, fitted_table, record_blocks, wrapped
 
 # %% auto #0
 __all__ = ['REPLICATED', 'EXTRAS', 'SEED_METRICS', 'SEPARATOR', 'INTERVALS_NOTE', 'BASE_MODEL', 'CLAIMS', 'seed_spread',
@@ -392,9 +393,12 @@ def reference_note(table: pd.DataFrame) -> str:
                      + (", lifted by " + " and ".join(top) if top else "") + ".")
     return "\n".join(lines)
 
-def interval_report(results_dir, scores=("operational", "definitional"), as_csv: bool = False) -> str:
+def interval_report(results_dir, scores=("operational", "definitional"), as_csv: bool = False,
+                    width: int | None = WIDTH) -> str:
     """Each score's `interval_table` as markdown (or CSV), then what the intervals mean; score 'main': each
-    result's main score with its own interval (`main_interval_table`)."""
+    result's main score with its own interval (`main_interval_table`). `width`: fitted to a terminal of that
+    many columns (`terminal.fitted_table`); None: the full tables."""
+    def markdown(t): return fitted_table(t, width) if width else t.to_markdown(disable_numparse=True)
     frame, parts = results_with_replicates(results_dir), []
     for score in scores:
         parts.append(f"# {score}" if as_csv else f"## STEB ({score})\n")
@@ -404,11 +408,12 @@ def interval_report(results_dir, scores=("operational", "definitional"), as_csv:
             shown = (main_interval_table(results_dir) if cells is None
                      else interval_table(rows, score, cells=cells))
         except StebInputError as e: parts.append("\n".join([*said, f"({e})"]) + "\n"); continue
-        parts.append((shown.to_csv() if as_csv else shown.to_markdown(disable_numparse=True)) + "\n")
+        parts.append((shown.to_csv() if as_csv else markdown(shown)) + "\n")
         if said: parts.append("\n".join(said) + "\n")   # partial models left out, results dropped for all
         if cells is not None and not as_csv and (note := reference_note(cells["table"])):
             parts.append(note + "\n")   # why random is not ranked, from the table's own numbers
-    return "\n".join(parts + [INTERVALS_NOTE])
+    text = "\n".join(parts + [INTERVALS_NOTE])
+    return wrapped(text, width) if width and not as_csv else text
 
 # %% ../nbs/lib/73_intervals.ipynb #4abbc9a9
 def claim_verdict(low: float, high: float) -> str:
@@ -586,7 +591,9 @@ def shown_claims(table: pd.DataFrame, missing: str = "–") -> pd.DataFrame:
     shown["p"] = ["" if p != p else format_p(p) for p in table["p"]]
     return shown.replace("", missing)
 
-def claims_report(results_dir, truncate_dir=None) -> str:
-    "The claims with their verdicts, as markdown (`shown_claims`, blanks where a claim has no number)."
+def claims_report(results_dir, truncate_dir=None, width: int | None = WIDTH) -> str:
+    """The claims with their verdicts (`shown_claims`, blanks where a claim has no number): a block per claim
+    wrapped at `width` (`terminal.record_blocks`), or (None) one markdown table."""
     shown = shown_claims(check_claims(results_dir, truncate_dir), missing="")
-    return "## The paper's claims, tested on these results\n\n" + shown.to_markdown(disable_numparse=True)
+    body = record_blocks(shown, width) if width else shown.to_markdown(disable_numparse=True)
+    return "## The paper's claims, tested on these results\n\n" + body
