@@ -680,6 +680,7 @@ def print_tables(results_dir, scores=("operational", "definitional"), as_csv=Fal
                              "two apart (steb table --ci; steb table --against ...)")
     if ci: return print_interval_tables(results_dir, scores, as_csv, wide)
     from steb_lib.eval.results import results_table
+    from steb_lib.intervals import reference_note
     from steb_lib.paper import SCORE_TABLES
     from steb_lib.scores import comparable_results, results_frame, steb_scores
     results = results_frame(results_dir)
@@ -694,7 +695,8 @@ def print_tables(results_dir, scores=("operational", "definitional"), as_csv=Fal
                             else steb_scores(rows, score))
         except StebInputError as e: print("\n".join([*said, f"({e})"]) + "\n"); continue
         print(table.to_csv(float_format="%.2f") if as_csv else shown_table(table, wide))
-        for line in [*said, *left_out_lines(info)]: print("\n" + wrapped(line))
+        note = "" if as_csv or score == "main" else reference_note(table)   # why random is not ranked
+        for line in [*said, *left_out_lines(info), *([note] if note else [])]: print("\n" + wrapped(line))
         if not as_csv and score in SCORE_TABLES: _print_against_paper(score, table, info, rows, against, wide)
         print()
 
@@ -747,11 +749,11 @@ def run_compare(a) -> int:
 def _compare(store, model_a: str, model_b: str, wide: bool = False) -> int:
     from steb_lib.intervals import compare_models
     per_dataset, per_score = compare_models(store, model_a, model_b)
-    print(wrapped(f"A = {model_a}, B = {model_b} (×100; [low, high]: 95% paired bootstrap interval of A − B; "
-                  "one comparison at a time, not corrected for many: the table's ranks (steb table --ci) "
-                  "are)")
+    a, b = per_dataset.columns[:2]   # the two models as stored (a registry alias resolved)
+    print(wrapped(f"A = {a}, B = {b} (×100; [low, high]: 95% paired bootstrap interval of A − B; one "
+                  "comparison at a time, not corrected for many: the table's ranks (steb table --ci) are)")
           + "\n")
-    named = {model_a: "A", model_b: "B"} if not wide else {}   # the first line says which is which
+    named = {a: "A", b: "B"} if not wide else {}   # the first line says which is which
     print(shown_table(shown_differences(per_dataset).rename(columns=named), wide))
     print()
     from steb_lib.scores import results_frame

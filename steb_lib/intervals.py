@@ -355,11 +355,13 @@ INTERVALS_NOTE = (
     "dataset samples: each dataset's units resampled (1,000 draws, the same for every model: paired), the "
     "k-means seed varied for clustering. No interval, and why: (N units) fewer than 20 independent units, or"
     " an aggregate of such a result; (biased), (at extremes) the bootstrap's own bias too large for its "
-    "spread (aggregates read such a result's replicates centred on its score); (no spread) every draw gives "
-    "the same score. rank [interval]: 95% simultaneous intervals for every rank at once (max-statistic "
-    "bootstrap over all pairs of ranked models), given where every result under a model's score has 200 "
-    "units or more; [–] none. ≈#1: a rank interval that holds 1; blank beside a rank interval: surely below "
-    "#1. random is a reference, never ranked. All of it is conditional on these datasets.")
+    "spread; (no spread) every draw gives the same score. A score without an interval still counts in the "
+    "averages above it as it is (a biased one's replicates centred on it); only its interval is refused. – : "
+    "no score. rank [interval]: 95% simultaneous intervals for every rank at once (max-statistic bootstrap "
+    "over all pairs of ranked models), given where every result under a model's score has 200 units or more;"
+    " [–] none. vs #1: #1 the best score; ≈#1 a rank interval that holds 1; blank beside a rank interval: "
+    "surely below #1; blank beside [–]: no claim either way. random is a reference, never ranked. All of it "
+    "is conditional on these datasets.")
 
 def result_interval_cell(result: dict) -> str:
     "A result's main score ×100 with its stored 95% interval, or why it has none: `52.80 [48.29, 57.39]`."

@@ -341,15 +341,17 @@ def multilingual_scores(results: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
     return out, info
 
 def protocol_column(results: pd.DataFrame, protocol: str) -> pd.DataFrame:
-    "Tab. 14's column for `protocol`: each model's mean multilingual AV AUC and its rank (1 = best)."
+    """Tab. 14's column for `protocol`: each model's mean multilingual AV AUC and its rank (1 = best) among
+    the ranked models; a reference model (random) has its AUC and no rank, listed last."""
     from steb_lib.core import check_protocol
     check_protocol(protocol)
     if (other := set(results["protocol"].dropna()) - {protocol}):
         raise StebInputError(f"these results were run with protocol {sorted(other)}, not {protocol!r}")
     auc = multilingual_scores(results)[0]["pair_classification"].dropna()
-    return pd.DataFrame(
-        {"AUC": auc, "Rank": auc.rank(ascending=False, method="min").astype(int)}
-    ).sort_values("Rank")
+    ranked = auc.drop(reference_models(auc.index))
+    rank = ranked.rank(ascending=False, method="min").astype("Int64").reindex(auc.index)
+    return pd.DataFrame({"AUC": auc, "Rank": rank}).sort_values(["Rank", "AUC"], ascending=[True, False],
+                                                                  na_position="last")
 
 # %% ../nbs/lib/70_scores.ipynb #c040
 SCORES = {   # (results, profile, operational's dataset groups as given or None) -> (table, info)

@@ -63,14 +63,16 @@ def flat_index(table: pd.DataFrame) -> pd.DataFrame:
     return table.set_axis(["/".join(map(str, k)) for k in table.index], axis=0).rename_axis(name)
 
 def fitted_table(table: pd.DataFrame, width: int = WIDTH) -> str:
-    """`table` as markdown for a terminal of `width` columns: empty columns dropped, long row names shortened,
-    split into parts that repeat the row names; a line after it says each change."""
+    """`table` as markdown for a terminal of `width` columns: empty columns dropped, model names (an index or
+    columns named 'model') shortened, split into parts that repeat the row names; a line says each change."""
     table, lines = flat_index(table), []
     if (empty := empty_columns(table)) and len(empty) < len(table.columns):
         table = table.drop(columns=empty)
         lines.append(f"no score in any row, not shown: {', '.join(map(str, empty))} (--wide shows them)")
-    if short := short_names(table.index):
-        table = table.rename(index=short)
+    by_row = table.index.name == "model"
+    models = table.index if by_row else table.columns if table.columns.name == "model" else []
+    if short := short_names(models):
+        table = table.rename(index=short) if by_row else table.rename(columns=short)
         lines.append("names shortened: " + "; ".join(f"{s} = {n}" for n, s in short.items()))
     parts = column_parts(table, width)
     shown = [rendered(table[p]) for p in parts]

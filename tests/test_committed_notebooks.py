@@ -50,3 +50,26 @@ def test_an_edited_output_or_a_new_figure_is_a_difference():
     stored = build_site.stored_notebook(base, out(f"read {ROOT}/data/results/lite and /tmp/run-abc123xy/x\n"), "/nowhere")
     assert stored["cells"][0]["outputs"][0]["text"] == "read data/results/lite and /tmp/run-XXXXXXXX/x\n"
     assert [o["output_type"] for o in stored["cells"][0]["outputs"]] == ["stream", "display_data"]   # no stderr
+
+
+NO_NUMBER = r"<td[^>]*>\s*(?:NaN|nan|&lt;NA&gt;|<NA>|None)\s*</td>|(?<![\w.])(?:NaN|<NA>)(?![\w.])"
+
+
+def test_no_committed_paper_notebook_shows_nan_for_a_missing_number():
+    "Issue 79: a dash, never NaN or <NA>, marks a missing number in every table and line the paper notebooks show."
+    import re
+    found = []
+    for name in build_site.paper_notebooks():
+        for i, cell in enumerate(build_site.read_notebook(ROOT / name)["cells"]):
+            for out in cell.get("outputs", []):
+                texts = [v for k, v in out.get("data", {}).items() if not k.startswith("image/")] + [out.get("text", "")]
+                for text in ("".join(t) if isinstance(t, list) else str(t) for t in texts):
+                    found += [f"{name} cell {i}: {m.group(0)!r}" for m in re.finditer(NO_NUMBER, text)]
+    assert not found, found[:10]
+
+
+def test_the_nan_check_sees_a_nan_cell_and_not_a_word_or_a_dash():
+    import re
+    assert re.search(NO_NUMBER, "<td>NaN</td>") and re.search(NO_NUMBER, "random  52.43  <NA>")
+    assert re.search(NO_NUMBER, "| x | NaN |")
+    assert not re.search(NO_NUMBER, "<td>–</td> NaNs are dropped; np.nan_to_num; Nanjing")
