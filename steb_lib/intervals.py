@@ -12,7 +12,7 @@ from .bootstrap import (CONFIDENCE, MIN_TABLE_UNITS, MIN_UNITS, bias_corrected_i
                                 interval_refusal, paired_difference, resampling_seed, sign_flip_p_value,
                                 simultaneous_separable)
 from .core import StebInputError
-from .eval.results import load_results, read_samples, result_path, result_system
+from .eval.results import bootstrap_difference, load_results, read_samples, result_path, result_system
 from .profiles import Profile
 from .scores import FROM_RESULTS, comparable_results, reference_models, scoring_profile, steb_scores
 from .tasks.task_data import task_names, task_spec
@@ -86,10 +86,16 @@ def result_row(results_dir, result: dict) -> dict:
 def results_with_replicates(results_dir) -> pd.DataFrame:
     """The long table of `scores.results_frame` (single-vector STEB results, one row each) with each result's
     `replicates` ({column: array}; {} where it has none) and `draws`."""
-    rows = [result_row(results_dir, r) for r in load_results(results_dir)
-            if r.get("scoring", "mean") == "mean" and r["task"] in task_names()]
-    if not rows: raise StebInputError(f"no results under {results_dir}")
-    return pd.DataFrame(rows)
+    results = [r for r in load_results(results_dir)
+               if r.get("scoring", "mean") == "mean" and r["task"] in task_names()]
+    if not results: raise StebInputError(f"no results under {results_dir}")
+    if odd := [(r, why) for r in results if (why := bootstrap_difference(r))]:   # B, method, level (issue 77)
+        (r, why), n = odd[0], len(odd)
+        raise StebInputError(
+            f"{n} result{'s' * (n > 1)} under {results_dir} made with another bootstrap (e.g. "
+            f"{result_system(r)}/{r['dataset']}/{r['task']}: {why}): their replicates would not pair with "
+            "the others'; recompute them (steb evaluate ... --force)")
+    return pd.DataFrame([result_row(results_dir, r) for r in results])
 
 # %% ../nbs/lib/73_intervals.ipynb #b4f6b438
 SEPARATOR = "\x1f"   # between a model's name and its replicate's number in the stacked table

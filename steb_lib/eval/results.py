@@ -33,10 +33,10 @@ _logger = logging.getLogger("steb_lib.eval.results")
 __all__ = ['IDENTITY_FIELDS', 'RESULT_FIELDS', 'SCHEMA_VERSION', 'RESULT_RECORD', 'RECORD_KINDS', 'result_lock',
            'STORE_PROFILE_FILE', 'MTEB_LANGUAGES', 'system_name', 'result_system', 'register_record_kind',
            'result_path', 'without_timing', 'result_problem', 'with_corrections', 'migrate_result', 'parse_result',
-           'samples_path', 'read_samples', 'samples_problem', 'read_result', 'write_result', 'finished_result',
-           'compute_once', 'prepare_stores', 'store_profile', 'claim_store_profile', 'base_result', 'load_results',
-           'results_table', 'results_to_frame', 'Result', 'Results', 'mteb_task_result', 'mteb_interval', 'export_name',
-           'export_mteb']
+           'samples_path', 'read_samples', 'samples_problem', 'read_result', 'write_result', 'bootstrap_difference',
+           'finished_result', 'compute_once', 'prepare_stores', 'store_profile', 'claim_store_profile', 'base_result',
+           'load_results', 'results_table', 'results_to_frame', 'Result', 'Results', 'mteb_task_result',
+           'mteb_interval', 'export_name', 'export_mteb']
 
 # %% ../../nbs/lib/eval/60_results.ipynb #c006
 IDENTITY_FIELDS = (
@@ -156,6 +156,17 @@ def write_result(path, result: dict) -> Path:
 def _same_inputs(old: dict, new: dict, fields=IDENTITY_FIELDS) -> bool:
     return all(old.get(k) == new.get(k) for k in fields)
 
+def bootstrap_difference(result: dict) -> str | None:
+    """How a stored result's bootstrap (replicates B, interval method, level) differs from the one this
+    steb-lib computes, in words; None where they agree or the result has none (made before intervals)."""
+    from steb_lib.bootstrap import BOOTSTRAP_REPLICATES, CONFIDENCE
+    from steb_lib.tasks.task_data import BOOTSTRAP_METHOD
+    stored = result.get("bootstrap")
+    if not stored: return None
+    now = {"replicates": BOOTSTRAP_REPLICATES, "method": BOOTSTRAP_METHOD, "level": CONFIDENCE}
+    differ = [f"{k} {stored.get(k)!r}, now {v!r}" for k, v in now.items() if stored.get(k) != v]
+    return ", ".join(differ) or None
+
 def finished_result(out, new: dict, force: bool, label: str, fields=IDENTITY_FIELDS) -> dict | None:
     """The finished result at `out` if it has the same inputs (logged as skipped); None to compute; an error
     for other inputs."""
@@ -169,6 +180,10 @@ def finished_result(out, new: dict, force: bool, label: str, fields=IDENTITY_FIE
             f"not {new['model']!r} on {new['dataset']!r}: "
             "two names share a folder (a store written before names were made unique)"
         )
+    if _same_inputs(old, new, fields) and (why := bootstrap_difference(old)):
+        raise StebInputError(f"{out} was made with another bootstrap ({why}): its intervals would not pair "
+                             "with this run's; use force=True / --force to recompute it, or another results "
+                             "directory")
     if _same_inputs(old, new, fields): _logger.info(f"skip   {label}: finished ({out})"); return old
     raise StebInputError(
         f"{out} holds a result for other inputs ({', '.join(k for k in fields if old.get(k) != new.get(k))} "
