@@ -161,8 +161,8 @@ def bootstrap_difference(result: dict) -> str | None:
     steb-lib computes, in words; None where they agree or the result has none (made before intervals)."""
     from steb_lib.bootstrap import BOOTSTRAP_REPLICATES, CONFIDENCE
     from steb_lib.tasks.task_data import BOOTSTRAP_METHOD
-    stored = result.get("bootstrap")
-    if not stored: return None
+    stored = result.get("bootstrap") or {}
+    if stored.get("replicates") is None: return None   # no replicates kept (a task without a bootstrap unit)
     now = {"replicates": BOOTSTRAP_REPLICATES, "method": BOOTSTRAP_METHOD, "level": CONFIDENCE}
     differ = [f"{k} {stored.get(k)!r}, now {v!r}" for k, v in now.items() if stored.get(k) != v]
     return ", ".join(differ) or None
