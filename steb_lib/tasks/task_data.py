@@ -23,6 +23,7 @@ from steb_lib.tasks.spec import (
     task_names,
     task_spec,
 )
+from .submetrics import submetric_records, with_record_meta, without_unanswerable_queries
 # The task notebooks: importing one registers its task (a new task adds its line here).
 import steb_lib.tasks.clustering, steb_lib.tasks.pairs, steb_lib.tasks.order_alignment  # noqa: F401
 import steb_lib.tasks.retrieval, steb_lib.tasks.probing  # noqa: F401
@@ -40,10 +41,11 @@ _all_ = [
 ]
 
 # %% auto #0
-__all__ = ['BOOTSTRAP_METHOD', 'SEED_NOTE', 'TaskData', 'prepare_records', 'text_origins', 'load_task_records', 'load_task_file',
-           'score_task', 'stored_intervals', 'bootstrap_record', 'draws_key', 'sample_draws', 'json_interval',
-           'with_uncertainty', 'TASK_REGISTRY', 'TaskSpec', 'read_data_file_lines', 'read_jsonl', 'read_jsonl_lines',
-           'sample_counts', 'task_name', 'task_names', 'task_spec']
+__all__ = ['BOOTSTRAP_METHOD', 'SEED_NOTE', 'SUBMETRIC_ARRAYS', 'TaskData', 'prepare_records', 'text_origins',
+           'load_task_records', 'load_task_file', 'score_task', 'stored_intervals', 'bootstrap_record', 'draws_key',
+           'sample_draws', 'json_interval', 'with_uncertainty', 'submetric_score', 'with_submetrics', 'TASK_REGISTRY',
+           'TaskSpec', 'read_data_file_lines', 'read_jsonl', 'read_jsonl_lines', 'sample_counts', 'task_name',
+           'task_names', 'task_spec']
 
 # %% ../../nbs/lib/tasks/19_task_data.ipynb #c008
 def _check_name_types(task: str, records: list, where: list[str]):
@@ -76,11 +78,13 @@ def _texts_of(task: str, recs: list[dict]) -> list[str]:
 @dataclass
 class TaskData:
     """A prepared sample: validated records of one task, the texts to embed, and the sha256 of the records;
-    `where`: {text: where its first record came from ('notes.jsonl:7', 'record 3')}, for messages only."""
+    `where`: {text: where its first record came from ('notes.jsonl:7', 'record 3')}, for messages only;
+    `submetrics`: {name: predicate} of the parts it is also scored on (`16_submetrics`)."""
     task: str
     records: list
     n_duplicates: int = 0
     where: dict = field(default_factory=dict, repr=False, compare=False)
+    submetrics: dict = field(default_factory=dict, repr=False, compare=False)
     texts: list = field(init=False)
     sha256: str = field(init=False)
     def __post_init__(self):
@@ -106,7 +110,8 @@ def prepare_records(
     where = where or [f"record {i}" for i in range(1, len(records) + 1)]
     spec = task_spec(task)
     _check_name_types(task, records, where)
-    recs = [spec.record(r if isinstance(r, dict) else {}, at) for r, at in zip(records, where)]
+    recs = [with_record_meta(spec.record(r if isinstance(r, dict) else {}, at), r, at)
+            for r, at in zip(records, where)]
     for r, at in zip(recs, where): _check_unicode(r, at)
     origins = text_origins(spec, recs, where)
     recs, n_duplicates = (recs, 0) if keep_duplicates else _without_duplicates(recs)
@@ -162,13 +167,14 @@ def score_task(
     intervals: bool = True,
 ) -> dict:
     """The task's metrics for `embeddings` (one row per `data.texts`) under `profile` (default: paper), with
-    `main_score` added, and its per-sample outputs and bootstrap interval (`with_uncertainty`;
-    `intervals=False`: the metrics alone, as a benchmark's baseline)."""
+    `main_score` added, and its per-sample outputs and bootstrap interval (`with_uncertainty`), and its
+    sub-metrics' (`with_submetrics`); `intervals=False`: the metrics alone, as a benchmark's baseline."""
     spec = task_spec(data.task)
     kw = {"profile": profile} if spec.corrections else {}
     if spec.replicates is not None: kw["per_sample"] = intervals   # a task without them: its own signature
     metrics = spec.metrics(data.records, _vectors(data, embeddings), seed, progress, **kw)
-    if intervals: return with_uncertainty(data, metrics)
+    if intervals:
+        return with_submetrics(data, embeddings, with_uncertainty(data, metrics), seed, progress, profile)
     return {"main_score": metrics[spec.main_metric], "metrics": metrics}
 
 # %% ../../nbs/lib/tasks/19_task_data.ipynb #68c3a68d
@@ -225,3 +231,31 @@ def with_uncertainty(data: TaskData, metrics: dict, replicates: int = BOOTSTRAP_
     reps = spec.replicates(samples, counts)
     return out | {PER_SAMPLE: kept | {f"replicates.{m}": np.asarray(r, np.float64) for m, r in reps.items()},
                   "bootstrap": bootstrap_record(unit, key, units, reps, metrics)}
+
+# %% ../../nbs/lib/tasks/19_task_data.ipynb #sub00002
+SUBMETRIC_ARRAYS = "submetric."   # the prefix of a sub-metric's per-sample outputs in the result's arrays
+
+def submetric_score(data: TaskData, predicate: dict, embeddings, seed, progress, profile) -> dict:
+    """The score of the records of `data` that `predicate` keeps ({predicate, main_score, metrics, bootstrap,
+    per-sample outputs, queries_left_out}), or {predicate, refused: why}."""
+    records, left_out = without_unanswerable_queries(submetric_records(data.records, predicate))
+    out = {"predicate": predicate} | ({"queries_left_out": left_out} if left_out else {})
+    if not records: return out | {"refused": "no record matches"}
+    if any("side" in r for r in records) and not any(r.get("side") == "query" for r in records):
+        return out | {"refused": "no query matches"}
+    try:
+        task_spec(data.task).check(records)
+        part = TaskData(data.task, records)
+        return out | score_task(part, _vectors(data, embeddings)(part.texts), seed, progress, profile)
+    except StebInputError as e: return out | {"refused": str(e)}
+
+def with_submetrics(data: TaskData, embeddings, scored: dict, seed=DEFAULT_SEED, progress=False,
+                    profile: Profile = PAPER) -> dict:
+    """`scored` (the sample's score) with `submetrics`: {name: `submetric_score`}; their per-sample outputs
+    join the sample's (`SUBMETRIC_ARRAYS`)."""
+    if not data.submetrics: return scored
+    subs = {n: submetric_score(data, p, embeddings, seed, progress, profile) for n, p in data.submetrics.items()}
+    for name, sub in subs.items():
+        arrays = sub.pop(PER_SAMPLE, {})   # kept where the sample's own are (a task without them: none)
+        if PER_SAMPLE in scored: scored[PER_SAMPLE] |= {f"{SUBMETRIC_ARRAYS}{name}.{k}": v for k, v in arrays.items()}
+    return scored | {"submetrics": subs}
