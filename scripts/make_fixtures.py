@@ -330,6 +330,44 @@ def spam_dialect_register() -> None:
     write(OUT/"huggingface"/"billrly110"/"corpus-of-diverse-styles"/"data"/"train-00000-of-00001.parquet", parquet(rows))
 
 
+AUTHBENCH_LANGS = ("en", "ru", "zh", "ar", "de", "es", "ko", "fr", "ja", "hi")
+
+
+def authbench() -> None:
+    """MaoXun/AuthBench's layout (the hub dataset upstream STEB prepares its attribution sets from): per split a folder with
+    queries/candidates/ground_truth/documents.jsonl, every language in one file (`lang`), genres with sub-genres
+    (`blog/student`), the dataset's own `token_length`. English has 24 query authors (enough units for an interval),
+    queries of every length bucket, a query ground_truth does not name and a candidate with blank content; every
+    language has two candidate-only (distractor) authors."""
+    genres = ("news", "blog/student", "social_media/youtube_comment", "literature/novel")
+    sizes = {"short": 6, "medium": 45, "long": 135, "extra_long": 540}
+    queries, candidates, truth, documents = [], [], [], []
+    for lang in AUTHBENCH_LANGS:
+        n_queried = 24 if lang == "en" else 4
+        for k in range(n_queried + 2):
+            name = list(AUTHORS)[k % len(AUTHORS)]
+            author, ids = f"{lang}-{name.lower()}-{k}", []
+            for j in range(2):
+                cid = f"{author}-c{j}"; text = "" if (lang, k, j) == ("en", n_queried + 1, 1) else take(name)
+                candidates.append({"candidate_id": cid, "author_id": author, "content": text, "genre": genres[(k + j) % 3],
+                                   "token_length": len(text.split()), "lang": lang})
+                ids.append(cid)
+            if k >= n_queried: continue   # distractors: candidates only
+            extra = ("short", "long", "extra_long", "short")[k % 4] if lang == "en" else ("short", "medium")[k % 2]
+            for j, bucket in enumerate(("medium", extra)):
+                qid = f"{author}-q{j}"
+                words = " ".join(take(name) for _ in range(max(1, sizes[bucket] // 45))).split()[: sizes[bucket]]
+                queries.append({"query_id": qid, "content": " ".join(words), "genre": genres[(k + j) % 3],
+                                "token_length": len(words), "lang": lang})
+                truth.append({"query_id": qid, "author_id": author, "positive_ids": ids})
+        documents += [{"doc_id": c["candidate_id"], "author_id": c["author_id"], "content": c["content"], "lang": lang}
+                      for c in candidates[-2:]]
+    queries.append({"query_id": "en-orphan-q0", "content": take("Wilson"), "genre": "news", "token_length": 45, "lang": "en"})
+    base = OUT/"huggingface"/"MaoXun"/"AuthBench"/"test"
+    for name, rows in (("queries", queries), ("candidates", candidates), ("ground_truth", truth), ("documents", documents)):
+        write(base/f"{name}.jsonl", jsonl(rows))
+
 if __name__ == "__main__":
-    for step in (pan_av, pan_style_change, pan18_cdaa, steb_own_files, machine_text, genre_time_demographics, spam_dialect_register): step()
+    for step in (pan_av, pan_style_change, pan18_cdaa, steb_own_files, machine_text, genre_time_demographics, spam_dialect_register,
+                 authbench): step()
     print("fixtures written under", OUT)

@@ -19,13 +19,13 @@ from .tasks.task_data import task_names
 __all__ = ['OBJECTS_OF_STUDY', 'DEFINITIONAL_COLUMNS', 'APPLICATION_COLUMNS', 'SCORES', 'FROM_RESULTS', 'SCORE_ROWS',
            'ranking_correlation', 'dataset_linkage', 'dataset_groups', 'plot_dataset_dendrogram',
            'grouped_macro_average', 'complete_datasets', 'reference_models', 'ranked_rows', 'complete_models',
-           'ranking_table', 'task_groups', 'operational_scores', 'results_frame', 'is_multilingual', 'english_results',
-           'cluster_score', 'definitional_datasets', 'registry_definitional_columns', 'definitional_scores',
-           'released_clusters', 'released_members', 'member_scores', 'released_cluster_score',
-           'released_definitional_columns', 'definitional_score_datasets', 'application_datasets', 'application_scores',
-           'multilingual_scores', 'protocol_column', 'results_profile', 'scoring_profile', 'steb_scores',
-           'result_holders', 'missing_results', 'comparable_results', 'dropped_line', 'left_out_line',
-           'model_set_sensitivity', 'largest_moves']
+           'ranking_table', 'task_groups', 'operational_scores', 'results_frame', 'is_multilingual', 'in_paper_scores',
+           'english_results', 'multilingual_results', 'cluster_score', 'definitional_datasets',
+           'registry_definitional_columns', 'definitional_scores', 'released_clusters', 'released_members',
+           'member_scores', 'released_cluster_score', 'released_definitional_columns', 'definitional_score_datasets',
+           'application_datasets', 'application_scores', 'multilingual_scores', 'protocol_column', 'results_profile',
+           'scoring_profile', 'steb_scores', 'result_holders', 'missing_results', 'comparable_results', 'dropped_line',
+           'left_out_line', 'model_set_sensitivity', 'largest_moves']
 
 # %% ../nbs/lib/70_scores.ipynb #c006
 def ranking_correlation(scores: pd.DataFrame) -> pd.DataFrame:
@@ -185,9 +185,18 @@ def is_multilingual(dataset: str) -> bool:
     entry = DATASET_REGISTRY.get(dataset)
     return bool(entry) and any(lang != "en" for lang in entry["languages"])
 
+def in_paper_scores(dataset: str) -> bool:
+    "False for a registered dataset of the `upstream` suite (added by upstream STEB after the paper)."
+    from steb_lib.data.datasets import DATASET_REGISTRY
+    return (DATASET_REGISTRY.get(dataset) or {}).get("suite") != "upstream"
+
 def english_results(results: pd.DataFrame) -> pd.DataFrame:
-    "The rows of English (or unregistered) datasets."
-    return results[~results["dataset"].map(is_multilingual)]
+    "The rows of English (or unregistered) datasets the paper's scores read."
+    return results[~results["dataset"].map(is_multilingual) & results["dataset"].map(in_paper_scores)]
+
+def multilingual_results(results: pd.DataFrame) -> pd.DataFrame:
+    "The rows of non-English datasets the paper's scores read."
+    return results[results["dataset"].map(is_multilingual) & results["dataset"].map(in_paper_scores)]
 
 # %% ../nbs/lib/70_scores.ipynb #c027
 def cluster_score(
@@ -332,7 +341,7 @@ def application_scores(results: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
 def multilingual_scores(results: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
     """(models × [pair_classification, retrieval, Avg.], {column: cluster_score info}) over the non-English
     results."""
-    multi = results[results["dataset"].map(is_multilingual)]
+    multi = multilingual_results(results)
     names = sorted(multi["dataset"].unique())
     cols, info = {}, {}
     for col, task in (("pair_classification", "predefined"), ("retrieval", "retrieval")):
@@ -394,7 +403,7 @@ SCORE_ROWS = {   # (results, profile) -> the rows a score reads
         lambda e: e["dataset"].isin(definitional_score_datasets(p))],
     "application": lambda r, p: english_results(r)[
         lambda e: e["dataset"].isin({d for c in APPLICATION_COLUMNS for d in application_datasets(c)})],
-    "multilingual": lambda r, p: r[r["dataset"].map(is_multilingual)],
+    "multilingual": lambda r, p: multilingual_results(r),
 }
 
 def result_holders(rows: pd.DataFrame) -> pd.Series:

@@ -19,9 +19,10 @@ from steb_lib.data.loaders import (
 )
 
 # %% auto #0
-__all__ = ['read_pan_truth', 'pan_problem_trial', 'load_pan_av_problems', 'load_pan_av_jsonl', 'balanced_document_trials',
-           'balanced_at_global_rate', 'style_change_trials', 'middle_split', 'pan18_document_trial',
-           'load_pan_style_change', 'load_pan18_cdaa', 'retrieval_line_records', 'load_retrieval_jsonl']
+__all__ = ['AUTHBENCH_LENGTH_BUCKETS', 'read_pan_truth', 'pan_problem_trial', 'load_pan_av_problems', 'load_pan_av_jsonl',
+           'balanced_document_trials', 'balanced_at_global_rate', 'style_change_trials', 'middle_split',
+           'pan18_document_trial', 'load_pan_style_change', 'load_pan18_cdaa', 'retrieval_line_records',
+           'load_retrieval_jsonl', 'authbench_length_bucket', 'authbench_record', 'load_authbench_attribution']
 
 # %% ../../nbs/lib/data/23_authorship_loaders.ipynb #c006
 _ANSWERS = {"y": True, "n": False, "1": True, "0": False, "1.0": True, "0.0": False}
@@ -242,3 +243,41 @@ def load_retrieval_jsonl(root: Path, args: dict, ctx: LoadContext) -> list[dict]
         for rec in retrieval_line_records(line, ctx)
     ]
 
+
+# %% ../../nbs/lib/data/23_authorship_loaders.ipynb #ab000002
+AUTHBENCH_LENGTH_BUCKETS = (("short", 1, 10), ("medium", 11, 100), ("long", 101, 500), ("extra_long", 501, None))
+
+def authbench_length_bucket(token_length) -> str | None:
+    "AuthBench's length bucket of a document of `token_length` tokens; None outside them (not a count >= 1)."
+    if isinstance(token_length, bool) or not isinstance(token_length, int): return None
+    for name, low, high in AUTHBENCH_LENGTH_BUCKETS:
+        if low <= token_length and (high is None or token_length <= high): return name
+    return None
+
+def authbench_record(row: dict, author, side: str, ctx: LoadContext) -> dict | None:
+    "One AuthBench document as a retrieval record with its `meta` (genre, primary genre, length bucket); None if skipped."
+    text, bucket = row.get("content"), authbench_length_bucket(row.get("token_length"))
+    if not isinstance(text, str) or not text.strip(): ctx.skip("AuthBench documents with blank content"); return None
+    if bucket is None: ctx.skip("AuthBench documents without a token_length of 1 or more"); return None
+    genre = str(row.get("genre") or "")
+    meta = {"genre": genre, "primary_genre": genre.split("/", 1)[0], "length_bucket": bucket}
+    return {"text": text, "author": str(author), "side": side, "meta": meta}
+
+# %% ../../nbs/lib/data/23_authorship_loaders.ipynb #ab000004
+@loader("authbench_attribution")
+def load_authbench_attribution(root: Path, args: dict, ctx: LoadContext) -> list[dict]:
+    """One language (`args['lang']`) of one split (`args['split']`) of AuthBench as retrieval records: queries
+    with their `ground_truth` author, then candidates with theirs, in file order."""
+    folder, lang = root/args["split"], args["lang"]
+    rows = {f: [r for r in read_jsonl(folder/f"{f}.jsonl", ctx) if r.get("lang") == lang]
+            for f in ("queries", "candidates")}
+    if not rows["queries"]: raise ctx.error(f"no query in language {lang!r}", folder/"queries.jsonl")
+    queried = {r.get("query_id") for r in rows["queries"]}
+    author = {g["query_id"]: g["author_id"] for g in read_jsonl(folder/"ground_truth.jsonl", ctx)
+              if g.get("query_id") in queried}
+    out = []
+    for r in rows["queries"]:
+        if r.get("query_id") not in author: ctx.skip("AuthBench queries ground_truth names no author for"); continue
+        out.append(authbench_record(r, author[r["query_id"]], "query", ctx))
+    out += [authbench_record(r, r.get("author_id"), "target", ctx) for r in rows["candidates"]]
+    return [r for r in out if r is not None]

@@ -9,6 +9,7 @@ from pathlib import Path
 import steb_lib
 from ..core import LazyRegistry, StebInputError, data_dir
 from ..tasks.task_data import task_name, task_names
+from ..tasks.submetrics import check_submetric_rule
 from .loaders import LOADERS
 from ..profiles import CORRECTIONS, PAPER, Profile
 # register their loaders
@@ -27,7 +28,8 @@ DEFINITIONAL = ("genre", "register", "time", "demographics", "dialect", "idiolec
 
 APPLICATIONS = ("ATD", "ATD_adv", "AV", "AR")
 
-SUITES = ("mini", "full", "multilingual", "lite")
+# `upstream`: datasets upstream STEB added after the paper (AuthBench attribution): never in the paper's scores
+SUITES = ("mini", "full", "multilingual", "lite", "upstream")
 
 # STEB-lite: real STEB datasets whose licences allow shipping their prepared samples (`data/lite`, built by
 # `data/28_lite`), plus the mini suite's verification, retrieval and probing sets (no shippable real data).
@@ -65,6 +67,7 @@ ENTRY_KEYS = {
     "task_overrides",
     "correction_overrides",
     "selection",
+    "submetrics",
 }
 
 COMMON_SOURCE_KEYS = {"kind", "files", "unpack", "files_sha256"}
@@ -127,6 +130,10 @@ def _check_entry(e: dict, path: Path) -> dict:
     if bad: raise StebInputError(f"{path}: correction_overrides names {bad}, not selection corrections")
     if e.get("selection", "released") not in ("released", "seeded"):
         raise StebInputError(f"{path}: selection must be 'released' or 'seeded'")
+    for task, rules in e.get("submetrics", {}).items():   # {task: [rules]}, as upstream's configs nest them
+        if task not in e["tasks"] or not isinstance(rules, list):
+            raise StebInputError(f"{path}: submetrics of {task!r}: a list of rules of one of its tasks")
+        for rule in rules: check_submetric_rule(rule, f"{path}: submetrics of {task}")
     return e
 
 def load_dataset_registry(directory=None) -> dict[str, dict]:

@@ -6,7 +6,8 @@ import gzip, json, os
 from pathlib import Path
 import steb_lib
 from ..core import DEFAULT_SEED, StebInputError, data_dir, sha256_json
-from ..tasks.task_data import load_task_file, load_task_records, prepare_records
+from ..tasks.task_data import load_task_file, load_task_records, prepare_records, task_name
+from ..tasks.submetrics import expand_submetrics
 from .sources import dataset_error, locate_source, source_availability
 from ..profiles import PAPER, Profile, make_profile
 from .datasets import (
@@ -124,10 +125,12 @@ def task_input(
         data = load_task_file(task, path, profile.of_kind("selection"))
         return data, name or dataset or path.stem, {}
     p = prepare_dataset(dataset, task, seed, download=download, profile=profile)
+    rules = dataset_entry(p.meta["dataset"]).get("submetrics", {}).get(task_name(task), [])
+    p.data.submetrics = expand_submetrics(rules, p.data.records)   # its parts, each scored too (16_submetrics)
     return (
         p.data,
         name or p.meta["dataset"],
-        {
+        ({"submetric_predicates": p.data.submetrics} if p.data.submetrics else {}) | {
             "data_source": p.meta["source"],
             "data_raw_sha256": p.meta["raw_sha256"],
             "data_found_in": p.meta["found_in"],

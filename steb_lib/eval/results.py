@@ -41,7 +41,7 @@ __all__ = ['IDENTITY_FIELDS', 'RESULT_FIELDS', 'SCHEMA_VERSION', 'RESULT_RECORD'
 # %% ../../nbs/lib/eval/60_results.ipynb #c006
 IDENTITY_FIELDS = (
     "model_revision", "model_files_sha256", "model_settings", "data_sha256", "seed", "protocol",
-    "token_filter", "profile", "corrections",
+    "token_filter", "profile", "corrections", "submetric_predicates",
 )
 
 RESULT_FIELDS = ("model", "dataset", "task", "main_score", "metrics")
