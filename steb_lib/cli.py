@@ -22,8 +22,8 @@ __all__ = ['COMMAND_HELP', 'WITH_DEFAULTS_HELP', 'WIDE_HELP', 'COMMAND_PARSERS',
            'number_from', 'commands_parser', 'build_parser', 'run_fetch', 'chosen_profile', 'list_corrections',
            'run_examples', 'list_models', 'list_datasets', 'prepare', 'sweep_options', 'run_sweep', 'print_sweep_plan',
            'run_evaluate', 'run_rerank', 'of_a_suite', 'off_suite_line', 'beside_defaults', 'left_out_lines',
-           'run_table', 'print_tables', 'shown_table', 'print_interval_tables', 'shown_differences', 'run_compare',
-           'print_intervals_and_claims', 'run_paper', 'run_train', 'main', 'progress_bar', 'run_verify',
+           'run_table', 'print_submetrics', 'print_tables', 'shown_table', 'print_interval_tables', 'shown_differences',
+           'run_compare', 'print_intervals_and_claims', 'run_paper', 'run_train', 'main', 'progress_bar', 'run_verify',
            'print_kernels', 'run_export', 'run_status', 'print_sweep_report']
 
 # %% ../nbs/lib/98_cli.ipynb #c005
@@ -311,6 +311,10 @@ def _add_results_parsers(sub) -> None:
                     help="each score with its 95%% bootstrap interval (or why none), ranks with their "
                          "simultaneous intervals, ≈#1: a rank interval that holds 1")
     tb.add_argument("--wide", action="store_true", help=WIDE_HELP)
+    tb.add_argument("--submetrics", action="store_true",
+                    help="the sub-metrics of the results that have them (AuthBench's lengths and topic "
+                         "pools), "
+                         "each with its interval, instead of STEB scores")
     tb.add_argument("--against", default="paper", metavar="paper|upstream:VERSION",
                     help="the published table beside each score: the paper's (default), or a version of "
                          "upstream's leaderboard (upstream:v1, v2, v3, or a commit it was read at; "
@@ -619,7 +623,8 @@ def run_rerank(a) -> int:
 def of_a_suite(results) -> bool:
     "Do `results` (`scores.results_frame`) hold a dataset of a STEB suite? Else STEB scores mean nothing."
     from steb_lib.data.datasets import SUITES, suite_datasets
-    return bool({e["name"] for s in SUITES for e in suite_datasets(s)} & set(results["dataset"]))
+    paper = {e["name"] for s in SUITES if s != "upstream" for e in suite_datasets(s)}   # the paper's scores
+    return bool(paper & set(results["dataset"]))
 
 def off_suite_line(results, instead: str = "each result's main score") -> str | None:
     "The line said instead of STEB scores where `results` hold no dataset of a STEB suite (None: they do)."
@@ -664,8 +669,20 @@ def left_out_lines(info: dict) -> list[str]:
 def run_table(a) -> int:
     "`steb table`: `print_tables` of the store (`--with-defaults`: beside the default models')."
     with beside_defaults(a.results_dir, a.with_defaults) as store:
-        print_tables(store, a.score, a.csv, a.ci, a.against, a.wide)
+        if a.submetrics: print_submetrics(store, a.csv, a.wide)
+        else: print_tables(store, a.score, a.csv, a.ci, a.against, a.wide)
     return 0
+
+def print_submetrics(results_dir, as_csv: bool = False, wide: bool = False) -> None:
+    """Print the sub-metrics of a results directory (`results.submetric_table`), ×100 with their intervals,
+    then what each one scores and why any was refused."""
+    from steb_lib.eval.results import load_results, submetric_table
+    from steb_lib.tasks.submetrics import predicate_words
+    table, predicates, refused = submetric_table(load_results(results_dir))
+    if as_csv: print(table.to_csv()); return
+    print("## Sub-metrics (×100, 95% interval or why none)\n\n" + shown_table(table, wide) + "\n")
+    for line in [f"{n}: {predicate_words(p)}" for n, p in sorted(predicates.items())] + refused:
+        print(wrapped(line))
 
 def print_tables(results_dir, scores=("operational", "definitional"), as_csv=False, ci=False,
                  against="paper", wide=False) -> None:

@@ -290,7 +290,8 @@ def paper_column_counts(score: str) -> dict:
     from steb_lib.data.datasets import DATASET_REGISTRY
     from steb_lib.scores import APPLICATION_COLUMNS, application_datasets, is_multilingual
     if score == "application": return {c: len(application_datasets(c)) for c in APPLICATION_COLUMNS}
-    multi = [e for n, e in DATASET_REGISTRY.items() if is_multilingual(n) and e["suite"] not in ("mini", "upstream")]
+    multi = [e for n, e in DATASET_REGISTRY.items()
+             if is_multilingual(n) and e["suite"] not in ("mini", "upstream")]
     return {col: sum(task in e["tasks"] for e in multi)
             for col, task in (("pair_classification", "predefined"), ("retrieval", "retrieval"))}
 

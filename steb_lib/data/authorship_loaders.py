@@ -245,7 +245,9 @@ def load_retrieval_jsonl(root: Path, args: dict, ctx: LoadContext) -> list[dict]
 
 
 # %% ../../nbs/lib/data/23_authorship_loaders.ipynb #ab000002
-AUTHBENCH_LENGTH_BUCKETS = (("short", 1, 10), ("medium", 11, 100), ("long", 101, 500), ("extra_long", 501, None))
+AUTHBENCH_LENGTH_BUCKETS = (
+    ("short", 1, 10), ("medium", 11, 100), ("long", 101, 500), ("extra_long", 501, None)
+)
 
 def authbench_length_bucket(token_length) -> str | None:
     "AuthBench's length bucket of a document of `token_length` tokens; None outside them (not a count >= 1)."
@@ -255,9 +257,11 @@ def authbench_length_bucket(token_length) -> str | None:
     return None
 
 def authbench_record(row: dict, author, side: str, ctx: LoadContext) -> dict | None:
-    "One AuthBench document as a retrieval record with its `meta` (genre, primary genre, length bucket); None if skipped."
+    """One AuthBench document as a retrieval record with its `meta` (genre, primary genre, length bucket);
+    None if skipped (counted)."""
     text, bucket = row.get("content"), authbench_length_bucket(row.get("token_length"))
-    if not isinstance(text, str) or not text.strip(): ctx.skip("AuthBench documents with blank content"); return None
+    if not isinstance(text, str) or not text.strip():
+        ctx.skip("AuthBench documents with blank content"); return None
     if bucket is None: ctx.skip("AuthBench documents without a token_length of 1 or more"); return None
     genre = str(row.get("genre") or "")
     meta = {"genre": genre, "primary_genre": genre.split("/", 1)[0], "length_bucket": bucket}
@@ -277,7 +281,8 @@ def load_authbench_attribution(root: Path, args: dict, ctx: LoadContext) -> list
               if g.get("query_id") in queried}
     out = []
     for r in rows["queries"]:
-        if r.get("query_id") not in author: ctx.skip("AuthBench queries ground_truth names no author for"); continue
+        if r.get("query_id") not in author:
+            ctx.skip("AuthBench queries ground_truth names no author for"); continue
         out.append(authbench_record(r, author[r["query_id"]], "query", ctx))
     out += [authbench_record(r, r.get("author_id"), "target", ctx) for r in rows["candidates"]]
     return [r for r in out if r is not None]

@@ -28,7 +28,7 @@ DEFINITIONAL = ("genre", "register", "time", "demographics", "dialect", "idiolec
 
 APPLICATIONS = ("ATD", "ATD_adv", "AV", "AR")
 
-# `upstream`: datasets upstream STEB added after the paper (AuthBench attribution): never in the paper's scores
+# `upstream`: datasets upstream STEB added after the paper (AuthBench attribution), in no paper score
 SUITES = ("mini", "full", "multilingual", "lite", "upstream")
 
 # STEB-lite: real STEB datasets whose licences allow shipping their prepared samples (`data/lite`, built by

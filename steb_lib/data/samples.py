@@ -126,7 +126,7 @@ def task_input(
         return data, name or dataset or path.stem, {}
     p = prepare_dataset(dataset, task, seed, download=download, profile=profile)
     rules = dataset_entry(p.meta["dataset"]).get("submetrics", {}).get(task_name(task), [])
-    p.data.submetrics = expand_submetrics(rules, p.data.records)   # its parts, each scored too (16_submetrics)
+    p.data.submetrics = expand_submetrics(rules, p.data.records)   # its parts, scored too (16_submetrics)
     return (
         p.data,
         name or p.meta["dataset"],

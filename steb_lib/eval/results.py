@@ -35,8 +35,8 @@ __all__ = ['IDENTITY_FIELDS', 'RESULT_FIELDS', 'SCHEMA_VERSION', 'RESULT_RECORD'
            'result_path', 'without_timing', 'result_problem', 'with_corrections', 'migrate_result', 'parse_result',
            'samples_path', 'read_samples', 'samples_problem', 'read_result', 'write_result', 'bootstrap_difference',
            'finished_result', 'compute_once', 'prepare_stores', 'store_profile', 'claim_store_profile', 'base_result',
-           'load_results', 'results_table', 'results_to_frame', 'Result', 'Results', 'mteb_task_result',
-           'mteb_interval', 'export_name', 'export_mteb']
+           'load_results', 'results_table', 'submetric_cell', 'submetric_table', 'results_to_frame', 'Result',
+           'Results', 'mteb_task_result', 'mteb_interval', 'export_name', 'export_mteb']
 
 # %% ../../nbs/lib/eval/60_results.ipynb #c006
 IDENTITY_FIELDS = (
@@ -339,6 +339,36 @@ def results_table(results_dir):
         ]
     )
     return df.pivot(index="dataset/task", columns="model", values="score")
+
+# %% ../../nbs/lib/eval/60_results.ipynb #subt0001
+def submetric_cell(sub: dict, metric: str) -> str:
+    """A sub-metric as a table shows it, ×100: '37.93 [24.89, 52.65]', '32.20 (no interval: 12 units)', or
+    'refused' (the reason is said under the table: `submetric_table`)."""
+    if "refused" in sub: return "refused"
+    boot = sub.get("bootstrap") or {}
+    if bounds := (boot.get("intervals") or {}).get(metric):
+        return f"{100 * sub['main_score']:.2f} [{100 * bounds[0]:.2f}, {100 * bounds[1]:.2f}]"
+    why = (boot.get("refused") or {}).get(metric) or boot.get("unavailable") or "none kept"
+    return f"{100 * sub['main_score']:.2f} (no interval: {why})"
+
+def submetric_table(results) -> tuple:
+    """(a table of the sub-metrics of `results` (`load_results`): rows (dataset/task, sub-metric), a column
+    per system; {sub-metric: its predicate}; the lines saying why each refused one was refused)."""
+    import pandas as pd
+    rows, predicates, refused = [], {}, []
+    for r in results:
+        for name, sub in (r.get("submetrics") or {}).items():
+            cell = submetric_cell(sub, task_spec(r["task"]).main_metric)
+            rows.append({"model": result_system(r), "dataset/task": f"{r['dataset']}/{r['task']}",
+                         "sub-metric": name, "score": cell})
+            predicates[name] = sub["predicate"]
+            if cell == "refused":
+                refused.append(f"{result_system(r)} / {r['dataset']} / {name}: {sub['refused']}")
+    if not rows:
+        raise StebInputError("no result here has sub-metrics (AuthBench's have them: steb list-datasets "
+                             "--suite upstream)")
+    table = pd.DataFrame(rows).pivot(index=["dataset/task", "sub-metric"], columns="model", values="score")
+    return table.fillna("–"), predicates, refused
 
 # %% ../../nbs/lib/eval/60_results.ipynb #ae3aadab
 def results_to_frame(results):

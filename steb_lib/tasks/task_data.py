@@ -254,8 +254,10 @@ def with_submetrics(data: TaskData, embeddings, scored: dict, seed=DEFAULT_SEED,
     """`scored` (the sample's score) with `submetrics`: {name: `submetric_score`}; their per-sample outputs
     join the sample's (`SUBMETRIC_ARRAYS`)."""
     if not data.submetrics: return scored
-    subs = {n: submetric_score(data, p, embeddings, seed, progress, profile) for n, p in data.submetrics.items()}
+    subs = {n: submetric_score(data, p, embeddings, seed, progress, profile)
+            for n, p in data.submetrics.items()}
     for name, sub in subs.items():
         arrays = sub.pop(PER_SAMPLE, {})   # kept where the sample's own are (a task without them: none)
-        if PER_SAMPLE in scored: scored[PER_SAMPLE] |= {f"{SUBMETRIC_ARRAYS}{name}.{k}": v for k, v in arrays.items()}
+        if PER_SAMPLE in scored:
+            scored[PER_SAMPLE] |= {f"{SUBMETRIC_ARRAYS}{name}.{k}": v for k, v in arrays.items()}
     return scored | {"submetrics": subs}
