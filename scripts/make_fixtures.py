@@ -363,9 +363,13 @@ def authbench() -> None:
         documents += [{"doc_id": c["candidate_id"], "author_id": c["author_id"], "content": c["content"], "lang": lang}
                       for c in candidates[-2:]]
     queries.append({"query_id": "en-orphan-q0", "content": take("Wilson"), "genre": "news", "token_length": 45, "lang": "en"})
-    base = OUT/"huggingface"/"MaoXun"/"AuthBench"/"test"
+    base = OUT/"huggingface"/"MaoXun"/"AuthBench"
     for name, rows in (("queries", queries), ("candidates", candidates), ("ground_truth", truth), ("documents", documents)):
-        write(base/f"{name}.jsonl", jsonl(rows))
+        write(base/"test"/f"{name}.jsonl", jsonl(rows))
+    configs = "".join(f"- config_name: {c}\n  data_files:\n" + "".join(f"  - split: {s}\n    path: {s}/{c}.jsonl\n" for s in ("train", "dev", "test"))
+                      for c in ("documents", "queries", "candidates", "ground_truth"))
+    write(base/"README.md", "---\npretty_name: AuthBench\nlicense: other\nlanguage:\n" + "".join(f"- {lang}\n" for lang in sorted(AUTHBENCH_LANGS))
+          + "configs:\n" + configs + "---\n# AuthBench (test fixture: the test split's layout only)\n")
 
 if __name__ == "__main__":
     for step in (pan_av, pan_style_change, pan18_cdaa, steb_own_files, machine_text, genre_time_demographics, spam_dialect_register,

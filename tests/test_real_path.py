@@ -29,6 +29,7 @@ def net(tmp_path_factory):
         from steb_lib.data.datasets import dataset_entry
         site.add_repo_archive("TurkuNLP", "CORE-corpus", dataset_entry("core")["source"]["commit"], FX/"TurkuNLP"/"CORE-corpus")   # the pinned commit
         site.add_hub_repo(HubRepo("SetFit/enron_spam", FX/"huggingface"/"SetFit"/"enron_spam", kind="dataset"))
+        site.add_hub_repo(HubRepo("MaoXun/AuthBench", FX/"huggingface"/"MaoXun"/"AuthBench", kind="dataset"))
         site.add_hub_repo(HubRepo("barilan/blog_authorship_corpus", FX/"huggingface"/"barilan"/"blog_authorship_corpus", kind="dataset",
                                   revisions=("main", "refs/convert/parquet")))
         for record in ("6411789", "5887101"):
@@ -206,6 +207,82 @@ def test_fetch_then_run_on_a_machine_without_network(net, online, tmp_path):
     assert again.returncode == 0 and "downloaded" not in again.stdout.split("\n\n")[0] and len(net.requests) == before, again.stdout
     missing = steb("fetch", "--dataset", "pan20_authorship_verification_test", "--models", env=offline)
     assert missing.returncode == 1 and "manual" in missing.stdout and "pan.webis.de" in missing.stdout
+
+
+def _authbench_records(root, lang: str) -> list[dict]:
+    "AuthBench's rows of `lang` as upstream's prepare script reads them, written out here anew (not steb-lib's loader)."
+    rows = {n: [json.loads(x) for x in (root/"test"/f"{n}.jsonl").read_text().splitlines()] for n in ("queries", "candidates", "ground_truth")}
+    author = {g["query_id"]: g["author_id"] for g in rows["ground_truth"]}
+    bucket = lambda n: "short" if n <= 10 else "medium" if n <= 100 else "long" if n <= 500 else "extra_long"
+    def record(r, who, side): return {"text": r["content"], "author": who, "side": side, "length_bucket": bucket(r["token_length"]),
+                                      "primary_genre": r["genre"].split("/")[0]}
+    out = [record(q, author[q["query_id"]], "query") for q in rows["queries"] if q["lang"] == lang and q["query_id"] in author]
+    return out + [record(c, c["author_id"], "target") for c in rows["candidates"] if c["lang"] == lang and c["content"].strip()]
+
+
+def _loop_mrr(records, vector, keep_target_only: bool) -> float:
+    "MRR by a plain loop: an author's texts averaged per side, cosine, 1/(1 + targets scored above its own)."
+    queried = {r["author"] for r in records if r["side"] == "query"}
+    targets = {r["author"] for r in records if r["side"] == "target"}
+    records = [r for r in records if r["side"] == "target" or r["author"] in targets]   # a query with no target: left out
+    if not keep_target_only: records = [r for r in records if r["author"] in queried]  # the released rule
+    import numpy as np
+    mean = lambda side, a: np.mean([vector(r["text"]) for r in records if r["side"] == side and r["author"] == a], axis=0)
+    T = {a: mean("target", a) for a in sorted({r["author"] for r in records if r["side"] == "target"})}
+    cos = lambda u, v: float(u @ v / np.linalg.norm(u) / np.linalg.norm(v))
+    ranks = []
+    for a in sorted({r["author"] for r in records if r["side"] == "query"}):
+        q = mean("query", a); own = cos(q, T[a])
+        ranks.append(1 / (1 + sum(cos(q, T[b]) > own for b in T if b != a)))
+    return sum(ranks) / len(ranks)
+
+
+def test_authbench_from_the_hub_offline_with_every_submetric_checked_by_a_loop(net, online, tmp_path, monkeypatch):
+    """Issue 80: AuthBench attribution fetched from the hub dataset's layout (its test/ folder), run offline through the
+    console script with each sub-metric and its interval (or why none) in the result and in `steb table --submetrics`;
+    then every sub-metric of a model whose vectors the test computes itself, under both profiles, against a plain loop
+    over the rows read anew from the downloaded files."""
+    import hashlib
+    import numpy as np
+    fetch = steb("fetch", "--dataset", "authbench_attribution_en", "authbench_attribution_ja", "--models", env=online)
+    assert fetch.returncode == 0 and "downloaded" in fetch.stdout, fetch.stdout + fetch.stderr
+    offline = {**online, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+    before = len(net.requests)
+    for dataset in ("authbench_attribution_en", "authbench_attribution_ja"):
+        r = steb("evaluate", "function-words", "--dataset", dataset, "--results-dir", str(tmp_path/"cli"), env=offline)
+        assert r.returncode == 0, r.stderr
+    assert len(net.requests) == before   # offline after steb fetch: no request at all
+    result = json.loads((tmp_path/"cli"/"function-words"/"authbench_attribution_en"/"retrieval.json").read_text())
+    subs = result["submetrics"]
+    assert {n for n in subs if n.startswith("length_")} == {"length_short", "length_medium", "length_long", "length_extra_long"}
+    assert {n for n in subs if n.startswith("topic_pool_")} == {"topic_pool_blog", "topic_pool_news", "topic_pool_social_media"}
+    for name, sub in subs.items():   # a score with its interval or the reason for none, or the reason it was refused
+        assert "refused" in sub or ("mrr" in sub["bootstrap"]["intervals"] and (sub["bootstrap"]["intervals"]["mrr"] or sub["bootstrap"]["refused"]["mrr"])), name
+    assert subs["length_medium"]["bootstrap"]["intervals"]["mrr"] is not None   # 24 query authors: an interval
+    table = steb("table", "--results-dir", str(tmp_path/"cli"), "--submetrics", env=offline)
+    assert table.returncode == 0 and "authbench_attribution_ja/retrieval" in table.stdout, table.stdout + table.stderr
+    assert f"{100 * subs['length_medium']['main_score']:.2f} [" in table.stdout and "against every target" in table.stdout
+    plain = steb("table", "--results-dir", str(tmp_path/"cli"), env=offline)   # in no paper score: main scores, said so
+    assert plain.returncode == 0 and "no dataset of a STEB suite here" in plain.stdout, plain.stdout
+
+    vector = lambda t: np.random.default_rng(int(hashlib.sha256(t.encode()).hexdigest()[:12], 16)).normal(size=16)
+    for var, value in offline.items(): monkeypatch.setenv(var, value)
+    from steb_lib.eval.runner import evaluate
+    rows = _authbench_records(tmp_path/"cache"/"raw"/"huggingface"/"MaoXun"/"AuthBench", "en")
+    for profile in ("paper", "corrected"):
+        got = evaluate(lambda texts: np.stack([vector(t) for t in texts]), "retrieval", dataset="authbench_attribution_en",
+                       model_name="hashed", model_version="1", profile=profile, results_dir=tmp_path/profile,
+                       cache_dir=tmp_path/"cache", progress=False)
+        assert abs(got["main_score"] - _loop_mrr(rows, vector, profile == "corrected")) < 1e-9, profile
+        checked = 0
+        for name, sub in got["submetrics"].items():
+            p = sub["predicate"]
+            kept = [r for r in rows if (p["sides"] == "query" and r["side"] == "target") or r[p["field"]] == p["value"]]
+            if "refused" in sub:
+                assert not [r for r in kept if r["side"] == "query"] or profile == "paper", (profile, name, sub["refused"]); continue
+            assert abs(sub["main_score"] - _loop_mrr(kept, vector, profile == "corrected")) < 1e-9, (profile, name)
+            checked += 1
+        assert checked == len(got["submetrics"]) == 7, (profile, checked)   # none refused on this sample
 
 
 def test_rerank_with_a_hub_cross_encoder(net, online, tmp_path):
