@@ -32,11 +32,12 @@ def test_every_entry_has_a_loader_and_honest_availability(tmp_path):
     r = steb("list-datasets", env={"STEB_RAW_DIR": str(tmp_path/"empty"), "STEB_CACHE": str(tmp_path/"c"), "HF_HUB_OFFLINE": "1"})
     assert r.returncode == 0, r.stderr
     rows = r.stdout.strip().split("\n")[1:]
-    assert len(rows) == 120 and not any("no loader yet" in x for x in rows)
+    assert len(rows) == 130 and not any("no loader yet" in x for x in rows)
     avail = {x.split()[0]: x[118:].strip() for x in rows}   # fixed-width columns: name 52, suite 12, tasks 44, lang 6
     assert avail["pan20_authorship_verification_test"] == "fixture only (manual download)"
     assert avail["core"] == "fixture only" and avail["ASSET"] == "needs download" and avail["mini_probing"] == "package"
     assert avail["STEL_register"] == "shipped sample (STEB-lite)"        # loadable as it is, as `steb fetch` says
+    assert avail["authbench_attribution_en"] == "fixture only"          # a hub dataset: downloads on first use
 
 
 def test_manual_source_says_where_to_get_files(tmp_path):
