@@ -21,10 +21,10 @@ from .terminal import WIDTH, wrapped
 __all__ = ['COMMAND_HELP', 'WITH_DEFAULTS_HELP', 'WIDE_HELP', 'COMMAND_PARSERS', 'EXAMPLE_MODELS', 'SCORE_CHOICES', 'seed_number',
            'number_from', 'commands_parser', 'build_parser', 'run_fetch', 'chosen_profile', 'list_corrections',
            'run_examples', 'list_models', 'list_datasets', 'prepare', 'sweep_options', 'run_sweep', 'print_sweep_plan',
-           'run_evaluate', 'run_rerank', 'of_a_suite', 'off_suite_line', 'beside_defaults', 'left_out_lines',
-           'run_table', 'print_submetrics', 'print_tables', 'shown_table', 'print_interval_tables', 'shown_differences',
-           'run_compare', 'print_intervals_and_claims', 'run_paper', 'run_train', 'main', 'progress_bar', 'run_verify',
-           'print_kernels', 'run_export', 'run_status', 'print_sweep_report']
+           'run_evaluate', 'with_store_models', 'run_rerank', 'of_a_suite', 'off_suite_line', 'beside_defaults',
+           'left_out_lines', 'run_table', 'print_submetrics', 'print_tables', 'shown_table', 'print_interval_tables',
+           'shown_differences', 'run_compare', 'print_intervals_and_claims', 'run_paper', 'run_train', 'main',
+           'progress_bar', 'run_verify', 'print_kernels', 'run_export', 'run_status', 'print_sweep_report']
 
 # %% ../nbs/lib/98_cli.ipynb #c005
 def _add_profile_options(p):
@@ -167,8 +167,11 @@ def _add_evaluate_parser(sub) -> None:
     from steb_lib.embed.scoring import multi_vector_tasks
     from steb_lib.tasks.task_data import task_names
     ev = _command(sub, "evaluate", run_evaluate)
-    ev.add_argument("model", nargs="+", help="registry name, alias, hub id or local directory "
+    ev.add_argument("model", nargs="*", help="registry name, alias, hub id or local directory "
                     "(several: one after the other here, or a sweep with --executor)")
+    ev.add_argument("--models-in-store", action="store_true",
+                    help="backfill: every model with results in --results-dir, on what it lacks of the "
+                         "--dataset or --suite (finished results are skipped)")
     ev.add_argument("--task", help=f"one of {', '.join(task_names())} "
                     "(required with --data-file; default: all the dataset's tasks)")
     src = ev.add_mutually_exclusive_group(required=True)
@@ -526,7 +529,7 @@ def print_sweep_plan(a, jobs) -> int:
     import os
     import warnings
     from steb_lib.sweep import (describe_slurm, over_partition_limits, partition_limits, plan_summary,
-                                slurm_gpus, sweep_plan)
+                                slurm_gpus, sweep_plan, uncounted_line)
     options = sweep_options(a); slurm = options["slurm"]
     gpus = slurm_gpus(slurm) if a.executor == "slurm" else 0
     plan = sweep_plan(jobs, a.results_dir, options["pack_minutes"], gpus)
@@ -539,17 +542,36 @@ def print_sweep_plan(a, jobs) -> int:
         print(plan_summary(plan, slurm["cpus_per_task"], slurm["array_parallelism"], slurm_gpus(slurm)))
     else:
         print(plan_summary(plan, max(1, (os.cpu_count() or 1) // max(1, a.parallelism)), a.parallelism))
+    if len(plan) and (line := uncounted_line(jobs)): print(wrapped(line))
     return 0
 
 # %% ../nbs/lib/98_cli.ipynb #0f7d3004
 def run_evaluate(a) -> int:
     """`steb evaluate`: one data file, one dataset (all its tasks unless --task) or a whole suite; several
     models one after the other in this process (inline; their libraries loaded once), or as a sweep."""
+    if a.models_in_store: a = with_store_models(a)
+    elif not a.model: raise StebInputError("name a model (or --models-in-store: each model of --results-dir)")
     if a.executor != "inline": return _evaluate_as_sweep(a)
     if len(a.model) > 1 and (a.revision or a.model_name):
         raise StebInputError("--revision and --model-name name one model: give several models as "
                              "NAME@COMMIT, or run them one by one")
     return max(_evaluate_one(a, model) for model in list(a.model))
+
+def with_store_models(a):
+    """`a` with the models of its `--results-dir` (`runner.store_models`), once the store's seed, protocol and
+    profile are found to be the run's; a line for each model that cannot be loaded by name."""
+    from steb_lib.eval.results import load_results
+    from steb_lib.eval.runner import store_models, store_settings_problem
+    if a.model: raise StebInputError("--models-in-store takes the models from --results-dir: name none")
+    results = load_results(a.results_dir) if Path(a.results_dir).is_dir() else []
+    if problem := store_settings_problem(results, a.seed, a.protocol, chosen_profile(a)):
+        raise StebInputError(problem)
+    names, lines = store_models(results)
+    for line in lines: print(wrapped(line))
+    if not names: raise StebInputError(f"no model with results in {a.results_dir} can be loaded by name")
+    print(wrapped(f"backfill of {a.results_dir}: {len(names)} models ({', '.join(names)}); finished results "
+                  "are skipped"))
+    return argparse.Namespace(**{**vars(a), "model": names})
 
 def _evaluate_one(a, model) -> int:
     "`steb evaluate` of one model, inline."

@@ -24,21 +24,21 @@ _logger = logging.getLogger("steb_lib.sweep")
 # %% auto #0
 __all__ = ['SCHEDULER_WAITING', 'SCHEDULER_RUNNING', 'SCHEDULER_ENDED', 'NEVER_STARTS', 'EXECUTORS', 'GPU_FLAGS', 'SITE_SETTINGS',
            'JOB_ENV_NAMES', 'JOB_ENV_PREFIXES', 'SECRET_WORDS', 'SECONDS_PER_TEXT', 'NEURAL_SECONDS_PER_TEXT_PER_B',
-           'DEFAULT_SIZE_B', 'SIZE_WORDS', 'LOAD_SECONDS', 'LOAD_SECONDS_PER_B', 'TASK_SECONDS', 'RETRIED_STATES',
-           'KILL_MARKERS', 'SACCT_FIELDS', 'SweepJob', 'sweep_jobs', 'model_result_name', 'job_results',
-           'read_sweep_file', 'job_key', 'failure_record', 'job_failure', 'limit_threads', 'result_matches',
-           'raw_files_stamp', 'current_data_sha256', 'pinned_revision', 'current_revision', 'pack_key',
-           'run_sweep_pack', 'run_sweep_job', 'lock_held', 'sweep_folder', 'sweep_lock', 'submitted_ids',
+           'DEFAULT_SIZE_B', 'SIZE_WORDS', 'LOAD_SECONDS', 'LOAD_SECONDS_PER_B', 'TASK_SECONDS', 'UNCOUNTED_TEXTS',
+           'RETRIED_STATES', 'KILL_MARKERS', 'SACCT_FIELDS', 'SweepJob', 'sweep_jobs', 'model_result_name',
+           'job_results', 'read_sweep_file', 'job_key', 'failure_record', 'job_failure', 'limit_threads',
+           'result_matches', 'raw_files_stamp', 'current_data_sha256', 'pinned_revision', 'current_revision',
+           'pack_key', 'run_sweep_pack', 'run_sweep_job', 'lock_held', 'sweep_folder', 'sweep_lock', 'submitted_ids',
            'record_submitted', 'submitted_logs', 'scheduler_queue', 'waiting_reason', 'run_sacct', 'scheduler_ended',
            'job_state', 'never_starting', 'wait_for_jobs', 'sweep_status', 'status_counts', 'minutes',
            'slurm_parameters', 'slurm_gpus', 'read_site_settings', 'site_slurm_parameters', 'job_environment',
            'make_executor', 'run_local_jobs', 'manifest_path', 'manifest_entries', 'manifest_job', 'manifest_jobs',
            'add_to_manifest', 'model_size_b', 'model_rates', 'job_seconds', 'pack_jobs', 'pack_seconds', 'sweep_plan',
-           'plan_summary', 'describe_slurm', 'prepare_models', 'submit_sweep', 'finished_results', 'TimeLimitReached',
-           'PackCall', 'memory_mb', 'grown_request', 'record_attempt', 'ended_by_warning', 'exit_code_of_run',
-           'derived_exit_code', 'retry_killed_packs', 'limits_of_sinfo', 'partition_limits', 'over_partition_limits',
-           'slurm_seconds', 'slurm_runs', 'sacct_text', 'slurm_job_models', 'key_model', 'attempt_ends',
-           'failure_cause', 'model_usage', 'sweep_report', 'report_text', 'write_report']
+           'plan_summary', 'uncounted_line', 'describe_slurm', 'prepare_models', 'submit_sweep', 'finished_results',
+           'TimeLimitReached', 'PackCall', 'memory_mb', 'grown_request', 'record_attempt', 'ended_by_warning',
+           'exit_code_of_run', 'derived_exit_code', 'retry_killed_packs', 'limits_of_sinfo', 'partition_limits',
+           'over_partition_limits', 'slurm_seconds', 'slurm_runs', 'sacct_text', 'slurm_job_models', 'key_model',
+           'attempt_ends', 'failure_cause', 'model_usage', 'sweep_report', 'report_text', 'write_report']
 
 # %% ../nbs/lib/75_sweep.ipynb #c006
 @dataclass(frozen=True)
@@ -549,10 +549,13 @@ def model_rates(model: str, gpus: int = 0) -> tuple[float, float]:
     per_text = NEURAL_SECONDS_PER_TEXT_PER_B["gpu" if gpus else "cpu"] * size
     return max(per_text, 1e-3), LOAD_SECONDS["neural"] + LOAD_SECONDS_PER_B * size
 
+UNCOUNTED_TEXTS = 1000   # a dataset without Tab. 15's count (upstream's newest) is costed at this many a task
+
 def job_seconds(job: SweepJob, gpus: int = 0) -> float:
-    "A rough estimate of `job`'s seconds, its model loaded: its texts (Tab. 15's counts) and its tasks."
+    """A rough estimate of `job`'s seconds, its model loaded: its texts (Tab. 15's counts, else
+    `UNCOUNTED_TEXTS`) and its tasks."""
     entry = dataset_entry(job.dataset); tasks = suite_tasks(entry, job.suite, job.task)
-    texts = sum(entry["tasks"][t].get("total") or 1000 for t in tasks)
+    texts = sum(entry["tasks"][t].get("total") or UNCOUNTED_TEXTS for t in tasks)
     return texts * model_rates(job.model, gpus)[0] + TASK_SECONDS * len(tasks)
 
 # %% ../nbs/lib/75_sweep.ipynb #3182e800
@@ -594,6 +597,15 @@ def plan_summary(plan: pd.DataFrame, cpus: int, at_once: int, gpus: int = 0) -> 
     return (f"{len(plan)} submitit jobs for {int(plan['jobs'].sum())} (model, dataset) jobs: ~{hours:.1f} h "
             f"of work, {hours * cpus:.1f} core-hours at {cpus} CPUs a job{gpu}, ~{wall:.1f} h of wall time, "
             f"{at_once} at once (rough: steb_lib.sweep.model_rates)")
+
+def uncounted_line(jobs) -> str | None:
+    "The line naming the datasets of `jobs` the plan costs without a count of their texts (None: none)."
+    names = sorted({j.dataset for j in jobs
+                    if any(t.get("total") is None for t in dataset_entry(j.dataset)["tasks"].values())})
+    if not names: return None
+    shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    return (f"{len(names)} datasets have no published text count ({shown}): each task costed at "
+            f"{UNCOUNTED_TEXTS:,} texts; `steb prepare` gives the real size once the files are here")
 
 # %% ../nbs/lib/75_sweep.ipynb #105257b1
 def describe_slurm(slurm: dict) -> str:

@@ -82,8 +82,10 @@ def fitted_table(table: pd.DataFrame, width: int = WIDTH) -> str:
                                         for i, line in enumerate(lines))
 
 def wrapped(text: str, width: int = WIDTH) -> str:
-    "`text` with each line of prose wrapped at `width` (table lines, starting with '|', kept as they are)."
-    return "\n".join(line if line.startswith("|") or len(line) <= width else textwrap.fill(line, width)
+    """`text` with each line of prose wrapped at `width` (table lines, starting with '|', kept as they are),
+    between words only: a name with a hyphen (`function-words`) stays whole, as a reader greps for it."""
+    fill = lambda line: textwrap.fill(line, width, break_on_hyphens=False)   # noqa: E731
+    return "\n".join(line if line.startswith("|") or len(line) <= width else fill(line)
                      for line in text.split("\n"))
 
 # %% ../nbs/lib/08_terminal.ipynb #e821a126

@@ -4,7 +4,7 @@ revision, two Zenodo records, a plain URL, Google Drive) prepare to the same sam
 of every family load by id, with and without --revision, and record the revision that ran; faults (a truncated body,
 a checksum mismatch, archive members outside the cache, a 404) are refused with one clear line and cache nothing;
 an offline rerun makes zero requests."""
-import io, json, os, shutil, subprocess, sys, tarfile
+import io, json, os, re, shutil, subprocess, sys, tarfile
 from pathlib import Path
 import pytest
 
@@ -264,6 +264,18 @@ def test_authbench_from_the_hub_offline_with_every_submetric_checked_by_a_loop(n
     assert f"{100 * subs['length_medium']['main_score']:.2f} [" in table.stdout and "against every target" in table.stdout
     plain = steb("table", "--results-dir", str(tmp_path/"cli"), env=offline)   # in no paper score: main scores, said so
     assert plain.returncode == 0 and "no dataset of a STEB suite here" in plain.stdout, plain.stdout
+    # backfill (item 3): a model of the store without the Japanese set gets it; the one that has it is not recomputed
+    r = steb("evaluate", "random", "--dataset", "authbench_attribution_en", "--results-dir", str(tmp_path/"cli"), env=offline)
+    assert r.returncode == 0, r.stderr
+    plan = steb("evaluate", "--models-in-store", "--dataset", "authbench_attribution_ja", "--results-dir", str(tmp_path/"cli"),
+                "--executor", "local", "--dry-run", env=offline)
+    assert plan.returncode == 0 and "random     1 authbench_attribution_ja" in plan.stdout and not re.search(r"^ *function-words +\d", plan.stdout, re.M), plan.stdout
+    assert "no published text count (authbench_attribution_ja)" in plan.stdout, plan.stdout
+    mtime = (tmp_path/"cli"/"function-words"/"authbench_attribution_ja"/"retrieval.json").stat().st_mtime_ns
+    fill = steb("evaluate", "--models-in-store", "--dataset", "authbench_attribution_ja", "--results-dir", str(tmp_path/"cli"), env=offline)
+    assert fill.returncode == 0 and "2 models (function-words, random)" in fill.stdout, fill.stdout + fill.stderr
+    assert (tmp_path/"cli"/"random"/"authbench_attribution_ja"/"retrieval.json").is_file()
+    assert (tmp_path/"cli"/"function-words"/"authbench_attribution_ja"/"retrieval.json").stat().st_mtime_ns == mtime
 
     vector = lambda t: np.random.default_rng(int(hashlib.sha256(t.encode()).hexdigest()[:12], 16)).normal(size=16)
     for var, value in offline.items(): monkeypatch.setenv(var, value)

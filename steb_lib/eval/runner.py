@@ -6,6 +6,7 @@
 from __future__ import annotations
 import contextlib, dataclasses, logging, time
 from dataclasses import dataclass
+from pathlib import Path
 from ..core import DEFAULT_BATCH_SIZE, DEFAULT_SEED, StebInputError, default_cache_dir, work_labelled
 from ..tasks.task_data import TaskData, score_task, task_name, task_spec, with_uncertainty
 from ..data.samples import task_input
@@ -26,7 +27,8 @@ _logger = logging.getLogger("steb_lib.eval.runner")
 __all__ = ['MODEL_OPTIONS', 'HowToEvaluate', 'WhereResultsGo', 'how_to_evaluate', 'joint_author_scores', 'score_line',
            'named_local_model', 'available_model', 'prepared_model', 'encoder_for', 'stored_evaluation',
            'texts_named_by_origin', 'evaluate_prepared', 'evaluate', 'split_options', 'evaluate_suite',
-           'suite_progress', 'dataset_task_names', 'evaluate_dataset']
+           'suite_progress', 'dataset_task_names', 'evaluate_dataset', 'reloadable_name', 'store_models',
+           'store_settings_problem']
 
 # %% ../../nbs/lib/eval/65_runner.ipynb #11eb0522
 @dataclass(frozen=True)
@@ -290,3 +292,37 @@ def evaluate_dataset(model, dataset: str, task: str | None = None, name: str | N
             _logger.info(f"skip   {dataset} / {t}: {not_applicable(t, how.scoring)}"); continue
         done.append(evaluate_prepared(encoder, t, how, where, (None, dataset, name)))
     return Results(done)
+
+# %% ../../nbs/lib/eval/65_runner.ipynb #bf000002
+def reloadable_name(result: dict) -> str | None:
+    """The name `result`'s model loads again by: its registry name, a hub id at the commit it ran at
+    (`NAME@COMMIT`), or a local directory that is still there; None if none (held in memory, renamed)."""
+    model, revision = result["model"], str(result.get("model_revision") or "")
+    if registry_lookup(model) is not None: return model
+    is_commit = len(revision) == 40 and all(c in "0123456789abcdef" for c in revision)
+    if result.get("model_hub_id") == model and is_commit: return f"{model}@{revision}"
+    return model if Path(model).is_dir() else None
+
+def store_models(results) -> tuple[list[str], list[str]]:
+    """(the names the single-vector models of `results` (`load_results`) load again by, sorted; a line for
+    each model that cannot be loaded by name, with why)."""
+    names, lines = {}, []
+    for r in results:
+        if r.get("scoring", "mean") == "mean": names.setdefault(r["model"], reloadable_name(r))
+    for model, name in sorted(names.items()):
+        if name is None:
+            lines.append(f"{model}: not loadable by name (held in memory, a directory gone or stored under "
+                         "--model-name): evaluate it yourself on what it lacks")
+    return sorted(n for n in names.values() if n), lines
+
+# %% ../../nbs/lib/eval/65_runner.ipynb #bf000003
+def store_settings_problem(results, seed: int, protocol: str, profile: Profile) -> str | None:
+    "Why a backfill with `seed`, `protocol` and `profile` would not match the store's `results` (None: none)."
+    for field, value, option in (("seed", seed, "--seed"), ("protocol", protocol, "--protocol"),
+                                 ("profile", profile.name, "--profile")):
+        have = sorted({str(r.get(field)) for r in results if r.get(field) is not None})
+        if have and have != [str(value)]:
+            return (f"the store's results were made with {field} {', '.join(have)}, not {value}: pass "
+                    f"{option} {have[0]} to backfill it" if len(have) == 1 else
+                    f"the store mixes {field}s ({', '.join(have)}): backfill each part on its own")
+    return None
