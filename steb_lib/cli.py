@@ -229,7 +229,8 @@ def _add_paper_parser(sub) -> None:
     from steb_lib.paper import PAPER_NOTEBOOKS
     pp = _command(sub, "paper", run_paper)
     pp.add_argument("--models", nargs="+", default=list(DEFAULT_MODELS))
-    pp.add_argument("--suite", choices=SUITES, default="lite", help="lite (main job) or mini (smoke test)")
+    pp.add_argument("--suite", choices=[s for s in SUITES if s != "upstream"], default="lite",
+                    help="lite (main job) or mini (smoke test)")
     pp.add_argument("--results-dir", default=None,
                     help="chunk results (default results/SUITE; truncate ones go to RESULTS_DIR-truncate)")
     pp.add_argument("--tables-dir", default="tables"); pp.add_argument("--figures-dir", default="figures")
