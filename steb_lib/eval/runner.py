@@ -8,7 +8,7 @@ import contextlib, dataclasses, logging, time
 from dataclasses import dataclass
 from pathlib import Path
 from ..core import DEFAULT_BATCH_SIZE, DEFAULT_SEED, StebInputError, default_cache_dir, work_labelled
-from ..tasks.task_data import TaskData, score_task, task_name, task_spec, with_uncertainty
+from ..tasks.task_data import TaskData, score_task, task_name, task_spec, with_submetrics, with_uncertainty
 from ..data.samples import task_input
 from .results import Result, Results, base_result, compute_once, prepare_stores, result_path, system_name
 from ..core import check_protocol
@@ -63,7 +63,7 @@ def joint_author_scores(
     encoder, data: TaskData, protocol: str, authors_per_batch: int = 8, profile: Profile = PAPER
 ) -> dict:
     """A task scored with one vector per author episode, its documents encoded jointly
-    (`encoder.encode_authors`), under `profile`."""
+    (`encoder.encode_authors`), under `profile`; its sub-metrics likewise, each part's episodes encoded."""
     spec = task_spec(data.task)
     def vectors(groups):
         return np.concatenate(
@@ -73,7 +73,8 @@ def joint_author_scores(
             ]
         )
     kw = {"profile": profile} if spec.corrections else {}
-    return with_uncertainty(data, spec.episode_metrics(data.records, vectors, **kw))
+    scored = lambda part: with_uncertainty(part, spec.episode_metrics(part.records, vectors, **kw))   # noqa: E731
+    return with_submetrics(data, scored(data), scored)   # a part's authors encoded anew: their episodes change
 
 def _author_pooling(task: str, joint: bool) -> dict:
     "How a task scored on author episodes pooled its texts: `joint`ly (`encode_authors`) or by their mean."

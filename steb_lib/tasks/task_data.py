@@ -43,7 +43,7 @@ _all_ = [
 # %% auto #0
 __all__ = ['BOOTSTRAP_METHOD', 'SEED_NOTE', 'SUBMETRIC_ARRAYS', 'TaskData', 'prepare_records', 'text_origins',
            'load_task_records', 'load_task_file', 'score_task', 'stored_intervals', 'bootstrap_record', 'draws_key',
-           'sample_draws', 'json_interval', 'with_uncertainty', 'submetric_score', 'with_submetrics', 'TASK_REGISTRY',
+           'sample_draws', 'json_interval', 'with_uncertainty', 'submetric_part', 'with_submetrics', 'TASK_REGISTRY',
            'TaskSpec', 'read_data_file_lines', 'read_jsonl', 'read_jsonl_lines', 'sample_counts', 'task_name',
            'task_names', 'task_spec']
 
@@ -174,7 +174,9 @@ def score_task(
     if spec.replicates is not None: kw["per_sample"] = intervals   # a task without them: its own signature
     metrics = spec.metrics(data.records, _vectors(data, embeddings), seed, progress, **kw)
     if intervals:
-        return with_submetrics(data, embeddings, with_uncertainty(data, metrics), seed, progress, profile)
+        vectors = _vectors(data, embeddings)   # a part is scored on its own texts' rows
+        part_score = lambda part: score_task(part, vectors(part.texts), seed, progress, profile)   # noqa: E731
+        return with_submetrics(data, with_uncertainty(data, metrics), part_score)
     return {"main_score": metrics[spec.main_metric], "metrics": metrics}
 
 # %% ../../nbs/lib/tasks/19_task_data.ipynb #68c3a68d
@@ -235,29 +237,29 @@ def with_uncertainty(data: TaskData, metrics: dict, replicates: int = BOOTSTRAP_
 # %% ../../nbs/lib/tasks/19_task_data.ipynb #sub00002
 SUBMETRIC_ARRAYS = "submetric."   # the prefix of a sub-metric's per-sample outputs in the result's arrays
 
-def submetric_score(data: TaskData, predicate: dict, embeddings, seed, progress, profile) -> dict:
-    """The score of the records of `data` that `predicate` keeps ({predicate, main_score, metrics, bootstrap,
-    per-sample outputs, queries_left_out}), or {predicate, refused: why}."""
+def submetric_part(data: TaskData, predicate: dict) -> tuple[TaskData | None, dict]:
+    """(the part of `data` that `predicate` keeps, or None; {predicate, queries_left_out, refused: why if
+    none}): query authors without a target in the part are left out, a part the task cannot score refused."""
     records, left_out = without_unanswerable_queries(submetric_records(data.records, predicate))
     out = {"predicate": predicate} | ({"queries_left_out": left_out} if left_out else {})
-    if not records: return out | {"refused": "no record matches"}
+    if not records: return None, out | {"refused": "no record matches"}
     if any("side" in r for r in records) and not any(r.get("side") == "query" for r in records):
-        return out | {"refused": "no query matches"}
-    try:
-        task_spec(data.task).check(records)
-        part = TaskData(data.task, records)
-        return out | score_task(part, _vectors(data, embeddings)(part.texts), seed, progress, profile)
-    except StebInputError as e: return out | {"refused": str(e)}
+        return None, out | {"refused": "no query matches"}
+    try: task_spec(data.task).check(records)
+    except StebInputError as e: return None, out | {"refused": str(e)}
+    return TaskData(data.task, records), out
 
-def with_submetrics(data: TaskData, embeddings, scored: dict, seed=DEFAULT_SEED, progress=False,
-                    profile: Profile = PAPER) -> dict:
-    """`scored` (the sample's score) with `submetrics`: {name: `submetric_score`}; their per-sample outputs
-    join the sample's (`SUBMETRIC_ARRAYS`)."""
+def with_submetrics(data: TaskData, scored: dict, score_part) -> dict:
+    """`scored` (the sample's score) with `submetrics`: {name: its part's `score_part(part)` (or why it was
+    refused)}; their per-sample outputs join the sample's (`SUBMETRIC_ARRAYS`)."""
     if not data.submetrics: return scored
-    subs = {n: submetric_score(data, p, embeddings, seed, progress, profile)
-            for n, p in data.submetrics.items()}
-    for name, sub in subs.items():
-        arrays = sub.pop(PER_SAMPLE, {})   # kept where the sample's own are (a task without them: none)
+    subs = {}
+    for name, predicate in data.submetrics.items():
+        part, subs[name] = submetric_part(data, predicate)
+        if part is None: continue
+        try: subs[name] |= score_part(part)
+        except StebInputError as e: subs[name] |= {"refused": str(e)}
+        arrays = subs[name].pop(PER_SAMPLE, {})   # kept where the sample's own are (a task without them: none)
         if PER_SAMPLE in scored:
             scored[PER_SAMPLE] |= {f"{SUBMETRIC_ARRAYS}{name}.{k}": v for k, v in arrays.items()}
     return scored | {"submetrics": subs}
