@@ -73,8 +73,8 @@ def joint_author_scores(
             ]
         )
     kw = {"profile": profile} if spec.corrections else {}
-    scored = lambda part: with_uncertainty(part, spec.episode_metrics(part.records, vectors, **kw))   # noqa: E731
-    return with_submetrics(data, scored(data), scored)   # a part's authors encoded anew: their episodes change
+    def scored(part): return with_uncertainty(part, spec.episode_metrics(part.records, vectors, **kw))
+    return with_submetrics(data, scored(data), scored)   # each part's episodes encoded anew: they change
 
 def _author_pooling(task: str, joint: bool) -> dict:
     "How a task scored on author episodes pooled its texts: `joint`ly (`encode_authors`) or by their mean."

@@ -175,7 +175,7 @@ def score_task(
     metrics = spec.metrics(data.records, _vectors(data, embeddings), seed, progress, **kw)
     if intervals:
         vectors = _vectors(data, embeddings)   # a part is scored on its own texts' rows
-        part_score = lambda part: score_task(part, vectors(part.texts), seed, progress, profile)   # noqa: E731
+        part_score = lambda part: score_task(part, vectors(part.texts), seed, progress, profile)  # noqa: E731
         return with_submetrics(data, with_uncertainty(data, metrics), part_score)
     return {"main_score": metrics[spec.main_metric], "metrics": metrics}
 
@@ -259,7 +259,7 @@ def with_submetrics(data: TaskData, scored: dict, score_part) -> dict:
         if part is None: continue
         try: subs[name] |= score_part(part)
         except StebInputError as e: subs[name] |= {"refused": str(e)}
-        arrays = subs[name].pop(PER_SAMPLE, {})   # kept where the sample's own are (a task without them: none)
+        arrays = subs[name].pop(PER_SAMPLE, {})   # kept beside the sample's own (a task without them: none)
         if PER_SAMPLE in scored:
             scored[PER_SAMPLE] |= {f"{SUBMETRIC_ARRAYS}{name}.{k}": v for k, v in arrays.items()}
     return scored | {"submetrics": subs}
