@@ -530,7 +530,7 @@ def print_sweep_plan(a, jobs) -> int:
     import os
     import warnings
     from steb_lib.sweep import (describe_slurm, over_partition_limits, partition_limits, plan_summary,
-                                slurm_gpus, sweep_plan, uncounted_line)
+                                slurm_gpus, sweep_plan, uncounted_line, unsized_line)
     options = sweep_options(a); slurm = options["slurm"]
     gpus = slurm_gpus(slurm) if a.executor == "slurm" else 0
     plan = sweep_plan(jobs, a.results_dir, options["pack_minutes"], gpus)
@@ -543,7 +543,8 @@ def print_sweep_plan(a, jobs) -> int:
         print(plan_summary(plan, slurm["cpus_per_task"], slurm["array_parallelism"], slurm_gpus(slurm)))
     else:
         print(plan_summary(plan, max(1, (os.cpu_count() or 1) // max(1, a.parallelism)), a.parallelism))
-    if len(plan) and (line := uncounted_line(jobs)): print(wrapped(line))
+    for line in (uncounted_line(jobs), unsized_line(jobs)) if len(plan) else ():
+        if line: print(wrapped(line))
     return 0
 
 # %% ../nbs/lib/98_cli.ipynb #0f7d3004

@@ -23,22 +23,22 @@ _logger = logging.getLogger("steb_lib.sweep")
 
 # %% auto #0
 __all__ = ['SCHEDULER_WAITING', 'SCHEDULER_RUNNING', 'SCHEDULER_ENDED', 'NEVER_STARTS', 'EXECUTORS', 'GPU_FLAGS', 'SITE_SETTINGS',
-           'JOB_ENV_NAMES', 'JOB_ENV_PREFIXES', 'SECRET_WORDS', 'SECONDS_PER_TEXT', 'NEURAL_SECONDS_PER_TEXT_PER_B',
-           'DEFAULT_SIZE_B', 'SIZE_WORDS', 'LOAD_SECONDS', 'LOAD_SECONDS_PER_B', 'TASK_SECONDS', 'UNCOUNTED_TEXTS',
-           'RETRIED_STATES', 'KILL_MARKERS', 'SACCT_FIELDS', 'SweepJob', 'sweep_jobs', 'model_result_name',
-           'job_results', 'read_sweep_file', 'job_key', 'failure_record', 'job_failure', 'limit_threads',
-           'result_matches', 'raw_files_stamp', 'current_data_sha256', 'pinned_revision', 'current_revision',
-           'pack_key', 'run_sweep_pack', 'run_sweep_job', 'lock_held', 'sweep_folder', 'sweep_lock', 'submitted_ids',
-           'record_submitted', 'submitted_logs', 'scheduler_queue', 'waiting_reason', 'run_sacct', 'scheduler_ended',
-           'job_state', 'never_starting', 'wait_for_jobs', 'sweep_status', 'status_counts', 'minutes',
-           'slurm_parameters', 'slurm_gpus', 'read_site_settings', 'site_slurm_parameters', 'job_environment',
-           'make_executor', 'run_local_jobs', 'manifest_path', 'manifest_entries', 'manifest_job', 'manifest_jobs',
-           'add_to_manifest', 'model_size_b', 'model_rates', 'job_seconds', 'pack_jobs', 'pack_seconds', 'sweep_plan',
-           'plan_summary', 'uncounted_line', 'describe_slurm', 'prepare_models', 'submit_sweep', 'finished_results',
-           'TimeLimitReached', 'PackCall', 'memory_mb', 'grown_request', 'record_attempt', 'ended_by_warning',
-           'exit_code_of_run', 'derived_exit_code', 'retry_killed_packs', 'limits_of_sinfo', 'partition_limits',
-           'over_partition_limits', 'slurm_seconds', 'slurm_runs', 'sacct_text', 'slurm_job_models', 'key_model',
-           'attempt_ends', 'failure_cause', 'model_usage', 'sweep_report', 'report_text', 'write_report']
+           'JOB_ENV_NAMES', 'JOB_ENV_PREFIXES', 'SECRET_WORDS', 'NEURAL_SECONDS_PER_TEXT_PER_B', 'DEFAULT_SIZE_B',
+           'LOAD_SECONDS', 'LOAD_SECONDS_PER_B', 'TASK_SECONDS', 'UNCOUNTED_TEXTS', 'RETRIED_STATES', 'KILL_MARKERS',
+           'SACCT_FIELDS', 'SweepJob', 'sweep_jobs', 'model_result_name', 'job_results', 'read_sweep_file', 'job_key',
+           'failure_record', 'job_failure', 'limit_threads', 'result_matches', 'raw_files_stamp', 'current_data_sha256',
+           'pinned_revision', 'current_revision', 'pack_key', 'run_sweep_pack', 'run_sweep_job', 'lock_held',
+           'sweep_folder', 'sweep_lock', 'submitted_ids', 'record_submitted', 'submitted_logs', 'scheduler_queue',
+           'waiting_reason', 'run_sacct', 'scheduler_ended', 'job_state', 'never_starting', 'wait_for_jobs',
+           'sweep_status', 'status_counts', 'minutes', 'slurm_parameters', 'slurm_gpus', 'read_site_settings',
+           'site_slurm_parameters', 'job_environment', 'make_executor', 'run_local_jobs', 'manifest_path',
+           'manifest_entries', 'manifest_job', 'manifest_jobs', 'add_to_manifest', 'model_cost_facts', 'model_rates',
+           'unsized_line', 'job_seconds', 'pack_jobs', 'pack_seconds', 'sweep_plan', 'plan_summary', 'uncounted_line',
+           'describe_slurm', 'prepare_models', 'submit_sweep', 'finished_results', 'TimeLimitReached', 'PackCall',
+           'memory_mb', 'grown_request', 'record_attempt', 'ended_by_warning', 'exit_code_of_run', 'derived_exit_code',
+           'retry_killed_packs', 'limits_of_sinfo', 'partition_limits', 'over_partition_limits', 'slurm_seconds',
+           'slurm_runs', 'sacct_text', 'slurm_job_models', 'key_model', 'attempt_ends', 'failure_cause', 'model_usage',
+           'sweep_report', 'report_text', 'write_report']
 
 # %% ../nbs/lib/75_sweep.ipynb #c006
 @dataclass(frozen=True)
@@ -519,35 +519,43 @@ def add_to_manifest(jobs, results_dir) -> None:
         atomic_write_text(manifest_path(results_dir), text, within=results_dir)
 
 # %% ../nbs/lib/75_sweep.ipynb #549b7d23
-SECONDS_PER_TEXT = {"random": 1e-5, "function-words": 2e-4, "stylometric": 1e-2, "biber": 1.5e-2,
-                    "tfidf": 1e-2}   # the baselines, by family
 # a neural model's seconds per text per billion parameters: on a few CPU cores (a base-sized encoder, 0.11B,
 # at ~0.02 s a text, measured here) and on one GPU (the paper's 8B model: at most 24 GPU-hours, 880,565 texts)
 NEURAL_SECONDS_PER_TEXT_PER_B = {"cpu": 0.18, "gpu": 0.012}
-DEFAULT_SIZE_B = 0.11   # a neural model whose name gives no size: base-sized
-SIZE_WORDS = (("minilm", 0.022), ("large", 0.335), ("base", 0.11), ("xl", 1.5), ("small", 0.03),
-              ("mini", 0.03))   # in this order: "xlm-roberta-large" is large
+DEFAULT_SIZE_B = 0.11   # a neural model whose registry entry states no size (`params_b`): base-sized
 LOAD_SECONDS = {"neural": 30.0, "other": 5.0}   # a process's imports and the model's load, once per pack
 LOAD_SECONDS_PER_B = 20.0                         # and reading a large model's weights
 TASK_SECONDS = 5.0   # preparing a sample and scoring it (intervals included), per task
 
-def model_size_b(model: str) -> float:
-    """A neural model's size in billions of parameters as its name or hub id says it (`8B`, `0.6B`, `large`,
-    `base`, `XL`, `MiniLM`): rough; `DEFAULT_SIZE_B` where they say nothing."""
-    try: spec = resolve_model(model); names = f"{spec.name} {spec.hub_id or ''}"
-    except StebInputError: names = str(model)
-    if found := re.search(r"(\d+(?:\.\d+)?)B\b", names): return float(found[1])
-    return next((size for word, size in SIZE_WORDS if word in names.lower()), DEFAULT_SIZE_B)
+def model_cost_facts(model: str) -> tuple[float | None, float | None]:
+    """(its family's seconds per text, its size in billions of parameters) as the model's registry entry and
+    its family's registration state them (`ModelSpec.params_b`, `FamilyTraits.seconds_per_text`); None where
+    they state none (an unregistered hub model: a neural model of unknown size)."""
+    from steb_lib.models import encoders  # noqa: F401  (every family registers, with its traits)
+    from steb_lib.models.registry import family_traits
+    try: spec = resolve_model(model)
+    except StebInputError: return None, None
+    try: rate = family_traits(spec).seconds_per_text
+    except StebInputError: rate = None   # a family this process has not registered: costed as neural
+    return rate, spec.params_b
 
 def model_rates(model: str, gpus: int = 0) -> tuple[float, float]:
-    """(seconds per text, seconds to start and load) of `model`: a baseline's by its family; a neural model's
-    by its size (`model_size_b`), on CPU cores or, with `gpus`, a GPU."""
-    try: family = resolve_model(model).family
-    except StebInputError: family = None
-    if family in SECONDS_PER_TEXT: return SECONDS_PER_TEXT[family], LOAD_SECONDS["other"]
-    size = model_size_b(model)
+    """(seconds per text, seconds to start and load) of `model`: its family's rate where the family states one
+    (the baselines); else a neural model's, by its stated size (`DEFAULT_SIZE_B` if none), on CPU cores or,
+    with `gpus`, a GPU."""
+    rate, size = model_cost_facts(model)
+    if rate is not None: return rate, LOAD_SECONDS["other"]
+    size = size or DEFAULT_SIZE_B
     per_text = NEURAL_SECONDS_PER_TEXT_PER_B["gpu" if gpus else "cpu"] * size
     return max(per_text, 1e-3), LOAD_SECONDS["neural"] + LOAD_SECONDS_PER_B * size
+
+def unsized_line(jobs) -> str | None:
+    "The line naming the models of `jobs` a plan costs at `DEFAULT_SIZE_B`, their size unstated (None: none)."
+    names = sorted({j.model for j in jobs if model_cost_facts(j.model) == (None, None)})
+    if not names: return None
+    shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    return (f"{len(names)} models state no size ({shown}): each costed as a {DEFAULT_SIZE_B}B-parameter "
+            "encoder (a registry entry's params_b states it)")
 
 UNCOUNTED_TEXTS = 1000   # a dataset without Tab. 15's count (upstream's newest) is costed at this many a task
 

@@ -342,7 +342,7 @@ class LuarEncoder(PieceEncoder):
         return self._episodes(groups)
 
 # %% ../../nbs/lib/models/34_encoders.ipynb #c043
-@encoder_family("random", takes_device=False, offline="built in", cost=0)
+@encoder_family("random", takes_device=False, offline="built in", cost=0, seconds_per_text=1e-5)
 class RandomEncoder:
     """Seeded random baseline: text -> standard-normal vector seeded by sha256(text) (independent of batch and
     order)."""

@@ -50,6 +50,7 @@ class ModelSpec:
     local_dir: str | None = None        # set for a model given as a directory
     trained: dict | None = None         # a model steb-lib trains itself: {"method", "recipe"}
     scoring: str | None = None          # the scoring mode it is meant for (None: mean; embed/40_scoring)
+    params_b: float | None = None       # parameters, billions (model card; rough): what a plan costs it by
 
     def __hash__(self): return hash(self.name)
 
@@ -178,23 +179,28 @@ RESOLVED_AT_LOAD = ("auto", "unavailable")   # no encoder: `load_encoder` resolv
 class FamilyTraits:
     """What a family declares at its registration: `offline`, how its models load without network when that
     does not depend on their files (None: by their files, `offline_availability`); `cost`, a rough rank of
-    the work of evaluating one (0: counting words ... 3: a neural model), which the main job orders by."""
+    the work of evaluating one (0: counting words ... 3: a neural model), which the main job orders by;
+    `seconds_per_text`, a rough rate on one CPU core that a plan costs its models by (None: a neural
+    family's, costed by each model's size)."""
     offline: str | None = None
     cost: int = 3
+    seconds_per_text: float | None = None
 
 FAMILY_TRAITS: dict[str, FamilyTraits] = {}   # family -> its traits, filled by the same registrations
 
 def encoder_family(*families: str, takes_device: bool = True, takes_route: bool = False,
-                   offline: str | None = None, cost: int = 3):
+                   offline: str | None = None, cost: int = 3,
+                   seconds_per_text: float | None = None):
     """Register the decorated encoder class for model `families`; `load_encoder` builds it as `cls(spec,
     device=..., route=...)`, passing on only what it takes (the device; the embedding route). `offline`,
-    `cost`: the family's `FamilyTraits`."""
+    `cost`, `seconds_per_text`: the family's `FamilyTraits`."""
     def deco(cls):
         def build(spec, device=None, route=None):
             given = {"device": device} if takes_device else {}
             return cls(spec, **given, **({"route": route} if takes_route else {}))
         build.encoder_class = cls   # what it builds (late interaction asks it for token vectors)
-        for f in families: ENCODERS[f], FAMILY_TRAITS[f] = build, FamilyTraits(offline, cost)
+        traits = FamilyTraits(offline, cost, seconds_per_text)
+        for f in families: ENCODERS[f], FAMILY_TRAITS[f] = build, traits
         return cls
     return deco
 

@@ -71,7 +71,7 @@ def function_word_frequencies(texts, words=None, phrases=None) -> np.ndarray:
     return np.vstack(rows)
 
 # %% ../../nbs/lib/models/31_stylometry.ipynb #c010
-@encoder_family("function-words", takes_device=False, offline="built in", cost=0)
+@encoder_family("function-words", takes_device=False, offline="built in", cost=0, seconds_per_text=2e-4)
 class FunctionWordEncoder(FeatureEncoder):
     "Relative frequencies of steb-lib's function words and phrases."
     pooling = "relative frequencies"
@@ -171,7 +171,8 @@ def tfidf_file(spec: ModelSpec) -> Path:
         "put it in $STEB_TFIDF_DIR (see data/tfidf/README.md)"
     )
 
-@encoder_family("tfidf", takes_device=False, offline="needs its fitted vectorizer (STEB_TFIDF_DIR)", cost=2)
+@encoder_family("tfidf", takes_device=False, offline="needs its fitted vectorizer (STEB_TFIDF_DIR)", cost=2,
+                seconds_per_text=1e-2)
 class TfidfEncoder(FeatureEncoder):
     "TF-IDF char/token/POS n-grams with vectorizers fitted on a declared reference corpus."
     pooling = "TF-IDF"
@@ -184,7 +185,7 @@ class TfidfEncoder(FeatureEncoder):
     def features(self, texts): return tfidf_features(texts, self.vectorizers)
 
 # %% ../../nbs/lib/models/31_stylometry.ipynb #c022
-@encoder_family("stylometric", takes_device=False, offline="built in", cost=1)
+@encoder_family("stylometric", takes_device=False, offline="built in", cost=1, seconds_per_text=1e-2)
 class LftkEncoder(FeatureEncoder):
     "LFTK surface + POS features, signed-log scaled."
     pooling = "LFTK surface + POS features"
@@ -225,7 +226,7 @@ def biber_features(texts) -> tuple[list[str], np.ndarray]:
     return tags, np.vstack(rows)
 
 # %% ../../nbs/lib/models/31_stylometry.ipynb #a54b054d
-@encoder_family("biber", takes_device=False, offline="built in", cost=2)
+@encoder_family("biber", takes_device=False, offline="built in", cost=2, seconds_per_text=1.5e-2)
 class BiberEncoder(FeatureEncoder):
     "Rule-based Biber features (biberplus), the offline stand-in for NeuroBiber."
     pooling = "Biber tag rates (rule-based)"
