@@ -218,6 +218,27 @@ def notebook_cells() -> dict:
             "splitting_computation_from_assertion": splitting, "test_lines_over_110": long_lines}
 
 
+FAMILY_OR_SIZE_WORDS = re.compile(r'"(random|function-words|stylometric|biber|tfidf|luar|sentence-transformers|masked-lm|'
+                                  r'causal-lm|minilm|mini|small|base|large|xl)"', re.I)
+
+
+def module_shape() -> dict:
+    """Issue 77's figures of shape: modules over 400 non-blank lines, export cells over 30 non-blank lines (after
+    the `#| export` line; and their share),
+    modules without a docstring, and family or size words in the plan's cost code (`sweep`: quoted names only)."""
+    files = {module_name(p): p for p in LIB.rglob("*.py") if p.name not in ("__init__.py", "_modidx.py")}
+    nonblank = {m: sum(1 for line in p.read_text().splitlines() if line.strip()) for m, p in files.items()}
+    undocumented = sorted(m for m, p in files.items() if not p.read_text().lstrip().startswith('"""'))
+    exports = [sum(1 for line in "".join(c["source"]).splitlines()[1:] if line.strip()) for nb in NBS.rglob("*.ipynb")
+               for c in json.loads(nb.read_text(encoding="utf-8"))["cells"]
+               if c["cell_type"] == "code" and "".join(c["source"]).startswith("#| export")]
+    long = sum(n > 30 for n in exports)
+    return {"modules_over_400": {m: n for m, n in sorted(nonblank.items()) if n > 400},
+            "export_cells": len(exports), "export_cells_over_30": long, "share_over_30": round(long / len(exports), 3),
+            "modules_without_docstring": undocumented,
+            "family_or_size_words_in_sweep": len(FAMILY_OR_SIZE_WORDS.findall((LIB / "sweep.py").read_text()))}
+
+
 def figures() -> dict:
     lib = Library()
     model = lib.handovers("eval.runner", "evaluate", "model")
@@ -231,7 +252,7 @@ def figures() -> dict:
                                              for f, callers in loads.items()},
             "lines": {m: len((LIB / (m.replace(".", "/") + ".py")).read_text().splitlines())
                       for m in ("models.encoders", "data.datasets", "main_job")},
-            "notebooks": notebook_cells(), "handovers": model}
+            "notebooks": notebook_cells(), "shape": module_shape(), "handovers": model}
 
 
 if __name__ == "__main__":
@@ -249,3 +270,8 @@ if __name__ == "__main__":
     print(f"library notebooks: {nb['test_cells']} test cells, {nb['following_another']} ({nb['share_following']:.0%}) "
           f"follow another with no prose, {nb['splitting_computation_from_assertion']} split a computation from its "
           f"assertion; {nb['test_lines_over_110']} test lines over 110 characters")
+    sh = f["shape"]
+    print(f"modules over 400 non-blank lines: {', '.join(f'{m} {n}' for m, n in sh['modules_over_400'].items()) or 'none'}; "
+          f"export cells over 30 lines: {sh['export_cells_over_30']} of {sh['export_cells']} ({sh['share_over_30']:.1%}); "
+          f"modules without a docstring: {len(sh['modules_without_docstring'])}; family or size words in sweep: "
+          f"{sh['family_or_size_words_in_sweep']}")
