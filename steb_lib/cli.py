@@ -559,6 +559,7 @@ def run_evaluate(a) -> int:
                              "NAME@COMMIT, or run them one by one")
     return max(_evaluate_one(a, model) for model in list(a.model))
 
+# %% ../nbs/lib/98_cli.ipynb #bfcli001
 def with_store_models(a):
     """`a` with the models of its `--results-dir` (`runner.store_models`), once the store's seed, protocol and
     profile are found to be the run's; a line for each model that cannot be loaded by name."""
@@ -575,6 +576,7 @@ def with_store_models(a):
                   "are skipped"))
     return argparse.Namespace(**{**vars(a), "model": names})
 
+# %% ../nbs/lib/98_cli.ipynb #bfcli002
 def _evaluate_one(a, model) -> int:
     "`steb evaluate` of one model, inline."
     a = argparse.Namespace(**{**vars(a), "model": model})
@@ -697,6 +699,7 @@ def run_table(a) -> int:
         else: print_tables(store, a.score, a.csv, a.ci, a.against, a.wide)
     return 0
 
+# %% ../nbs/lib/98_cli.ipynb #subcli01
 def print_submetrics(results_dir, as_csv: bool = False, wide: bool = False) -> None:
     """Print the sub-metrics of a results directory (`results.submetric_table`), ×100 with their intervals,
     then what each one scores and why any was refused."""
@@ -708,6 +711,7 @@ def print_submetrics(results_dir, as_csv: bool = False, wide: bool = False) -> N
     for line in [f"{n}: {predicate_words(p)}" for n, p in sorted(predicates.items())] + refused:
         print(wrapped(line))
 
+# %% ../nbs/lib/98_cli.ipynb #subcli02
 def print_tables(results_dir, scores=("operational", "definitional"), as_csv=False, ci=False,
                  against="paper", wide=False) -> None:
     """Print each score's table (×100) for a results directory, as markdown or CSV, with what was left out and

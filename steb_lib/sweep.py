@@ -549,6 +549,7 @@ def model_rates(model: str, gpus: int = 0) -> tuple[float, float]:
     per_text = NEURAL_SECONDS_PER_TEXT_PER_B["gpu" if gpus else "cpu"] * size
     return max(per_text, 1e-3), LOAD_SECONDS["neural"] + LOAD_SECONDS_PER_B * size
 
+# %% ../nbs/lib/75_sweep.ipynb #cost0001
 def unsized_line(jobs) -> str | None:
     "The line naming the models of `jobs` a plan costs at `DEFAULT_SIZE_B`, their size unstated (None: none)."
     names = sorted({j.model for j in jobs if model_cost_facts(j.model) == (None, None)})
@@ -557,6 +558,7 @@ def unsized_line(jobs) -> str | None:
     return (f"{len(names)} models state no size ({shown}): each costed as a {DEFAULT_SIZE_B}B-parameter "
             "encoder (a registry entry's params_b states it)")
 
+# %% ../nbs/lib/75_sweep.ipynb #cost0002
 UNCOUNTED_TEXTS = 1000   # a dataset without Tab. 15's count (upstream's newest) is costed at this many a task
 
 def job_seconds(job: SweepJob, gpus: int = 0) -> float:
