@@ -11,7 +11,8 @@ from steb_lib.core import (
     DEFAULT_BATCH_SIZE, DEFAULT_SEED, PROTOCOLS, StebInputError, atomic_write_text, log_to_stdout,
     scrub_secrets,
 )
-from .models.registry import DEFAULT_MODELS, MODEL_REGISTRY, offline_availability
+from .models.registry import DEFAULT_MODELS, MODEL_REGISTRY
+from .models.files import offline_availability
 from .profiles import CORRECTIONS, DEFAULT_PROFILE, PROFILES, make_profile
 from .terminal import WIDTH, wrapped
 # the rest of the library (torch, scikit-learn, the task registry) is imported where a command needs it, so

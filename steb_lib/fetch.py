@@ -18,7 +18,8 @@ from steb_lib.data.sources import (
 from .data.datasets import dataset_entry, dataset_tasks, task_entry
 from .data.samples import has_shipped_samples, lite_dir
 from .data.prepared import source_files_sha256
-from .models.registry import model_files_to_fetch, model_source, offline_availability, resolve_model
+from .models.registry import resolve_model
+from .models.files import model_files_to_fetch, model_source, offline_availability
 
 # %% auto #0
 __all__ = ['FETCH_OK', 'dataset_sources', 'source_size', 'fetch_source', 'fetch_model', 'fetch', 'fetch_table']

@@ -46,7 +46,8 @@ def expected_parity(models, suite: str) -> tuple[int | None, int]:
 
 def training_plan(models) -> dict:
     "{model: its recipe's steps} of the `models` steb-lib trains and has not trained yet (trained first)."
-    from steb_lib.models.registry import trained_entry, trained_model_dir
+    from steb_lib.models.registry import trained_entry
+    from steb_lib.models.files import trained_model_dir
     from steb_lib.train.recipes import registered_recipe
     from steb_lib.training_record import check_training_record
     plan = {}

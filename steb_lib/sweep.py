@@ -183,7 +183,7 @@ def current_revision(model: str) -> str | None:
     where it cannot be known without network (a hub model without a pin) or the model is not trained yet."""
     if revision := pinned_revision(model): return revision
     from steb_lib.models.files import directory_fingerprint
-    from steb_lib.models.registry import model_source
+    from steb_lib.models.files import model_source
     try: source, _ = model_source(resolve_model(model))
     except StebInputError: return None
     return directory_fingerprint(source) if Path(source).is_dir() else None

@@ -33,5 +33,6 @@ def minilm():
     """The packaged all-MiniLM-L6-v2 as a SentenceTransformer held in memory, loaded once per worker. A test that
     changes it takes a copy (`copy.deepcopy`); tests that need a fresh process run `steb` instead."""
     from sentence_transformers import SentenceTransformer
-    from steb_lib.models.registry import model_source, resolve_model
+    from steb_lib.models.registry import resolve_model
+    from steb_lib.models.files import model_source
     return SentenceTransformer(model_source(resolve_model("all-MiniLM-L6-v2"))[0], device="cpu")

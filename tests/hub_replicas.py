@@ -232,7 +232,8 @@ def build_replica(name: str, layout: Layout, root: Path) -> Path:
     "The replica of registry entry `name` in `root/<name>`."
     dest = root/name.replace("/", "--")
     if layout.packaged:
-        from steb_lib.models.registry import packaged_model_dir, resolve_model
+        from steb_lib.models.registry import resolve_model
+        from steb_lib.models.files import packaged_model_dir
         return packaged_model_dir(resolve_model(layout.packaged))
     if layout.adapter_base:
         from steb_lib.testing.tiny_models import make_tiny_adapter

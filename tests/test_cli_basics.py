@@ -164,7 +164,8 @@ def test_the_environment_holds_the_exact_versions_of_constraints_txt():
 def test_the_packaged_mpnet_is_stored_once():
     "scripts/install.sh unpacks all-mpnet-base-v2 and removes its zip parts: one copy on disk, and it still resolves."
     from steb_lib.data.sources import zip_part_files
-    from steb_lib.models.registry import model_source, resolve_model, unpacked_model_dir
+    from steb_lib.models.registry import resolve_model
+    from steb_lib.models.files import model_source, unpacked_model_dir
     spec = resolve_model("all-mpnet-base-v2")
     assert unpacked_model_dir(spec) is not None and not zip_part_files(spec.packaged["zip_parts"])
     assert model_source(spec)[0] == str(unpacked_model_dir(spec))

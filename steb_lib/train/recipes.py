@@ -8,7 +8,8 @@ import dataclasses, importlib, logging, shutil
 from pathlib import Path
 from typing import Any
 from ..core import StebInputError
-from ..models.registry import registry_lookup, trained_model_dir
+from ..models.registry import registry_lookup
+from ..models.files import trained_model_dir
 from .lifecycle import Recipe, train
 from ..training_record import check_training_record
 from .styledistance import StyleDistanceRecipe
