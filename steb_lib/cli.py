@@ -650,7 +650,8 @@ def run_rerank(a) -> int:
 def of_a_suite(results) -> bool:
     "Do `results` (`scores.results_frame`) hold a dataset of a STEB suite? Else STEB scores mean nothing."
     from steb_lib.data.datasets import SUITES, suite_datasets
-    paper = {e["name"] for s in SUITES if s != "upstream" for e in suite_datasets(s)}   # the paper's scores
+    from steb_lib.scores import in_paper_scores
+    paper = {e["name"] for s in SUITES for e in suite_datasets(s) if in_paper_scores(e["name"])}
     return bool(paper & set(results["dataset"]))
 
 def off_suite_line(results, instead: str = "each result's main score") -> str | None:

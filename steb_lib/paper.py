@@ -288,10 +288,10 @@ def paper_column_counts(score: str) -> dict:
     if score in ("operational", "definitional"):
         return {k: int(v) for k, v in paper_dataset_counts(SCORE_TABLES[score]).items() if pd.notna(v)}
     from steb_lib.data.datasets import DATASET_REGISTRY
-    from steb_lib.scores import APPLICATION_COLUMNS, application_datasets, is_multilingual
+    from steb_lib.scores import APPLICATION_COLUMNS, application_datasets, in_paper_scores, is_multilingual
     if score == "application": return {c: len(application_datasets(c)) for c in APPLICATION_COLUMNS}
-    multi = [e for n, e in DATASET_REGISTRY.items()
-             if is_multilingual(n) and e["suite"] not in ("mini", "upstream")]
+    multi = [e for n, e in DATASET_REGISTRY.items() if is_multilingual(n) and e["suite"] != "mini"
+             and in_paper_scores(n)]
     return {col: sum(task in e["tasks"] for e in multi)
             for col, task in (("pair_classification", "predefined"), ("retrieval", "retrieval"))}
 

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/lib/eval/65_runner.ipynb #c003
 from __future__ import annotations
-import contextlib, dataclasses, logging, time
+import contextlib, dataclasses, logging, re, time
 from dataclasses import dataclass
 from pathlib import Path
 from ..core import DEFAULT_BATCH_SIZE, DEFAULT_SEED, StebInputError, default_cache_dir, work_labelled
@@ -300,8 +300,8 @@ def reloadable_name(result: dict) -> str | None:
     (`NAME@COMMIT`), or a local directory that is still there; None if none (held in memory, renamed)."""
     model, revision = result["model"], str(result.get("model_revision") or "")
     if registry_lookup(model) is not None: return model
-    is_commit = len(revision) == 40 and all(c in "0123456789abcdef" for c in revision)
-    if result.get("model_hub_id") == model and is_commit: return f"{model}@{revision}"
+    if result.get("model_hub_id") == model and re.fullmatch(r"[0-9a-f]{40}", revision):
+        return f"{model}@{revision}"
     return model if Path(model).is_dir() else None
 
 def store_models(results) -> tuple[list[str], list[str]]:

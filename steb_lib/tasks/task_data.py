@@ -172,9 +172,9 @@ def score_task(
     spec = task_spec(data.task)
     kw = {"profile": profile} if spec.corrections else {}
     if spec.replicates is not None: kw["per_sample"] = intervals   # a task without them: its own signature
-    metrics = spec.metrics(data.records, _vectors(data, embeddings), seed, progress, **kw)
+    vectors = _vectors(data, embeddings)   # the rows of a text, for the sample and for each of its parts
+    metrics = spec.metrics(data.records, vectors, seed, progress, **kw)
     if intervals:
-        vectors = _vectors(data, embeddings)   # a part is scored on its own texts' rows
         part_score = lambda part: score_task(part, vectors(part.texts), seed, progress, profile)  # noqa: E731
         return with_submetrics(data, with_uncertainty(data, metrics), part_score)
     return {"main_score": metrics[spec.main_metric], "metrics": metrics}
