@@ -20,12 +20,13 @@ from .terminal import WIDTH, wrapped
 
 # %% auto #0
 __all__ = ['COMMAND_HELP', 'WITH_DEFAULTS_HELP', 'WIDE_HELP', 'COMMAND_PARSERS', 'EXAMPLE_MODELS', 'SCORE_CHOICES', 'seed_number',
-           'number_from', 'commands_parser', 'build_parser', 'run_fetch', 'chosen_profile', 'list_corrections',
-           'run_examples', 'list_models', 'list_datasets', 'prepare', 'sweep_options', 'run_sweep', 'print_sweep_plan',
-           'run_evaluate', 'with_store_models', 'run_rerank', 'of_a_suite', 'off_suite_line', 'beside_defaults',
-           'left_out_lines', 'run_table', 'print_submetrics', 'print_tables', 'shown_table', 'print_interval_tables',
-           'shown_differences', 'run_compare', 'print_intervals_and_claims', 'run_paper', 'run_train', 'main',
-           'progress_bar', 'run_verify', 'print_kernels', 'run_export', 'run_status', 'print_sweep_report']
+           'number_from', 'models_on_backend', 'commands_parser', 'build_parser', 'run_fetch', 'chosen_profile',
+           'list_corrections', 'run_examples', 'list_models', 'list_datasets', 'prepare', 'sweep_options', 'run_sweep',
+           'print_sweep_plan', 'run_evaluate', 'with_store_models', 'run_rerank', 'of_a_suite', 'off_suite_line',
+           'beside_defaults', 'left_out_lines', 'run_table', 'print_submetrics', 'print_tables', 'shown_table',
+           'print_interval_tables', 'shown_differences', 'run_compare', 'print_intervals_and_claims', 'run_paper',
+           'run_train', 'main', 'progress_bar', 'run_verify', 'print_kernels', 'run_export', 'run_status',
+           'print_sweep_report']
 
 # %% ../nbs/lib/98_cli.ipynb #c005
 def _add_profile_options(p):
@@ -55,6 +56,20 @@ def number_from(low: float, kind=int, above: bool = False):
                 f"{'above' if above else 'from'} {low:g}")
         return value
     return parse
+
+def _add_backend_options(p):
+    "`--backend`, `--quantize`: the models run on a fast CPU backend, under names of their own."
+    p.add_argument("--backend", choices=("torch", "onnx", "openvino"), default="torch",
+                   help="fast CPU path: the model's transformer exported to ONNX Runtime or OpenVINO, checked "
+                   "against its own vectors first; results go to MODEL@BACKEND (screening, never the exact rows)")
+    p.add_argument("--quantize", choices=("int8",), help="with --backend onnx|openvino: int8 (faster, screening)")
+
+def models_on_backend(models, backend: str = "torch", quantize: str | None = None) -> list:
+    "`models` named for `backend` (`NAME@openvino-int8`); torch: as they are."
+    if backend == "torch":
+        if quantize: raise StebInputError(f"--quantize {quantize} needs --backend onnx or openvino")
+        return list(models)
+    return [f"{m}@{backend}{'-' + quantize if quantize else ''}" for m in models]
 
 def _add_kernels_option(p):
     "`--native-kernels`: read by the console script before anything loads (`run_settings.launch`)."
@@ -196,7 +211,7 @@ def _add_evaluate_parser(sub) -> None:
     ev.add_argument("--batch-size", type=int, default=DEFAULT_BATCH_SIZE,
                     help=f"texts per forward pass (default {DEFAULT_BATCH_SIZE}; recorded in each result: "
                     "another batch size changes vectors in their last bits)")
-    _add_run_options(ev); _add_executor_options(ev)
+    _add_run_options(ev); _add_executor_options(ev); _add_backend_options(ev)
     ev.add_argument("--dry-run", action="store_true",
                     help="with --executor: print the plan (jobs, packs, estimated hours) and submit nothing")
 
@@ -229,7 +244,7 @@ def _add_paper_parser(sub) -> None:
     from steb_lib.data.datasets import SUITES
     from steb_lib.paper import PAPER_NOTEBOOKS
     pp = _command(sub, "paper", run_paper)
-    pp.add_argument("--models", nargs="+", default=list(DEFAULT_MODELS))
+    pp.add_argument("--models", nargs="+", default=list(DEFAULT_MODELS)); _add_backend_options(pp)
     pp.add_argument("--suite", choices=[s for s in SUITES if s != "upstream"], default="lite",
                     help="lite (main job) or mini (smoke test)")
     pp.add_argument("--results-dir", default=None,
@@ -554,6 +569,7 @@ def run_evaluate(a) -> int:
     models one after the other in this process (inline; their libraries loaded once), or as a sweep."""
     if a.models_in_store: a = with_store_models(a)
     elif not a.model: raise StebInputError("name a model (or --models-in-store: each model of --results-dir)")
+    a.model = models_on_backend(a.model, a.backend, a.quantize)
     if a.executor != "inline": return _evaluate_as_sweep(a)
     if len(a.model) > 1 and (a.revision or a.model_name):
         raise StebInputError("--revision and --model-name name one model: give several models as "
@@ -824,7 +840,9 @@ def run_paper(a) -> int:
     reproduced, unless --exit-zero)."""
     from steb_lib.main_job import main_job
     from steb_lib.paper import run_paper_notebooks
-    a.results_dir = a.results_dir or f"results/{a.suite}"
+    on_backend = models_on_backend(["a"], a.backend, a.quantize)[0][1:]   # '' on torch, else '@openvino-int8'
+    a.results_dir = a.results_dir or f"results/{a.suite}{on_backend.replace('@', '-')}"   # a store of its own
+    a.models = models_on_backend(a.models, a.backend, a.quantize)
     start, dirs = (
         time.perf_counter(),
         dict(tables_dir=a.tables_dir, figures_dir=a.figures_dir, runs_dir=a.runs_dir, suite=a.suite,

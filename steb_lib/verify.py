@@ -10,12 +10,15 @@ from .core import NEAR_TIE_MARGIN, StebInputError, data_dir
 from .records import TIMING_FIELDS
 from .eval.results import IDENTITY_FIELDS, RESULT_RECORD, parse_result, result_system, samples_problem
 from .run_settings import read_run_settings, settings_differences
+from .models.registry import split_backend
+from .tasks.task_data import task_spec
 
 # %% auto #0
-__all__ = ['AUROC', 'TOLERANCES', 'EXACT', 'CAUSE_FIELDS', 'VERDICTS', 'PASSING', 'UNMOVED', 'Tolerance', 'tolerance_of',
-           'near_tie_cause', 'result_causes', 'compare_result', 'default_reference', 'result_index', 'verify_run',
-           'model_names', 'of_models', 'table_cell_moves', 'moved_table_cells', 'cell_lines', 'verification_summary',
-           'verify_store', 'verify', 'overall_verdict', 'largest_moves']
+__all__ = ['AUROC', 'TOLERANCES', 'EXACT', 'CAUSE_FIELDS', 'SCREENING', 'VERDICTS', 'PASSING', 'UNMOVED', 'Tolerance',
+           'tolerance_of', 'near_tie_cause', 'result_causes', 'compare_result', 'default_reference', 'result_index',
+           'screening_pairs', 'screening_row', 'verify_run', 'model_names', 'of_models', 'table_cell_moves',
+           'moved_table_cells', 'cell_lines', 'verification_summary', 'verify_store', 'verify', 'overall_verdict',
+           'largest_moves']
 
 # %% ../nbs/lib/72_verify.ipynb #vf006
 @dataclass(frozen=True)
@@ -138,6 +141,26 @@ def result_index(results_dir) -> dict:
     if not found: raise StebInputError(f"no results under {results_dir}")
     return found
 
+# %% ../nbs/lib/72_verify.ipynb #89dc6ff7
+def screening_pairs(run: dict, ref: dict) -> dict:
+    "{run key: ref key}: each screening result of `run` (a model on a backend) and its exact result in `ref`."
+    exact_key = {(result_system(r), r["dataset"], r["task"]): k for k, r in ref.items()}
+    pairs = {}
+    for key, r in run.items():
+        exact, backend = split_backend(result_system(r))
+        if backend and (found := exact_key.get((exact, r["dataset"], r["task"]))): pairs[key] = found
+    return pairs
+
+def screening_row(run: dict, ref: dict) -> dict:
+    "A screening result against the exact one: the move of the main score, inside the exact interval or not."
+    metric, delta = task_spec(ref["task"]).main_metric, abs(run["main_score"] - ref["main_score"])
+    ends = ((ref.get("bootstrap") or {}).get("intervals") or {}).get(metric)
+    inside = bool(ends) and ends[0] <= run["main_score"] <= ends[1]
+    verdict = SCREENING[0] if inside else SCREENING[1] if delta <= 0.01 else SCREENING[2]
+    where = f"exact {ref['main_score']:.4f} [{ends[0]:.4f}, {ends[1]:.4f}]" if ends else "exact result: no interval"
+    return {"verdict": verdict, "run": run["main_score"], "reference": ref["main_score"], "delta": delta,
+            "tolerance": 0.01, "why_tolerated": "", "metrics_delta": delta, "causes": where}
+
 # %% ../nbs/lib/72_verify.ipynb #vf016
 def verify_run(run_dir, reference_dir=None, models=None, models_of_several_stores: bool = False):
     """One row per result of either store (DataFrame): verdict, scores, move, tolerance, causes; a run's
@@ -155,9 +178,10 @@ def verify_run(run_dir, reference_dir=None, models=None, models_of_several_store
                              f"(their models: {', '.join(sorted(known))})")
     run, ref = of_models(run, models), of_models(ref, models)
     settings = read_run_settings(run_dir), read_run_settings(reference_dir)
-    rows = []
-    for key in sorted(set(run) | set(ref)):
-        if key not in run: row = {"verdict": "missing", "reference": ref[key]["main_score"]}
+    rows, exact_of = [], screening_pairs(run, ref)
+    for key in sorted((set(run) | set(ref)) - set(exact_of.values())):
+        if key in exact_of: row = screening_row(run[key], ref[exact_of[key]])
+        elif key not in run: row = {"verdict": "missing", "reference": ref[key]["main_score"]}
         elif key not in ref: row = {"verdict": "new", "run": run[key]["main_score"]}
         else: row = compare_result(run[key], ref[key], *settings)
         if key in run and (problem := samples_problem(Path(run_dir)/f"{key}.json", run[key])):
@@ -165,8 +189,9 @@ def verify_run(run_dir, reference_dir=None, models=None, models_of_several_store
         rows.append({"result": key, **row})
     return pd.DataFrame(rows).set_index("result")
 
-VERDICTS = ("identical", "same numbers", "within tolerance", "differs", "missing", "new")
-PASSING = ("identical", "same numbers", "within tolerance", "new")
+SCREENING = ("screening: within interval", "screening: within 1 point", "screening: off")
+VERDICTS = ("identical", "same numbers", "within tolerance", "differs", "missing", "new", *SCREENING)
+PASSING = ("identical", "same numbers", "within tolerance", "new", *SCREENING[:2])
 
 # %% ../nbs/lib/72_verify.ipynb #2df19239
 def model_names(models) -> set[str] | None:

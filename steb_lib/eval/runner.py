@@ -13,7 +13,8 @@ from ..data.samples import task_input
 from .results import Result, Results, base_result, compute_once, prepare_stores, result_path, system_name
 from ..core import check_protocol
 from ..models.encoders import build_encoder
-from ..models.registry import registry_lookup, resolve_model, trained_entry
+from ..models.backends import backend_encoder, exact_spec
+from ..models.registry import registry_lookup, resolve_model, split_backend, trained_entry
 from ..models.in_memory import in_memory_encoder
 from ..profiles import PAPER, Profile, check_route, corrected_profile, embedding_route, make_profile
 from ..embed.cache import embed_texts
@@ -25,10 +26,10 @@ _logger = logging.getLogger("steb_lib.eval.runner")
 
 # %% auto #0
 __all__ = ['MODEL_OPTIONS', 'HowToEvaluate', 'WhereResultsGo', 'how_to_evaluate', 'joint_author_scores', 'score_line',
-           'named_local_model', 'available_model', 'prepared_model', 'encoder_for', 'stored_evaluation',
-           'texts_named_by_origin', 'evaluate_prepared', 'evaluate', 'split_options', 'evaluate_suite',
-           'suite_progress', 'dataset_task_names', 'evaluate_dataset', 'reloadable_name', 'store_models',
-           'store_settings_problem']
+           'named_local_model', 'available_model', 'built_encoder', 'prepared_model', 'encoder_for',
+           'stored_evaluation', 'texts_named_by_origin', 'evaluate_prepared', 'evaluate', 'split_options',
+           'evaluate_suite', 'suite_progress', 'dataset_task_names', 'evaluate_dataset', 'reloadable_name',
+           'store_models', 'store_settings_problem']
 
 # %% ../../nbs/lib/eval/65_runner.ipynb #11eb0522
 @dataclass(frozen=True)
@@ -128,6 +129,11 @@ def available_model(model, progress: bool = True, callbacks=()):
     from steb_lib.train.recipes import train_on_first_use
     return train_on_first_use(model, progress=progress, callbacks=callbacks)
 
+def built_encoder(spec, route):
+    "`build_encoder` of `spec`; a model on a fast CPU backend: its own encoder put on it (models/backends)."
+    if not spec.backend: return build_encoder(spec, route)
+    return backend_encoder(spec, build_encoder(exact_spec(spec), route))
+
 def prepared_model(model, how: HowToEvaluate, revision=None, trust_remote_code: bool = False,
                    model_name=None, model_version=None, own_route: bool = False, training: dict | None = None,
                    phase=None) -> tuple:
@@ -141,14 +147,15 @@ def prepared_model(model, how: HowToEvaluate, revision=None, trust_remote_code: 
     phase = phase or (lambda step: contextlib.nullcontext())
     if not isinstance(model, str) and not hasattr(model, "spec"):
         model = in_memory_encoder(model, model_name, model_version, embedding_route(how.profile))
-    with phase("train"): available_model(model, **(training or {}))
+    with phase("train"): available_model(split_backend(model)[0] if isinstance(model, str) else model,
+                                         **(training or {}))
     spec = resolve_model(model, revision, trust_remote_code) if isinstance(model, str) else model.spec
     if isinstance(model, str) and model_name is not None: spec = named_local_model(spec, model_name)
     how = dataclasses.replace(how, scoring=how.scoring or parse_scoring(model_scoring(spec)))
     own = how.scoring.multi_vector or own_route
     load_as = corrected_profile() if own else how.profile   # the model's own route is the corrected profile's
     with phase("load"):
-        encoder = build_encoder(spec, embedding_route(load_as)) if isinstance(model, str) else model
+        encoder = built_encoder(spec, embedding_route(load_as)) if isinstance(model, str) else model
     if not own: check_route(encoder, how.profile)
     return encoder, how
 

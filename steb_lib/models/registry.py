@@ -11,11 +11,11 @@ from ..core import LazyRegistry, StebInputError, data_dir
 
 
 # %% auto #0
-__all__ = ['MODEL_REGISTRY', 'DEFAULT_MODELS', 'ENCODERS', 'RESOLVED_AT_LOAD', 'FAMILY_TRAITS', 'VECTOR_SPEC_FIELDS',
+__all__ = ['MODEL_REGISTRY', 'DEFAULT_MODELS', 'BACKENDS', 'ENCODERS', 'RESOLVED_AT_LOAD', 'FAMILY_TRAITS', 'VECTOR_SPEC_FIELDS',
            'CAUSAL_MODEL_TYPES', 'ModelSpec', 'spec_from_record', 'record_with_local_dir', 'load_model_registry',
-           'revision_source', 'registry_lookup', 'split_revision', 'is_hub_id', 'resolve_model', 'FamilyTraits',
-           'encoder_family', 'check_family', 'family_traits', 'vector_settings', 'settings_fingerprint',
-           'family_from_config', 'detect_family', 'trained_entry']
+           'revision_source', 'registry_lookup', 'split_backend', 'split_revision', 'is_hub_id', 'resolve_model',
+           'on_backend', 'resolve_exact_model', 'FamilyTraits', 'encoder_family', 'check_family', 'family_traits',
+           'vector_settings', 'settings_fingerprint', 'family_from_config', 'detect_family', 'trained_entry']
 
 # %% ../../nbs/lib/models/30_registry.ipynb #39dff253
 @dataclass(frozen=True)
@@ -47,6 +47,7 @@ class ModelSpec:
     trained: dict | None = None         # a model steb-lib trains itself: {"method", "recipe"}
     scoring: str | None = None          # the scoring mode it is meant for (None: mean; embed/40_scoring)
     params_b: float | None = None       # parameters, billions (model card; rough): what a plan costs it by
+    backend: str | None = None          # a fast CPU backend (`BACKENDS`, models/backends): screening vectors
 
     def __hash__(self): return hash(self.name)
 
@@ -116,6 +117,13 @@ def registry_lookup(name: str) -> ModelSpec | None:
             return spec
     return None
 
+BACKENDS = ("onnx", "onnx-int8", "openvino", "openvino-int8")   # `NAME@BACKEND`: models/backends runs it
+
+def split_backend(name: str) -> tuple[str, str | None]:
+    "`NAME@BACKEND` -> (NAME, BACKEND) for a backend of `BACKENDS`; any other name -> (name, None)."
+    base, _, backend = name.rpartition("@")
+    return (base, backend) if base and backend in BACKENDS else (name, None)
+
 def split_revision(name: str) -> tuple[str, str | None]:
     """`NAME@REVISION` -> (NAME, REVISION): how a model list (`steb paper --models`, a notebook's `models`)
     pins a revision."""
@@ -135,7 +143,19 @@ def is_hub_id(name: str) -> bool:
 def resolve_model(name: str, revision: str | None = None, trust_remote_code: bool = False) -> ModelSpec:
     """The `ModelSpec` for a registry name/alias, a local model directory or a hub id (`revision`, or
     `NAME@REVISION`, pins a hub model; `trust_remote_code`: the user allows an unregistered model to run code
-    its files ship — a registered one says so in its entry)."""
+    its files ship — a registered one says so in its entry). `NAME@BACKEND` (`BACKENDS`): the model run on a
+    fast CPU backend, under a name of its own and in no paper row (`on_backend`)."""
+    name, backend = split_backend(name)
+    spec = resolve_exact_model(name, revision, trust_remote_code)
+    return on_backend(spec, backend) if backend else spec
+
+def on_backend(spec: ModelSpec, backend: str) -> ModelSpec:
+    "`spec` run on `backend`: named `NAME@BACKEND`, no alias or paper name (its results are screening rows)."
+    return ModelSpec(**{**spec.__dict__, "name": f"{spec.name}@{backend}", "backend": backend,
+                        "aliases": (), "paper_name": None})
+
+def resolve_exact_model(name: str, revision: str | None = None, trust_remote_code: bool = False) -> ModelSpec:
+    "`resolve_model` of a name without a backend: the model as its own weights run."
     name, pinned = split_revision(name)
     if pinned and revision and pinned != revision:
         raise StebInputError(f"two revisions for {name}: @{pinned} and --revision {revision}")
