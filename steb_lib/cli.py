@@ -60,9 +60,10 @@ def number_from(low: float, kind=int, above: bool = False):
 def _add_backend_options(p):
     "`--backend`, `--quantize`: the models run on a fast CPU backend, under names of their own."
     p.add_argument("--backend", choices=("torch", "onnx", "openvino"), default="torch",
-                   help="fast CPU path: the model's transformer exported to ONNX Runtime or OpenVINO, checked "
-                   "against its own vectors first; results go to MODEL@BACKEND (screening, never the exact rows)")
-    p.add_argument("--quantize", choices=("int8",), help="with --backend onnx|openvino: int8 (faster, screening)")
+                   help="fast CPU path: the model's transformer exported to ONNX Runtime or OpenVINO, "
+                   "checked against its own vectors first; results go to MODEL@BACKEND (screening rows)")
+    p.add_argument("--quantize", choices=("int8",),
+                   help="with --backend onnx|openvino: int8 (faster, screening)")
 
 def models_on_backend(models, backend: str = "torch", quantize: str | None = None) -> list:
     "`models` named for `backend` (`NAME@openvino-int8`); torch: as they are."
@@ -678,11 +679,11 @@ def off_suite_line(results, instead: str = "each result's main score") -> str | 
             "a suite's datasets)")
 
 def screening_line(results) -> str | None:
-    "The line naming `results`' screening rows (models run on a fast CPU backend, `MODEL@BACKEND`); None: none."
+    "The line naming `results`' screening rows (models on a fast CPU backend, `MODEL@BACKEND`); None: none."
     from steb_lib.models.registry import split_backend
     if not (names := sorted({m for m in results["model"] if split_backend(m)[1]})): return None
-    return ("screening rows (run on a fast CPU backend, not the models' own vectors; judge them against the exact "
-            f"results: steb verify STORE --against EXACT_STORE): {', '.join(names)}")
+    return ("screening rows (run on a fast CPU backend, not the models' own vectors; judge them against the "
+            f"exact results: steb verify STORE --against EXACT_STORE): {', '.join(names)}")
 
 @contextlib.contextmanager
 def beside_defaults(results_dir, with_defaults: bool = True, defaults=None):

@@ -157,7 +157,8 @@ def screening_row(run: dict, ref: dict) -> dict:
     ends = ((ref.get("bootstrap") or {}).get("intervals") or {}).get(metric)
     inside = bool(ends) and ends[0] <= run["main_score"] <= ends[1]
     verdict = SCREENING[0] if inside else SCREENING[1] if delta <= 0.01 else SCREENING[2]
-    where = f"exact {ref['main_score']:.4f} [{ends[0]:.4f}, {ends[1]:.4f}]" if ends else "exact result: no interval"
+    where = (f"exact {ref['main_score']:.4f} [{ends[0]:.4f}, {ends[1]:.4f}]" if ends
+             else "exact result: no interval")
     return {"verdict": verdict, "run": run["main_score"], "reference": ref["main_score"], "delta": delta,
             "tolerance": 0.01, "why_tolerated": "", "metrics_delta": delta, "causes": where}
 
@@ -271,8 +272,10 @@ def verification_summary(rows, cells: list, run_dir, reference_dir) -> str:
         lines.append(f"  {r['verdict']:8s} {key}: {what}")
     lines += cell_lines(rows, cells)
     screened, exact = rows[rows["verdict"].isin(SCREENING)], rows[~rows["verdict"].isin(SCREENING)]
-    verdict = [] if exact.empty else ["reproduced" if exact["verdict"].isin(PASSING).all() else "NOT reproduced"]
-    return "\n".join(lines + [f"  → {'; '.join(verdict + [screening_verdict(screened)] * len(screened[:1]))}"])
+    verdict = [] if exact.empty else [
+        "reproduced" if exact["verdict"].isin(PASSING).all() else "NOT reproduced"]
+    verdict += [screening_verdict(screened)] if len(screened) else []
+    return "\n".join(lines + [f"  → {'; '.join(verdict)}"])
 
 def screening_verdict(rows) -> str:
     "The verdict over screening rows: how many lie inside the exact results' intervals, within a point, off."

@@ -6,6 +6,7 @@
 from __future__ import annotations
 import dataclasses, json
 from pathlib import Path
+from types import SimpleNamespace
 import numpy as np
 from ..core import StebInputError, check_protocol, check_texts, sha256_text
 from .registry import (ENCODERS, ModelSpec, check_family, detect_family, encoder_family,
@@ -23,8 +24,8 @@ from . import stylometry  # noqa: F401  (its non-neural families register on imp
 
 # %% auto #0
 __all__ = ['RELEASED_CAUSAL_CAP', 'mean_pool', 'last_token_pool', 'position_ids_from_mask', 'released_last_token_pool',
-           'TokenVectors', 'PieceEncoder', 'TransformerEncoder', 'SentenceTransformerEncoder', 'LuarEncoder',
-           'RandomEncoder', 'released_route_files', 'build_encoder', 'load_encoder']
+           'TokenVectors', 'PieceEncoder', 'HiddenStatesOf', 'TransformerEncoder', 'SentenceTransformerEncoder',
+           'LuarEncoder', 'RandomEncoder', 'released_route_files', 'build_encoder', 'load_encoder']
 
 # %% ../../nbs/lib/models/34_encoders.ipynb #c006
 def mean_pool(hidden, mask):
@@ -68,6 +69,13 @@ class PieceEncoder:
     def token_vectors(self) -> TokenVectors | None:
         "How its token vectors are read (late interaction, `embed/42`); None: it has none."
         return None
+    def exported_transformer(self) -> tuple:
+        "(the Hugging Face transformer a fast CPU backend exports, its tokenizer) (`models/36_backends`)."
+        raise StebInputError(f"{self.spec.name}: its family ({self.family}) has no transformer the CPU "
+                             "backends export; run it on torch")
+    def run_transformer_by(self, hidden_states) -> None:
+        "From now on, its transformer's last hidden states are `hidden_states(inputs)` (a backend's)."
+        self.exported_transformer()   # refuses
 
     def _locate(self, spec: ModelSpec, device: str | None, files: dict | None = None):
         """Record the spec, its local files and revision (`materialize`, unless given), the device and the
@@ -145,6 +153,14 @@ class PieceEncoder:
 # %% ../../nbs/lib/models/34_encoders.ipynb #c022
 RELEASED_CAUSAL_CAP = 10_240   # the released code's context cap for causal LMs
 
+# %% ../../nbs/lib/models/34_encoders.ipynb #d9088349
+class HiddenStatesOf:
+    "A stand-in for a transformer: `model(**inputs).last_hidden_state` is `hidden_states(inputs)` (an array)."
+    def __init__(self, hidden_states): self.hidden_states = hidden_states
+    def __call__(self, **inputs):
+        import torch
+        return SimpleNamespace(last_hidden_state=torch.from_numpy(self.hidden_states(inputs)))
+
 # %% ../../nbs/lib/models/34_encoders.ipynb #ea72c95f
 @encoder_family("masked-lm", "causal-lm", takes_route=True)
 class TransformerEncoder(PieceEncoder):
@@ -187,6 +203,17 @@ class TransformerEncoder(PieceEncoder):
         specials = self.tokenizer.num_special_tokens_to_add()
         self.max_tokens = context_length(config, self.tokenizer, cap) - specials
         self.dim = config.hidden_size
+
+    def exported_transformer(self) -> tuple:
+        "Its model and tokenizer; a decoder is refused: its int8 vectors can drift far from its own."
+        if self.causal:
+            raise StebInputError(f"{self.spec.name}: a decoder is not exported to a CPU backend: its int8 "
+                                 "vectors can drift far from its own; run it on torch")
+        return self.model, self.tokenizer
+
+    def run_transformer_by(self, hidden_states) -> None:
+        "Its model replaced by `hidden_states` (`HiddenStatesOf`)."
+        self.exported_transformer(); self.model = HiddenStatesOf(hidden_states)
 
     def token_vectors(self) -> TokenVectors:
         "Its own last hidden states, pieces cut to the context; a causal LM counts positions from the mask."
@@ -251,6 +278,20 @@ class SentenceTransformerEncoder(PieceEncoder):
             else self.model.get_sentence_embedding_dimension()
         )
         self.pooling = spec.pooling or "model's own"
+
+    def exported_transformer(self) -> tuple:
+        "Its first module's Hugging Face transformer and the tokenizer; refused where that module is none."
+        if not hasattr(self.model[0], "auto_model"):
+            raise StebInputError(f"{self.spec.name}: its first module is no transformer to export")
+        return self.model[0].auto_model, self.tokenizer
+
+    def run_transformer_by(self, hidden_states) -> None:
+        "Its first module forwards through `hidden_states`; its prompt, pooling and normalisation still run."
+        import torch
+        first = self.model[0]
+        def forward(features, **kwargs):
+            features[first.module_output_name] = torch.from_numpy(hidden_states(features)); return features
+        first.forward = forward
 
     def token_vectors(self) -> TokenVectors:
         "The transformer module's last hidden states, the registry's prompt before each piece (not kept)."
