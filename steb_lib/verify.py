@@ -10,15 +10,16 @@ from .core import NEAR_TIE_MARGIN, StebInputError, data_dir
 from .records import TIMING_FIELDS
 from .eval.results import IDENTITY_FIELDS, RESULT_RECORD, parse_result, result_system, samples_problem
 from .run_settings import read_run_settings, settings_differences
-from .models.registry import split_backend
+from .models.registry import BACKENDS, split_backend
+import re
 from .tasks.task_data import task_spec
 
 # %% auto #0
 __all__ = ['AUROC', 'TOLERANCES', 'EXACT', 'CAUSE_FIELDS', 'SCREENING', 'VERDICTS', 'PASSING', 'UNMOVED', 'Tolerance',
            'tolerance_of', 'near_tie_cause', 'result_causes', 'compare_result', 'default_reference', 'result_index',
-           'screening_pairs', 'screening_row', 'verify_run', 'model_names', 'of_models', 'table_cell_moves',
-           'moved_table_cells', 'cell_lines', 'verification_summary', 'screening_verdict', 'verify_store', 'verify',
-           'overall_verdict', 'largest_moves']
+           'with_exact_models', 'screening_pairs', 'screening_row', 'verify_run', 'model_names', 'of_models',
+           'table_cell_moves', 'moved_table_cells', 'cell_lines', 'verification_summary', 'screening_verdict',
+           'verify_store', 'verify', 'overall_verdict', 'largest_moves']
 
 # %% ../nbs/lib/72_verify.ipynb #vf006
 @dataclass(frozen=True)
@@ -120,11 +121,14 @@ def compare_result(run: dict, ref: dict, run_settings: dict, ref_settings: dict)
 
 # %% ../nbs/lib/72_verify.ipynb #vf014
 def default_reference(run_dir) -> Path:
-    "The committed store (`data/results/...`) named by the longest tail of `run_dir`'s path."
+    """The committed store (`data/results/...`) named by the longest tail of `run_dir`'s path; a screening store
+    (`lite-openvino-int8`, what `steb paper --backend` writes) by its name without the backend: the exact one."""
     parts = Path(run_dir).resolve().parts
+    exact = re.sub(f"-({'|'.join(BACKENDS)})$", "", parts[-1])
     for i in range(1, len(parts)):
-        candidate = data_dir()/"results"/Path(*parts[i:])
-        if candidate.is_dir() and candidate.resolve() != Path(run_dir).resolve(): return candidate
+        for tail in dict.fromkeys([Path(*parts[i:]), Path(*parts[i:-1], exact)]):
+            candidate = data_dir()/"results"/tail
+            if candidate.is_dir() and candidate.resolve() != Path(run_dir).resolve(): return candidate
     raise StebInputError(f"no committed results are named like {run_dir}: give the reference with --against")
 
 def result_index(results_dir) -> dict:
@@ -142,6 +146,11 @@ def result_index(results_dir) -> dict:
     return found
 
 # %% ../nbs/lib/72_verify.ipynb #89dc6ff7
+def with_exact_models(models):
+    "`models` and the exact model of each one on a backend (None: every model)."
+    if not models: return models
+    return list(dict.fromkeys([*models, *(split_backend(m)[0] for m in models if split_backend(m)[1])]))
+
 def screening_pairs(run: dict, ref: dict) -> dict:
     "{run key: ref key}: each screening result of `run` (a model on a backend) and its exact result in `ref`."
     exact_key = {(result_system(r), r["dataset"], r["task"]): k for k, r in ref.items()}
@@ -177,7 +186,7 @@ def verify_run(run_dir, reference_dir=None, models=None, models_of_several_store
     if (unknown := sorted((model_names(models) or set()) - known)) and not models_of_several_stores:
         raise StebInputError(f"--models {' '.join(unknown)}: no results of it in either store "
                              f"(their models: {', '.join(sorted(known))})")
-    run, ref = of_models(run, models), of_models(ref, models)
+    run, ref = of_models(run, models), of_models(ref, with_exact_models(models))
     settings = read_run_settings(run_dir), read_run_settings(reference_dir)
     rows, exact_of = [], screening_pairs(run, ref)
     for key in sorted((set(run) | set(ref)) - set(exact_of.values())):
@@ -196,9 +205,14 @@ PASSING = ("identical", "same numbers", "within tolerance", "new", *SCREENING[:2
 
 # %% ../nbs/lib/72_verify.ipynb #2df19239
 def model_names(models) -> set[str] | None:
-    "The registry names of `models` (a name, alias or paper name; unregistered: as given); None: every model."
+    """The registry names of `models` (a name, alias or paper name; unregistered: as given; `NAME@BACKEND`: the
+    registry name with its backend); None: every model."""
     from steb_lib.models.registry import registry_lookup
-    return None if not models else {spec.name if (spec := registry_lookup(m)) else m for m in models}
+    def registered(name):
+        base, backend = split_backend(name)
+        full = spec.name if (spec := registry_lookup(base)) else base
+        return f"{full}@{backend}" if backend else full
+    return None if not models else {registered(m) for m in models}
 
 def of_models(index: dict, models) -> dict:
     "The results of `index` (`result_index`) whose model is one of `models` (None: all of them)."

@@ -60,7 +60,7 @@ def test_screening_store_apart_identical_on_rerun_and_judged_against_the_exact(t
     assert screening and all(k.split("/")[0].endswith("@openvino-int8") for k in screening), screening
     result = json.loads((exact / screening[0]).read_text())
     backend = result["model_backend"]
-    assert backend["backend"] == "openvino-int8" and backend["cpu_int8"] and backend["tools"]["openvino"]
+    assert backend["backend"] == "openvino-int8" and backend["cpu_isa"] and backend["tools"]["openvino"]
     assert result["model_probe"]["cosine_min"] >= 0.95 and "openvino-int8" in result["model_route"]
     # a rerun of the screening results (a fresh store, the export reused): identical, timing fields aside
     r = run(models["tiny-st"], store, "--backend", "openvino", "--quantize", "int8")
