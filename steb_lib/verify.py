@@ -121,8 +121,8 @@ def compare_result(run: dict, ref: dict, run_settings: dict, ref_settings: dict)
 
 # %% ../nbs/lib/72_verify.ipynb #vf014
 def default_reference(run_dir) -> Path:
-    """The committed store (`data/results/...`) named by the longest tail of `run_dir`'s path; a screening store
-    (`lite-openvino-int8`, what `steb paper --backend` writes) by its name without the backend: the exact one."""
+    """The committed store (`data/results/...`) named by the longest tail of `run_dir`'s path; a screening
+    store (`lite-openvino-int8`, as `steb paper --backend` names it) by its name without the backend."""
     parts = Path(run_dir).resolve().parts
     exact = re.sub(f"-({'|'.join(BACKENDS)})$", "", parts[-1])
     for i in range(1, len(parts)):
@@ -188,9 +188,9 @@ def verify_run(run_dir, reference_dir=None, models=None, models_of_several_store
                              f"(their models: {', '.join(sorted(known))})")
     run, ref = of_models(run, models), of_models(ref, with_exact_models(models))
     settings = read_run_settings(run_dir), read_run_settings(reference_dir)
-    rows, exact_of = [], screening_pairs(run, ref)
+    rows, exact_of = [], screening_pairs(run, ref)   # a screening result the reference holds too: as any
     for key in sorted((set(run) | set(ref)) - set(exact_of.values())):
-        if key in exact_of: row = screening_row(run[key], ref[exact_of[key]])
+        if key in exact_of and key not in ref: row = screening_row(run[key], ref[exact_of[key]])
         elif key not in run: row = {"verdict": "missing", "reference": ref[key]["main_score"]}
         elif key not in ref: row = {"verdict": "new", "run": run[key]["main_score"]}
         else: row = compare_result(run[key], ref[key], *settings)
@@ -205,8 +205,8 @@ PASSING = ("identical", "same numbers", "within tolerance", "new", *SCREENING[:2
 
 # %% ../nbs/lib/72_verify.ipynb #2df19239
 def model_names(models) -> set[str] | None:
-    """The registry names of `models` (a name, alias or paper name; unregistered: as given; `NAME@BACKEND`: the
-    registry name with its backend); None: every model."""
+    """The registry names of `models` (a name, alias or paper name; unregistered: as given; `NAME@BACKEND`:
+    the registry name with its backend); None: every model."""
     from steb_lib.models.registry import registry_lookup
     def registered(name):
         base, backend = split_backend(name)
