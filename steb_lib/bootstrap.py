@@ -57,6 +57,7 @@ MIN_UNITS = 20        # fewer independent units than this: no interval, no boots
 MIN_TAIL = 5          # replicates a bound must keep beyond it; fewer: it rests on the replicates' extremes
 MIN_TABLE_UNITS = 200   # fewer under a table's ranked column: no simultaneous ranks (the equal-model study)
 
+# %% ../nbs/lib/07_bootstrap.ipynb #d306e62e
 def bias_correction(replicates, estimate: float) -> float:
     "z0 = Φ⁻¹(share of the finite replicates below `estimate`, ties half), kept within [½/B, 1 − ½/B]."
     from scipy.stats import norm   # imported on first use: the CLI never waits for scipy
@@ -64,6 +65,7 @@ def bias_correction(replicates, estimate: float) -> float:
     below = ((r < estimate).sum() + 0.5 * (r == estimate).sum()) / r.size
     return float(norm.ppf(np.clip(below, 0.5 / r.size, 1 - 0.5 / r.size)))
 
+# %% ../nbs/lib/07_bootstrap.ipynb #b5a0fad2
 def interval_refusal(replicates, estimate: float, units: int | None = None, level: float = CONFIDENCE) -> str:
     """Why `replicates` give `estimate` no interval at `level` ('' where they give one): too few units, no
     finite replicate, no spread, the estimate outside the replicates' central range (bias beyond spread), or
@@ -79,6 +81,7 @@ def interval_refusal(replicates, estimate: float, units: int | None = None, leve
     tails = norm.cdf([2 * z0 - z, -(2 * z0 + z)])
     return "at extremes" if tails.min() * r.size < MIN_TAIL else ""
 
+# %% ../nbs/lib/07_bootstrap.ipynb #ceab3994
 def bias_corrected_interval(replicates, estimate: float, level: float = CONFIDENCE) -> tuple[float, float]:
     """The bias-corrected percentile interval (BC) of `estimate` from its replicates: the percentile
     interval's quantiles moved by z0 (`bias_correction`). (NaN, NaN) where `interval_refusal` gives a reason:
@@ -113,6 +116,7 @@ def weighted_auroc(scores, positive, weights) -> np.ndarray | float:
 # %% ../nbs/lib/07_bootstrap.ipynb #c630479a
 P_FLOOR = 2 / BOOTSTRAP_REPLICATES   # the smallest p the replicates resolve: reported as "≤ 0.002"
 
+# %% ../nbs/lib/07_bootstrap.ipynb #da16f999
 def quantile_level(replicates, x: float) -> float:
     """The level a at which the replicates' linear quantile (`np.quantile`'s default) equals `x`: 0 below the
     smallest, 1 above the largest, the middle of a run of replicates equal to `x`."""
@@ -123,6 +127,7 @@ def quantile_level(replicates, x: float) -> float:
     if lo == 0 or lo == n: return float(lo > 0)
     return float((lo - 1 + (x - r[lo - 1]) / (r[lo] - r[lo - 1])) / (n - 1))
 
+# %% ../nbs/lib/07_bootstrap.ipynb #7d15b5ef
 def bootstrap_p_value(differences, estimate: float) -> float:
     """Two-sided p-value of 'the difference is 0': the smallest α at which the bias-corrected (1 − α)
     interval of `estimate` from its paired replicate `differences` excludes 0 (0: beyond every replicate)."""
@@ -132,10 +137,12 @@ def bootstrap_p_value(differences, estimate: float) -> float:
     z0, a0 = bias_correction(d, estimate), quantile_level(d, 0.0)
     return float(min(1.0, 2 * norm.sf(abs(2 * z0 - norm.ppf(a0)))))
 
+# %% ../nbs/lib/07_bootstrap.ipynb #f58f19c6
 def format_p(p: float) -> str:
     "A p-value as printed: three decimals, '≤ 0.002' at the bootstrap's floor, blank where there is none."
     return "" if p != p else f"≤ {P_FLOOR:.3f}" if p < P_FLOOR else f"{p:.3f}"
 
+# %% ../nbs/lib/07_bootstrap.ipynb #9b4511d7
 def paired_difference(main_a: float, main_b: float, replicates_a, replicates_b,
                       level: float = CONFIDENCE, units: int | None = None) -> dict:
     """A − B with its bias-corrected interval and p-value (one rule: `bootstrap_p_value`), from replicates on

@@ -35,6 +35,7 @@ def _add_profile_options(p):
     p.add_argument("--correct", default="", metavar="NAME,...",
                    help="apply some corrections (steb corrections lists them) on top of --profile")
 
+# %% ../nbs/lib/98_cli.ipynb #929d9d25
 def seed_number(text: str) -> int:
     "A `--seed`: an integer from 0 to 2**32 - 1 (what numpy and scikit-learn take), else an argparse error."
     try: seed = int(text)
@@ -43,6 +44,7 @@ def seed_number(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not a seed: an integer from 0 to {2**32 - 1}")
     return seed
 
+# %% ../nbs/lib/98_cli.ipynb #7e1c8f98
 def number_from(low: float, kind=int, above: bool = False):
     """An argparse type: a finite `kind` number at least `low` (more than it, `above`), else an argparse error
     naming the range (a count of CPUs or retries, a time factor: never negative, NaN or infinite)."""
@@ -57,6 +59,7 @@ def number_from(low: float, kind=int, above: bool = False):
         return value
     return parse
 
+# %% ../nbs/lib/98_cli.ipynb #c0f26345
 def _add_backend_options(p):
     "`--backend`, `--quantize`: the models run on a fast CPU backend, under names of their own."
     p.add_argument("--backend", choices=("torch", "onnx", "openvino"), default="torch",
@@ -65,6 +68,7 @@ def _add_backend_options(p):
     p.add_argument("--quantize", choices=("int8",),
                    help="with --backend onnx|openvino: int8 (faster, screening)")
 
+# %% ../nbs/lib/98_cli.ipynb #a6ff6647
 def models_on_backend(models, backend: str = "torch", quantize: str | None = None) -> list:
     "`models` named for `backend` (`NAME@openvino-int8`); torch: as they are."
     if backend == "torch":
@@ -72,12 +76,14 @@ def models_on_backend(models, backend: str = "torch", quantize: str | None = Non
         return list(models)
     return [f"{m}@{backend}{'-' + quantize if quantize else ''}" for m in models]
 
+# %% ../nbs/lib/98_cli.ipynb #b668f070
 def _add_kernels_option(p):
     "`--native-kernels`: read by the console script before anything loads (`run_settings.launch`)."
     p.add_argument("--native-kernels", action="store_true",
                    help="the machine's fastest numeric kernels, not the pinned ones (steb kernels): results "
                    "may differ in the last digits from another machine's")
 
+# %% ../nbs/lib/98_cli.ipynb #01a7c9ca
 def _add_run_options(p):
     _add_profile_options(p); _add_kernels_option(p)
     p.add_argument("--results-dir", default="results", help="results store (default: results/)")
@@ -290,6 +296,7 @@ def _add_fetch_parser(sub) -> None:
                     help="models the registry does not pin: fetch the hub's latest commit and move "
                          "the pin of your models.lock to it")
 
+# %% ../nbs/lib/98_cli.ipynb #79a2fadf
 def _add_prepare_parser(sub) -> None:
     pr = _command(sub, "prepare", prepare)
     pr.add_argument("name")
@@ -297,6 +304,7 @@ def _add_prepare_parser(sub) -> None:
     pr.add_argument("--seed", type=seed_number, default=DEFAULT_SEED); _add_profile_options(pr)
     pr.add_argument("--out", default="prepared", help="output directory (default: prepared/, git-ignored)")
 
+# %% ../nbs/lib/98_cli.ipynb #bf06b61e
 def _add_status_parser(sub) -> None:
     from steb_lib.data.datasets import SUITES
     st = _command(sub, "status", run_status)
@@ -316,6 +324,7 @@ WITH_DEFAULTS_HELP = ("read the store beside the committed STEB-lite results of 
 WIDE_HELP = ("each table in one piece, every column and full model names (default: fitted to a 100-column "
              "terminal: split into parts, empty columns dropped, names shortened, each said in a line)")
 
+# %% ../nbs/lib/98_cli.ipynb #031c2995
 def _add_results_parsers(sub) -> None:
     "`steb export` and `steb table`: a results directory in another format, or as STEB's scores."
     ex = _command(sub, "export", run_export)
@@ -542,6 +551,7 @@ def run_sweep(a, jobs) -> int:
     print(f"status: steb status --results-dir {a.results_dir}")
     return 1 if out["failed"] else 0
 
+# %% ../nbs/lib/98_cli.ipynb #16a23e24
 def print_sweep_plan(a, jobs) -> int:
     "`--dry-run`: the packs of the unfinished `jobs` and their estimated cost; nothing is submitted."
     import os
@@ -671,6 +681,7 @@ def of_a_suite(results) -> bool:
     paper = {e["name"] for s in SUITES for e in suite_datasets(s) if in_paper_scores(e["name"])}
     return bool(paper & set(results["dataset"]))
 
+# %% ../nbs/lib/98_cli.ipynb #df92c091
 def off_suite_line(results, instead: str = "each result's main score") -> str | None:
     "The line said instead of STEB scores where `results` hold no dataset of a STEB suite (None: they do)."
     if of_a_suite(results): return None
@@ -678,6 +689,7 @@ def off_suite_line(results, instead: str = "each result's main score") -> str | 
     return (f"(no dataset of a STEB suite here: {datasets}; {instead} instead of STEB scores, which average "
             "a suite's datasets)")
 
+# %% ../nbs/lib/98_cli.ipynb #039c1d90
 def screening_line(results) -> str | None:
     "The line naming `results`' screening rows (models on a fast CPU backend, `MODEL@BACKEND`); None: none."
     from steb_lib.models.registry import split_backend
@@ -685,6 +697,7 @@ def screening_line(results) -> str | None:
     return ("screening rows (run on a fast CPU backend, not the models' own vectors; judge them against the "
             f"exact results: steb verify STORE --against EXACT_STORE): {', '.join(names)}")
 
+# %% ../nbs/lib/98_cli.ipynb #4e0d71d5
 @contextlib.contextmanager
 def beside_defaults(results_dir, with_defaults: bool = True, defaults=None):
     """The store to read: `results_dir`, or (`with_defaults`) a temporary view — a folder of links, nothing
@@ -709,6 +722,7 @@ def beside_defaults(results_dir, with_defaults: bool = True, defaults=None):
         yield view
     finally: shutil.rmtree(view)   # the links only: rmtree never follows them
 
+# %% ../nbs/lib/98_cli.ipynb #a95d7932
 def left_out_lines(info: dict) -> list[str]:
     """What a score's own rules left out (`steb_scores` info), in words: a column's datasets missing for some
     model, or models missing a dataset of a task."""
@@ -718,6 +732,7 @@ def left_out_lines(info: dict) -> list[str]:
             + [f"{task}: models left out, missing a dataset of the task: {', '.join(names)}"
                for task, names in (info.get("models_left_out") or {}).items()])
 
+# %% ../nbs/lib/98_cli.ipynb #ad17c21e
 def run_table(a) -> int:
     "`steb table`: `print_tables` of the store (`--with-defaults`: beside the default models')."
     with beside_defaults(a.results_dir, a.with_defaults) as store:
@@ -803,6 +818,7 @@ def print_interval_tables(results_dir, scores, as_csv: bool = False, wide: bool 
         print(line + "\n"); scores = ("main",)
     print(interval_report(results_dir, scores, as_csv, width=None if wide else WIDTH))
 
+# %% ../nbs/lib/98_cli.ipynb #bb926532
 def shown_differences(table):
     "A comparison table as printed: two decimals, p as `format_p` writes it, blanks where there is no number."
     from steb_lib.bootstrap import format_p
@@ -812,12 +828,14 @@ def shown_differences(table):
         elif table[col].dtype.kind == "f": shown[col] = ["" if v != v else f"{v:.2f}" for v in table[col]]
     return shown
 
+# %% ../nbs/lib/98_cli.ipynb #a928e717
 def run_compare(a) -> int:
     """`steb compare A B`: per dataset and per STEB score, A − B with its paired interval and p-value
     (`--with-defaults`: either may be a default model)."""
     with beside_defaults(a.results_dir, a.with_defaults) as store:
         return _compare(store, a.model_a, a.model_b, a.wide)
 
+# %% ../nbs/lib/98_cli.ipynb #76c59c29
 def _compare(store, model_a: str, model_b: str, wide: bool = False) -> int:
     from steb_lib.intervals import compare_models
     per_dataset, per_score = compare_models(store, model_a, model_b)

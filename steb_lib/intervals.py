@@ -260,11 +260,13 @@ def interval_cells(frame: pd.DataFrame, score: str, profile: Profile | str = FRO
     return {"table": table, "info": info, "reps": reps, "low": low, "high": high, "refused": refused,
             "ranks": ranks}
 
+# %% ../nbs/lib/73_intervals.ipynb #49aaafd6
 def shown_cell(value: float, low: float, high: float, refused: str) -> str:
     "A cell as printed: '41.27 [36.62, 46.35]', '43.06 (6 units)', or '–' for no score."
     if value != value: return "–"
     return f"{value:.2f} [{low:.2f}, {high:.2f}]" if low == low else f"{value:.2f} ({refused})"
 
+# %% ../nbs/lib/73_intervals.ipynb #bf78b43a
 def interval_table(frame: pd.DataFrame, score: str, profile: Profile | str = FROM_RESULTS,
                    level: float = CONFIDENCE, cells: dict | None = None) -> pd.DataFrame:
     """The `score` table with each cell `score [low, high]` (×100, two decimals; no interval: the score and
@@ -338,6 +340,7 @@ def score_differences(frame: pd.DataFrame, a: str, b: str, scores=("operational"
     columns = ["score", "column", a, b, "A − B", "low", "high", "p", "test"]
     return pd.DataFrame(rows).reindex(columns=columns).set_index("score")
 
+# %% ../nbs/lib/73_intervals.ipynb #29ef7673
 def stored_name(name: str, models) -> str:
     """The name model `name` has among a store's `models`: itself, or its registry entry's name (a model is
     stored under that whatever alias it was evaluated by: `all-MiniLM-L6-v2`)."""
@@ -345,6 +348,7 @@ def stored_name(name: str, models) -> str:
     if name in models or (spec := registry_lookup(name)) is None: return name
     return spec.name if spec.name in models else name
 
+# %% ../nbs/lib/73_intervals.ipynb #b8775e5f
 def compare_models(results_dir, a: str, b: str, level: float = CONFIDENCE) -> tuple:
     """(per-dataset differences, per-score differences) of models `a` and `b` in `results_dir`, paired (each
     named as stored or by a registry alias)."""
@@ -369,6 +373,7 @@ INTERVALS_NOTE = (
     "surely below #1; blank beside [–]: no claim either way. random is a reference, never ranked. All of it "
     "is conditional on these datasets.")
 
+# %% ../nbs/lib/73_intervals.ipynb #925b2b25
 def result_interval_cell(result: dict) -> str:
     "A result's main score ×100 with its stored 95% interval, or why it has none: `52.80 [48.29, 57.39]`."
     metric, boot = task_spec(result["task"]).main_metric, result.get("bootstrap") or {}
@@ -376,6 +381,7 @@ def result_interval_cell(result: dict) -> str:
         return f"{100 * result['main_score']:.2f} [{100 * ends[0]:.2f}, {100 * ends[1]:.2f}]"
     return f"{100 * result['main_score']:.2f} ({(boot.get('refused') or {}).get(metric) or 'no interval'})"
 
+# %% ../nbs/lib/73_intervals.ipynb #49d779c3
 def main_interval_table(results_dir) -> pd.DataFrame:
     "Every result's `result_interval_cell`: dataset/task × model (a scoring variant by its system name)."
     cells = [(f"{r['dataset']}/{r['task']}", result_system(r), result_interval_cell(r))
@@ -384,6 +390,7 @@ def main_interval_table(results_dir) -> pd.DataFrame:
     frame = pd.DataFrame(cells, columns=["dataset/task", "model", "cell"])
     return frame.pivot(index="dataset/task", columns="model", values="cell").fillna("–")
 
+# %% ../nbs/lib/73_intervals.ipynb #4ae7e22c
 def reference_note(table: pd.DataFrame) -> str:
     """Why a reference model (random) is not ranked though it may outscore ranked ones, from `table`'s numbers
     (models × columns, ×100, the overall score last): the ranked models it is above, and the columns that
@@ -401,6 +408,7 @@ def reference_note(table: pd.DataFrame) -> str:
                      + (", lifted by " + " and ".join(top) if top else "") + ".")
     return "\n".join(lines)
 
+# %% ../nbs/lib/73_intervals.ipynb #ec0b49ee
 def interval_report(results_dir, scores=("operational", "definitional"), as_csv: bool = False,
                     width: int | None = WIDTH) -> str:
     """Each score's `interval_table` as markdown (or CSV), then what the intervals mean; score 'main': each
@@ -460,6 +468,7 @@ def holm_adjusted(p_values) -> np.ndarray:
 # %% ../nbs/lib/73_intervals.ipynb #cd639559
 BASE_MODEL = "sentence-transformers/all-MiniLM-L6-v2"   # the base styledistance-mini is trained from
 
+# %% ../nbs/lib/73_intervals.ipynb #cfe45dcc
 def style_leads_order_alignment(stores: dict) -> dict:
     """§5: StyleDistance leads order alignment, as STEB-lite can test it: `styledistance-mini` beats its base
     all-MiniLM-L6-v2 on the operational order-alignment column; the random reference's score in the note."""
@@ -477,6 +486,7 @@ def style_leads_order_alignment(stores: dict) -> dict:
         out["note"] = (out.get("note", "") + note).lstrip("; ")
     return out
 
+# %% ../nbs/lib/73_intervals.ipynb #16e6c0b2
 def swapped_pair(chunk_table, chunk_reps, trunc_table, trunc_reps, a: str, b: str) -> dict | None:
     """a above b under chunk-and-pool and below under truncation (multilingual AV): both paired differences
     with the intersection-union p (the larger of the two); None where the pair does not swap."""
@@ -487,6 +497,7 @@ def swapped_pair(chunk_table, chunk_reps, trunc_table, trunc_reps, a: str, b: st
     return {"pair": f"{a} above {b} under chunk, below under truncate",
             "p": max(chunk.get("p", np.nan), trunc.get("p", np.nan))}
 
+# %% ../nbs/lib/73_intervals.ipynb #a4b98257
 def truncation_changes_ranks(stores: dict) -> dict:
     """§F, Tab. 14: the protocol changes the multilingual AV ranking: some pair of models ordered one way
     under chunk-and-pool and the other under truncation, both differences separable, Holm over the swapped
@@ -511,6 +522,7 @@ def truncation_changes_ranks(stores: dict) -> dict:
                     f"{format_p(adjusted[best])}; truncation changes {len(moved)} of {len(models)} models' "
                     "scores"}
 
+# %% ../nbs/lib/73_intervals.ipynb #e800ced8
 def luar_beats_gpt(stores: dict) -> dict:
     "Tab. 1: LUAR-CRUD beats GPT-5.2 on authorship retrieval: only the published numbers exist."
     return {"verdict": "not testable here", "note": "Tab. 1 is published numbers only (83.0 vs 59.0 R@8): no "
@@ -562,6 +574,7 @@ def dataset_stability(frame: pd.DataFrame, score: str = "operational",
     out["rank range"] = [f"{int(lo)}–{int(hi)}" for lo, hi in zip(moved.min(1), moved.max(1))]
     return out
 
+# %% ../nbs/lib/73_intervals.ipynb #f8dc7636
 def clustering_chance(results_dir, shuffles: int = 200) -> pd.DataFrame:
     """Per clustering result: its V-measure (seed 0, the released score), the permutation chance level of its
     clusters (the mean V-measure of `shuffles` seeded shuffles of them against the labels), the adjusted

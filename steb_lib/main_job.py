@@ -66,8 +66,10 @@ def evaluate_model(model: str, suite: str, multilingual, results_dir, kw: dict, 
         return {"failed": [], "parity": n}
     return {"failed": failed, "parity": 0}
 
+# %% ../nbs/lib/85_main_job.ipynb #12e79d7c
 def _model_job(args: tuple) -> dict: return evaluate_model(*args)
 
+# %% ../nbs/lib/85_main_job.ipynb #e2557da6
 def job_cost(model: str) -> int:
     """A rough rank of a model's main-job work: the cost its family declared at its registration (a neural
     model 3), one more if steb-lib must train it first."""
@@ -156,6 +158,7 @@ def parity_results_dir(results_dir) -> Path:
     "Where the parity notebook's variants of `results_dir` live (its default store): `<results_dir>-parity`."
     return Path(f"{results_dir}-parity")
 
+# %% ../nbs/lib/85_main_job.ipynb #b4a907bd
 def verify_main_job(results_dir, models=None) -> dict:
     """The main job's stores (chunk, truncate, each parity variant) against the committed stores of those
     names (`72_verify`), judged on `models` alone (None: every model), each summary logged; {'passed': all
@@ -175,6 +178,7 @@ def verify_main_job(results_dir, models=None) -> dict:
     passed, line = overall_verdict(counts, failed)
     return {"passed": passed, "line": f"verified {judged} stores against the committed ones: {line}"}
 
+# %% ../nbs/lib/85_main_job.ipynb #c9d178e0
 def main_job_parity(suite: str, results_dir, notebooks, how) -> tuple | None:
     """(pairs, parity_dir) of the parity notebook's runs, for the model jobs to do beside the evaluation; None
     when the notebook is not run or would not use them (`how`, the evaluation's options: a profile other than

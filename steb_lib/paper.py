@@ -118,21 +118,25 @@ def side_by_side(this_run: pd.DataFrame, paper: pd.DataFrame, columns=None, labe
     out.index = [display_name(m) for m in out.index]
     return out.rename_axis("model")
 
+# %% ../nbs/lib/80_paper.ipynb #ba7ab942
 def output_dir(given, kind: str) -> Path:
     """Where a paper notebook writes its `kind` ("tables" or "figures"): `given`; else `$STEB_TABLES_DIR` /
     `$STEB_FIGURES_DIR` (test.sh points them at a temporary folder for nbdev_test); else the clone's own (the
     one the notebook runs in: `core.data_dir`)."""
     return Path(given or os.environ.get(f"STEB_{kind.upper()}_DIR") or data_dir().parent/kind)
 
+# %% ../nbs/lib/80_paper.ipynb #80265818
 def store_keys(results_dir) -> set[str]:
     "The results of a store, as `model/dataset/task`."
     found = Path(results_dir).glob("*/*/*.json")
     return {p.relative_to(results_dir).with_suffix("").as_posix() for p in found}
 
+# %% ../nbs/lib/80_paper.ipynb #c45fabad
 def store_extent(keys: set) -> str:
     "`N results of M models`."
     return f"{len(keys)} results of {len({k.split('/')[0] for k in keys})} models"
 
+# %% ../nbs/lib/80_paper.ipynb #07e60fce
 def results_to_read(results_dir=None, suite: str = "lite") -> str:
     """The results a paper notebook reads: `results_dir` as given; else what the main job (`bash run.sh`)
     wrote in this clone, `results/<suite>`, when it holds every result of the committed store of the suite;
@@ -148,6 +152,7 @@ def results_to_read(results_dir=None, suite: str = "lite") -> str:
     print(f"reading results from {Path(results_dir).absolute()} ({store_extent(store_keys(results_dir))})")
     return str(results_dir)
 
+# %% ../nbs/lib/80_paper.ipynb #1a92b792
 def markdown_table(table: pd.DataFrame) -> str:
     "`table` as markdown, two decimals, '–' for a missing number (tabulate shows NaN as 'nan', None as '–')."
     return table.astype(object).where(table.notna(), None).to_markdown(floatfmt=".2f", missingval="–")
@@ -295,6 +300,7 @@ def paper_column_counts(score: str) -> dict:
     return {col: sum(task in e["tasks"] for e in multi)
             for col, task in (("pair_classification", "predefined"), ("retrieval", "retrieval"))}
 
+# %% ../nbs/lib/80_paper.ipynb #ae127b6d
 def reference_verdicts(score: str, table: pd.DataFrame, info: dict, results: pd.DataFrame,
                        against: str = "paper") -> tuple:
     """(`paper_verdicts` of `table`, a `steb_scores` table of `results`, against a published table: the
@@ -310,6 +316,7 @@ def reference_verdicts(score: str, table: pd.DataFrame, info: dict, results: pd.
     reasons = comparability(table, info, paper_column_counts(score), ", ".join(also) or None)
     return paper_verdicts(table, published, reasons, label), label
 
+# %% ../nbs/lib/80_paper.ipynb #56d259ae
 def paper_comparison(score: str, table: pd.DataFrame, info: dict, results: pd.DataFrame,
                      against: str = "paper") -> tuple:
     "(`marked_side_by_side` of `table` with its `reference_verdicts`, their legend)."

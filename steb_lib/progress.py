@@ -29,10 +29,12 @@ def expected_by_store(models, suite: str, multilingual, results_dir) -> dict:
     return {str(results_dir): len(models) * chunk,
             str(protocol_results_dir(results_dir, "truncate")): len(models) * truncate}
 
+# %% ../nbs/lib/84_progress.ipynb #25824892
 def expected_results(models, suite: str, multilingual) -> int:
     "The results the evaluation writes: per model, each (dataset, task) of `suite` and of its `multilingual`."
     return sum(expected_by_store(models, suite, multilingual, "results").values())
 
+# %% ../nbs/lib/84_progress.ipynb #b566a4fa
 def expected_parity(models, suite: str) -> tuple[int | None, int]:
     """(results, variants) of the parity runs of `models`: as many as the committed store of `suite` holds for
     them (the same runs), and in how many variants; (None, 0) when it has none, or lacks a model (then counted
@@ -44,6 +46,7 @@ def expected_parity(models, suite: str) -> tuple[int | None, int]:
     if not names or names - {p.parts[-3] for p in found}: return None, 0
     return len(found), len({p.parts[-4] for p in found})
 
+# %% ../nbs/lib/84_progress.ipynb #35524114
 def training_plan(models) -> dict:
     "{model: its recipe's steps} of the `models` steb-lib trains and has not trained yet (trained first)."
     from steb_lib.models.registry import trained_entry
@@ -58,6 +61,7 @@ def training_plan(models) -> dict:
         if not trained: plan[model] = registered_recipe(spec).steps
     return plan
 
+# %% ../nbs/lib/84_progress.ipynb #e155cd1e
 def new_result_files(stores, seen: set) -> list[tuple[Path, dict]]:
     """(path, result) of the results under `stores` whose paths are not in `seen` (added to it), oldest first,
     as written (to show them: the runner checks them when it reads them)."""
@@ -73,10 +77,12 @@ def new_result_files(stores, seen: set) -> list[tuple[Path, dict]]:
     # any file at all: what is not a whole result is not shown (and the watcher goes on)
     return [(p, r) for p, r in zip(paths, map(read, paths)) if result_problem(r) is None]
 
+# %% ../nbs/lib/84_progress.ipynb #0a916d81
 def new_results(stores, seen: set) -> list[dict]:
     "The results of `new_result_files`."
     return [r for _, r in new_result_files(stores, seen)]
 
+# %% ../nbs/lib/84_progress.ipynb #434431b2
 def prior_seconds(stores, models) -> dict:
     """{(store, `model/dataset/task`): seconds} of the committed results of `models` in each store's
     committed counterpart (`verify.default_reference`; a store without one: none): what each result to come
@@ -94,10 +100,12 @@ def prior_seconds(stores, models) -> dict:
             prior[(str(store), p.relative_to(committed).as_posix())] = seconds
     return prior
 
+# %% ../nbs/lib/84_progress.ipynb #ba4e519f
 def duration(seconds: float) -> str:
     "`N s` under two minutes, else `N min`."
     return f"{seconds:.0f} s" if seconds < 120 else f"{round(seconds / 60)} min"
 
+# %% ../nbs/lib/84_progress.ipynb #9fef96bb
 def result_line(result: dict, done: int, expected: int, left_s: float | None, tag: str = "") -> str:
     "`[done/expected, ~N min left] model / dataset / task (tag): score (seconds)`."
     left = f", ~{duration(left_s)} left" if left_s else ""   # None: no estimate yet; 0: nothing is left
@@ -115,6 +123,7 @@ def whole_results(store) -> set:
         except (OSError, ValueError): return False
     return {p for p in Path(store).glob("*/*/*.json") if whole(p)}
 
+# %% ../nbs/lib/84_progress.ipynb #75f14ba9
 def progress_state(stores: dict, expected: dict, jobs_dir=None, names=(), parallelism: int = 2,
                    timeline=None, prior=None) -> dict:
     """What the progress lines follow: the stores ({directory: kind of work}) and the results already in them
@@ -135,11 +144,13 @@ def progress_state(stores: dict, expected: dict, jobs_dir=None, names=(), parall
             "prior": {(s, k): v for (s, k), v in (prior or {}).items() if Path(s)/k not in seen},
             "calibration": [0.0, 0.0]}   # seconds here and in the committed stores, of the results seen
 
+# %% ../nbs/lib/84_progress.ipynb #b00a6bf0
 def totals(state: dict) -> tuple[int, int]:
     "(results done, results expected) over every kind (a kind not known ahead: as many as done)."
     done = sum(state["done"].values())
     return done, sum(max(e or 0, state["done"][k]) for k, e in state["expected"].items())
 
+# %% ../nbs/lib/84_progress.ipynb #25d4cc67
 def progress_step(state: dict, now: float, heartbeat_s: float = 55.0) -> list[str]:
     """The lines since the last step: phases started (the timeline), new results, newly failed items, and a
     line on what is running after `heartbeat_s` without any."""
@@ -172,6 +183,7 @@ def new_events(state: dict) -> list[dict]:
     for event in events: track_event(state, event)
     return events
 
+# %% ../nbs/lib/84_progress.ipynb #1dffc4cf
 def track_event(state: dict, e: dict) -> None:
     "Note `e` in `state`: its worker's number, the phases running on it, a training's steps and pace."
     state["workers"].setdefault(e["worker"], len(state["workers"]) + 1)
@@ -182,11 +194,13 @@ def track_event(state: dict, e: dict) -> None:
     elif "end" in e: running[:] = [r for r in running if (r["what"], r["start"]) != (e["what"], e["start"])]
     else: running.append(e)
 
+# %% ../nbs/lib/84_progress.ipynb #cf3069b4
 def training_left(t: dict) -> float:
     "Seconds a training has left at its pace so far (0 before a second step is seen)."
     steps_seen = t["step"] - t["s0"]
     return (t["steps"] - t["step"]) * (t["t"] - t["t0"]) / steps_seen if steps_seen > 0 else 0.0
 
+# %% ../nbs/lib/84_progress.ipynb #24cee75a
 def time_left(state: dict) -> float | None:
     """Seconds left: each result to come at what it cost in the committed store (`prior_seconds`) times this
     run's pace against those so far (1 before any); one without a committed counterpart at its kind's mean
@@ -285,6 +299,7 @@ def job_plan(models, suite: str, multilingual, results_dir, parity, notebooks) -
             "variants": variants, "parity": n, "variants_touched": touched,
             "training": training_plan(models), "notebooks": list(notebooks)}
 
+# %% ../nbs/lib/84_progress.ipynb #47f346bf
 def plan_progress(plan: dict, jobs_dir=None, parallelism: int = 2, timeline=None) -> dict:
     "The `progress_state` of `plan`: its stores (evaluation, parity) and the results expected of each."
     stores = {s: "evaluation" for s in plan["stores"]} | {v: "parity" for v in plan["variants"]}
@@ -293,6 +308,7 @@ def plan_progress(plan: dict, jobs_dir=None, parallelism: int = 2, timeline=None
     prior = prior_seconds(stores, plan["models"])
     return progress_state(stores, expected, jobs_dir, plan["models"], parallelism, timeline, prior)
 
+# %% ../nbs/lib/84_progress.ipynb #1fcef586
 def plan_line(plan: dict, state: dict) -> str:
     "The first line: everything the job will do, counted, and what the lines that follow say."
     left = lambda kind: max(0, (state["expected"].get(kind) or 0) - state["done"].get(kind, 0))   # noqa: E731
@@ -311,6 +327,7 @@ def plan_line(plan: dict, state: dict) -> str:
     return (f"the main job, {n} model{'s' * (n != 1)}: " + "; ".join(parts) + ". A line per result as it "
             "lands ([done/all, time left]), per phase as it starts, and one at least every minute")
 
+# %% ../nbs/lib/84_progress.ipynb #c5ac4687
 @contextmanager
 def progress_printed(state: dict | None, first: str | None = None, poll_s: float = 2.0,
                      heartbeat_s: float = 55.0):

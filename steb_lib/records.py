@@ -124,6 +124,7 @@ def write_arrays(path, arrays: dict, within=None) -> dict:
     shapes = {n: [np.asarray(a).dtype.str, list(np.shape(a))] for n, a in sorted(arrays.items())}
     return {"file": Path(path).name, "sha256": arrays_sha256(arrays), "arrays": shapes}
 
+# %% ../nbs/lib/02_records.ipynb #407e3c1a
 def archive_problem(path, field: dict) -> str | None:
     """What makes the `.npz` at `path` unsafe to inflate (None: nothing): a member its record's `arrays` does
     not name, a declared size or an `.npy` header (dtype, shape) other than the record's. Read before any
@@ -144,6 +145,7 @@ def archive_problem(path, field: dict) -> str | None:
             if said != (shape, dtype): return f"{info.filename} says shape {said[0]}, its record {shape}"
     return None
 
+# %% ../nbs/lib/02_records.ipynb #9a909cad
 def npy_header(stream) -> tuple:
     "(shape, dtype) an `.npy` stream's header declares, read without its data."
     import numpy as np
@@ -152,6 +154,7 @@ def npy_header(stream) -> tuple:
     shape, _, dtype = read(stream)
     return tuple(shape), np.dtype(dtype)
 
+# %% ../nbs/lib/02_records.ipynb #2dc0cdb9
 def read_arrays(path, field: dict) -> dict:
     """The arrays a record's `field` names, read from `path` once its archive is safe to inflate
     (`archive_problem`) and checked against its sha256; a clear error if not."""

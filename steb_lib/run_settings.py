@@ -33,12 +33,14 @@ KERNEL_PINS = {
 SPEED_PINS = {"OMP_WAIT_POLICY": "PASSIVE"}   # no bit changes: torch's idle OpenMP threads sleep, not spin
 NATIVE_KERNELS_VAR = "STEB_NATIVE_KERNELS"   # 1: leave the machine's fastest kernels (as --native-kernels)
 
+# %% ../nbs/lib/03_run_settings.ipynb #97c97376
 def native_kernels_asked(argv, environ) -> bool:
     "Does this command ask for the machine's own kernels (`--native-kernels`, or `STEB_NATIVE_KERNELS=1`)?"
     return "--native-kernels" in argv or environ.get(NATIVE_KERNELS_VAR, "") not in ("", "0")
 
 COMPILE_CACHE_VAR, PINNED_CACHE_TAG = "TORCHINDUCTOR_CACHE_DIR", "steb-pinned-avx2"
 
+# %% ../nbs/lib/03_run_settings.ipynb #2367444b
 def compile_cache_pin(environ) -> dict:
     """{TORCHINDUCTOR_CACHE_DIR: a folder for pinned processes only}: torch's compiled-code cache does not key
     on `ATEN_CPU_CAPABILITY`, so code `torch.compile` built unpinned and loaded pinned (or the reverse) runs
@@ -52,6 +54,7 @@ def compile_cache_pin(environ) -> dict:
     default = str(Path(temp)/f"torchinductor_{uid}")
     return {COMPILE_CACHE_VAR: f"{own or default}-{PINNED_CACHE_TAG}"}
 
+# %% ../nbs/lib/03_run_settings.ipynb #5e7e4a92
 def pin_kernels(environ=None) -> dict:
     """Set the pins in `environ` (default: this process's), `SPEED_PINS` the user left unset and a compile
     cache of the pinned processes' own (`compile_cache_pin`); {variable: value before} of the pins it
@@ -68,6 +71,7 @@ def pin_kernels(environ=None) -> dict:
     if environ is os.environ: route_products_when_torch_loads()   # torch's products, when it loads (below)
     return changed
 
+# %% ../nbs/lib/03_run_settings.ipynb #18cee15a
 def unpin_kernels(environ=None) -> list[str]:
     """Take out of `environ` the pins it holds at their pinned values (a shell that ran `eval "$(steb kernels
     --shell)"`), so that `--native-kernels` gets the machine's kernels; the thread count stays. The names."""
@@ -95,6 +99,7 @@ ROW_BLOCK = 12           # rows in a block of OpenBLAS's Haswell kernels: whole 
 PARALLEL_WORK = 1 << 21  # multiply-adds below which a product is not split over threads
 _pools = {}
 
+# %% ../nbs/lib/03_run_settings.ipynb #83bac4b4
 def row_blocks(rows: int, parts: int) -> list[slice]:
     "`rows` in at most `parts` slices of whole `ROW_BLOCK`s (the last takes the rows left over)."
     blocks = rows // ROW_BLOCK
@@ -102,6 +107,7 @@ def row_blocks(rows: int, parts: int) -> list[slice]:
     starts = list(range(0, blocks * ROW_BLOCK, -(-blocks // parts) * ROW_BLOCK))
     return [slice(s, e) for s, e in zip(starts, starts[1:] + [rows])]
 
+# %% ../nbs/lib/03_run_settings.ipynb #54b941fc
 def product_parts(x, threads: int) -> list[slice]:
     "Slices of `x`'s first axis, one per thread: a stack's matrices, or a matrix's rows in whole blocks."
     n = x.shape[0]
@@ -109,6 +115,7 @@ def product_parts(x, threads: int) -> list[slice]:
     parts = [slice(i * n // threads, (i + 1) * n // threads) for i in range(threads)]
     return [s for s in parts if s.stop > s.start]
 
+# %% ../nbs/lib/03_run_settings.ipynb #fd8fe441
 def matmul_split(x, y, threads: int, out=None):
     """numpy's `x @ y` (matrices, or stacks of as many matrices) over `threads` threads when it is worth it,
     into `out` (an array of the result's shape; None: a new one)."""
@@ -121,6 +128,7 @@ def matmul_split(x, y, threads: int, out=None):
     list(pool.map(lambda s: np.matmul(x[s], y[s] if x.ndim == 3 else y, out=out[s]), parts))
     return out
 
+# %% ../nbs/lib/03_run_settings.ipynb #3f6cdeb1
 def check_product(name: str, a, b) -> None:
     """Refuse what torch's own `name` kernel refuses, with its words: operands that are not matrices (stacks
     for `bmm`/`baddbmm`), of two dtypes, of bool or complex dtype, or of shapes that cannot be multiplied
@@ -136,6 +144,7 @@ def check_product(name: str, a, b) -> None:
         raise RuntimeError(f"{name}: shapes cannot be multiplied ({'x'.join(map(str, a.shape))} and "
                            f"{'x'.join(map(str, b.shape))})")
 
+# %% ../nbs/lib/03_run_settings.ipynb #691f3837
 def openblas_product(a, b, name: str | None = None):
     """`a @ b` (matrices or stacks of them) by numpy's `matmul` (`matmul_split`), as a tensor of `a`'s dtype
     that torch owns (resizable as any `out=`); half-precision operands multiplied in float32."""
@@ -149,6 +158,7 @@ def openblas_product(a, b, name: str | None = None):
     matmul_split(x, y, torch.get_num_threads(), out=memory_of(out, x.dtype))
     return out if out.dtype == a.dtype else out.to(a.dtype)
 
+# %% ../nbs/lib/03_run_settings.ipynb #63be696e
 def memory_of(t, dtype):
     """A numpy array over contiguous tensor `t`'s memory (of numpy `dtype`), made without `Tensor.numpy()`,
     which would mark the storage as numpy's for good: not resizable, as a product's output must be (an
@@ -158,6 +168,7 @@ def memory_of(t, dtype):
     raw = (ctypes.c_byte * (t.numel() * t.element_size())).from_address(t.data_ptr())
     return np.frombuffer(raw, dtype).reshape(t.shape)
 
+# %% ../nbs/lib/03_run_settings.ipynb #3901f120
 def scaled_product(inp, a, b, *, beta=1, alpha=1, name: str | None = None):
     """`beta * inp + alpha * (a @ b)`, torch's `addmm` and `baddbmm`: `beta` 0, `inp` is not read; `alpha` 0,
     the product is not (an inf in it gives no NaN); integer operands take integer factors, as torch does."""

@@ -188,10 +188,12 @@ def current_revision(model: str) -> str | None:
     except StebInputError: return None
     return directory_fingerprint(source) if Path(source).is_dir() else None
 
+# %% ../nbs/lib/75_sweep.ipynb #4b6fab5b
 def pack_key(job: SweepJob) -> tuple:
     "What the jobs of one pack share: model, suite, task, protocol, profile, seed (only the dataset differs)."
     return (job.model, job.suite, job.task, job.protocol, job.profile, job.seed)
 
+# %% ../nbs/lib/75_sweep.ipynb #c36f9d75
 def run_sweep_pack(pack, results_dir, threads: int | None = None, **kw) -> dict:
     """Evaluate the jobs of `pack` (`pack_jobs`: one model's) into `results_dir` in one call, the model
     loaded once: {'jobs', 'computed', 'already', 'failed'} (result paths); each job's failures recorded
@@ -218,11 +220,11 @@ def run_sweep_pack(pack, results_dir, threads: int | None = None, **kw) -> dict:
     return {"jobs": [asdict(j) for j in pack], "computed": computed, "already": already,
             "failed": [list(f) for f in out["failed"]]}
 
+# %% ../nbs/lib/75_sweep.ipynb #a68cbde4
 def run_sweep_job(job: SweepJob, results_dir, threads: int | None = None, **kw) -> dict:
     "`run_sweep_pack` of one job: {'job', 'computed', 'already', 'failed'}."
     out = run_sweep_pack((job,), results_dir, threads, **kw)
     return {"job": out.pop("jobs")[0]} | out
-
 
 # %% ../nbs/lib/75_sweep.ipynb #c018
 def lock_held(result: Path) -> bool:
@@ -268,6 +270,7 @@ def record_submitted(pairs, results_dir, logs=()) -> None:
             atomic_write_text(Path(results_dir)/".sweep"/name, json.dumps(known, indent=1) + "\n",
                               within=results_dir)
 
+# %% ../nbs/lib/75_sweep.ipynb #5360d61a
 def submitted_logs(results_dir) -> dict:
     "{`job_key`: path of the SLURM job's log} of the jobs submitted into `results_dir`."
     return _job_mapping(results_dir, "logs.json")
@@ -279,6 +282,7 @@ SCHEDULER_RUNNING = ("RUNNING", "COMPLETING")
 SCHEDULER_ENDED = ("CANCELLED", "FAILED", "TIMEOUT", "OUT_OF_MEMORY", "NODE_FAIL", "PREEMPTED", "BOOT_FAIL",
                    "DEADLINE")   # the job is over and gave no result
 
+# %% ../nbs/lib/75_sweep.ipynb #03daad86
 def scheduler_queue(ids) -> dict:
     """{job id: state} of the SLURM jobs `ids` still in the queue (`squeue`; array tasks one by one), and of
     those accounting says ended without success (`scheduler_ended`); {} where there is no `squeue`."""
@@ -302,6 +306,7 @@ NEVER_STARTS = {   # squeue's reasons for a pending job that no wait clears
     "InvalidQOS": "its QOS is not valid (--slurm-qos)",
 }
 
+# %% ../nbs/lib/75_sweep.ipynb #88ed4227
 def waiting_reason(state: str) -> str:
     """Why a queued job will never start, from squeue's reason (`NEVER_STARTS`), with what to do; '' for a
     job that waits its turn (Priority, Resources...)."""
@@ -375,6 +380,7 @@ def status_counts(status: pd.DataFrame) -> pd.DataFrame:
 # %% ../nbs/lib/75_sweep.ipynb #c025
 EXECUTORS = ("local", "slurm")
 
+# %% ../nbs/lib/75_sweep.ipynb #e8355900
 def minutes(hms: str) -> int:
     "SLURM's time format (D-HH:MM:SS, HH:MM:SS, MM:SS or minutes) in whole minutes (at least 1)."
     days, dash, rest = str(hms).strip().rpartition("-")
@@ -387,6 +393,7 @@ def minutes(hms: str) -> int:
 
 GPU_FLAGS = {"gpus-per-node": "gpus_per_node", "gpus-per-task": "gpus_per_task", "gres": "gres"}
 
+# %% ../nbs/lib/75_sweep.ipynb #6f3ad834
 def slurm_parameters(partition=None, gpus=0, time="4:00:00", array_parallelism=16, cpus=8, mem=None,
                      account=None, job_name="steb", qos=None, constraint=None, gpu_flag="gpus-per-node",
                      setup=None, signal_delay=None) -> dict:
@@ -409,6 +416,7 @@ def slurm_parameters(partition=None, gpus=0, time="4:00:00", array_parallelism=1
               "signal_delay_s": signal_delay} | gpu
     return {k: v for k, v in params.items() if v is not None}
 
+# %% ../nbs/lib/75_sweep.ipynb #adafe963
 def slurm_gpus(slurm: dict) -> int:
     "The GPUs per job that submitit parameters ask for, whichever flag asks."
     if slurm.get("gres"): return int(str(slurm["gres"]).rsplit(":", 1)[-1])
@@ -795,11 +803,13 @@ KILL_MARKERS = {   # what slurmstepd, steb (`PackCall`) or submitit write in the
     "TIMEOUT": ("DUE TO TIME LIMIT", "TimeLimitReached", "Job not requeued",
                 "User defined signal 2")}   # SLURM's warning came before the job could handle it
 
+# %% ../nbs/lib/75_sweep.ipynb #73324f32
 def ended_by_warning(exit_code: str) -> bool:
     "Whether sacct's `code:signal` (`DerivedExitCode`) says a step died of the time-limit warning, `SIGUSR2`."
     import signal
     return exit_code.strip().endswith(f":{int(signal.SIGUSR2)}")
 
+# %% ../nbs/lib/75_sweep.ipynb #ca0a1a6f
 def exit_code_of_run(sacct_rows: str, job_id) -> str:
     """The `code:signal` its steps' worst ended SLURM job `job_id`'s run with, from `sacct -n -P -o
     JobID,ExitCode,DerivedExitCode` rows: the job's `DerivedExitCode`, or its steps' own codes where that is
@@ -811,11 +821,13 @@ def exit_code_of_run(sacct_rows: str, job_id) -> str:
     signal_then_code = lambda c: tuple(int(x) for x in reversed(c.split(":"))) if ":" in c else (0, 0)
     return max(steps, key=signal_then_code)
 
+# %% ../nbs/lib/75_sweep.ipynb #bff78748
 def derived_exit_code(job_id) -> str:
     "`exit_code_of_run` of SLURM job `job_id`'s last run, read from accounting, or ''."
     if not str(job_id): return ""
     return exit_code_of_run(run_sacct([job_id], ("JobID", "ExitCode", "DerivedExitCode")), job_id)
 
+# %% ../nbs/lib/75_sweep.ipynb #9149be3a
 def _ended_state(job) -> str:
     """SLURM's word for how a finished submitit `job` ended ('COMPLETED' when it gave its result); a job whose
     log says the step was killed for memory or time is OUT_OF_MEMORY or TIMEOUT whatever accounting says (a
@@ -831,6 +843,7 @@ def _ended_state(job) -> str:
     if found or state not in SCHEDULER_ENDED: return found or state
     return "TIMEOUT" if ended_by_warning(derived_exit_code(getattr(job, "job_id", ""))) else state
 
+# %% ../nbs/lib/75_sweep.ipynb #65922142
 def retry_killed_packs(submitted, fn: PackCall, folder, slurm: dict, results_dir, retries: int = 0,
                        factor: float = 2.0, caps: dict | None = None) -> list:
     """[(pack, job)] after waiting: each pack SLURM ended for memory or time (`RETRIED_STATES`) submitted
@@ -977,6 +990,7 @@ def sweep_report(jobs, results_dir, sacct: str | None = None) -> dict:
                 for c, g in failed.groupby("cause", sort=False) for first in [g.iloc[0]]]
     return {"models": pd.DataFrame(usage), "failures": failures}
 
+# %% ../nbs/lib/75_sweep.ipynb #7fc38bc4
 def report_text(report: dict) -> str:
     "The report as `steb status --report` prints it: the table per model, then the failures by cause."
     short = {"finished": "done", "slurm_runs": "runs", "memory_or_time_ends": "mem/time",
@@ -992,6 +1006,7 @@ def report_text(report: dict) -> str:
               for f in report["failures"]]
     return "\n".join(lines)
 
+# %% ../nbs/lib/75_sweep.ipynb #be27e119
 def write_report(report: dict, results_dir) -> Path:
     "`RESULTS/.sweep/report.json`: the report, written whole."
     out = {"models": report["models"].to_dict("records"), "failures": report["failures"],

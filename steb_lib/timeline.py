@@ -68,6 +68,7 @@ PHASE_COLOURS = {"train": "tab:red", "load": "tab:gray", "evaluate": "tab:blue",
                  "parity": "tab:purple", "verify": "tab:olive", "notebooks": "tab:green",
                  "notebook": "tab:green"}
 
+# %% ../nbs/lib/82_timeline.ipynb #03e2895c
 def plot_timeline(events, path) -> Path:
     "The phases as bars, a row per worker and one for the main process, named by their models; a PNG."
     import matplotlib; matplotlib.use("Agg")
@@ -95,6 +96,7 @@ def plot_timeline(events, path) -> Path:
     fig.savefig(path, dpi=110); plt.close(fig)
     return Path(path)
 
+# %% ../nbs/lib/82_timeline.ipynb #161d9c16
 def timeline_lines(summary: dict) -> list[str]:
     "What the main job says of its timeline: the evaluation's length, idle workers, the critical path."
     idle = ", ".join(f"{s:.0f} s" for s in summary["idle_s"].values())

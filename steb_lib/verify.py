@@ -291,12 +291,14 @@ def verification_summary(rows, cells: list, run_dir, reference_dir) -> str:
     verdict += [screening_verdict(screened)] if len(screened) else []
     return "\n".join(lines + [f"  → {'; '.join(verdict)}"])
 
+# %% ../nbs/lib/72_verify.ipynb #0b89a844
 def screening_verdict(rows) -> str:
     "The verdict over screening rows: how many lie inside the exact results' intervals, within a point, off."
     inside, near, off = (int((rows["verdict"] == v).sum()) for v in SCREENING)
     return (f"screening: {'NOT ' * bool(off)}within the exact results ({inside} inside their 95% interval, "
             f"{near} within 1 point, {off} off)")
 
+# %% ../nbs/lib/72_verify.ipynb #32e09022
 def verify_store(run_dir, reference_dir=None, models=None, models_of_several_stores: bool = False) -> tuple:
     """(rows, summary) of `run_dir` against `reference_dir` (default: its committed store); `models`: only
     those models' results, and the tables made of them alone."""
@@ -305,6 +307,7 @@ def verify_store(run_dir, reference_dir=None, models=None, models_of_several_sto
     cells = table_cell_moves(run_dir, reference_dir, models=models)
     return rows, verification_summary(rows, cells, run_dir, reference_dir)
 
+# %% ../nbs/lib/72_verify.ipynb #4e915d45
 def verify(run_dir, reference_dir=None, models=None) -> tuple[bool, str]:
     "(passed, summary) of `verify_store`: passed when every result's verdict is in `PASSING`."
     rows, summary = verify_store(run_dir, reference_dir, models)

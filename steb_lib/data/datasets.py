@@ -136,6 +136,7 @@ def _check_entry(e: dict, path: Path) -> dict:
         for rule in rules: check_submetric_rule(rule, f"{path}: submetrics of {task}")
     return e
 
+# %% ../../nbs/lib/data/25_datasets.ipynb #e2cc4761
 def load_dataset_registry(directory=None) -> dict[str, dict]:
     "Name -> entry for every `*.json` under `data/datasets` (or `directory`)."
     directory = Path(directory or data_dir()/"datasets")

@@ -75,11 +75,13 @@ def block_budget(device: str) -> int:
     "Default padded vectors per block: 2¹⁵ on a GPU, 2¹² on a CPU."
     return 2**15 if device.startswith("cuda") else 2**12
 
+# %% ../../nbs/lib/eval/61_multivector.ipynb #9f94438e
 def chunk_budget(device: str) -> int | None:
     """Default elements a block's MaxSim holds at once (`util.maxsim`'s `chunk_elements`): 2²² on a CPU, where
     chunks that stay in cache score ~20% faster than its default; a GPU takes its default (10⁸)."""
     return None if device.startswith("cuda") else 2**22
 
+# %% ../../nbs/lib/eval/61_multivector.ipynb #7fb4a1c2
 def maxsim_rows(
     queries,
     docs,

@@ -117,16 +117,19 @@ def parse_result(path) -> tuple[dict | None, str | None]:
     if problem: return None, problem
     return upgrade(RESULT_RECORD, result, path), None
 
+# %% ../../nbs/lib/eval/60_results.ipynb #ed215393
 def samples_path(path) -> Path:
     "Where the per-sample outputs of the result at `path` live: `<task>.samples.npz` beside it."
     return Path(path).with_suffix(ARRAYS_SUFFIX)
 
+# %% ../../nbs/lib/eval/60_results.ipynb #58bb0a93
 def read_samples(path, result: dict) -> dict | None:
     """The per-sample outputs (and replicates) of the result at `path`, checked against its sha256; None if it
     has none."""
     field = result.get(PER_SAMPLE)
     return None if field is None else read_arrays(samples_path(path), field)
 
+# %% ../../nbs/lib/eval/60_results.ipynb #d8ac15d7
 def samples_problem(path, result: dict) -> str | None:
     """What is wrong with the per-sample outputs of the result at `path` (None: they are there, untouched, and
     give its main score again, or it has none)."""
@@ -137,6 +140,7 @@ def samples_problem(path, result: dict) -> str | None:
     if again != result["main_score"]: return f"has per-sample outputs that give {again!r}, not its main score"
     return None
 
+# %% ../../nbs/lib/eval/60_results.ipynb #c904bdec
 def read_result(path) -> dict | None:
     """The result at `path`, or None if absent; a damaged or invalid one (or one whose per-sample outputs are
     damaged) is set aside (`*.corrupt`) and None returned."""
@@ -147,6 +151,7 @@ def read_result(path) -> dict | None:
     if problem: set_aside(path, f"result {problem}; recomputing")
     return None if problem else result
 
+# %% ../../nbs/lib/eval/60_results.ipynb #32ceaf2d
 def write_result(path, result: dict) -> Path:
     """Write `result` with its checksum atomically as sorted, indented JSON, inside its results directory
     (`<results_dir>/<model>/<dataset>/<task>.json`: a symbolic link below it that leads out is refused)."""
@@ -156,6 +161,7 @@ def write_result(path, result: dict) -> Path:
 def _same_inputs(old: dict, new: dict, fields=IDENTITY_FIELDS) -> bool:
     return all(old.get(k) == new.get(k) for k in fields)
 
+# %% ../../nbs/lib/eval/60_results.ipynb #1eaa39e0
 def bootstrap_difference(result: dict) -> str | None:
     """How a stored result's bootstrap (replicates B, interval method, level) differs from the one this
     steb-lib computes, in words; None where they agree or the result has none (made before intervals)."""
@@ -167,6 +173,7 @@ def bootstrap_difference(result: dict) -> str | None:
     differ = [f"{k} {stored.get(k)!r}, now {v!r}" for k, v in now.items() if stored.get(k) != v]
     return ", ".join(differ) or None
 
+# %% ../../nbs/lib/eval/60_results.ipynb #0ec3007d
 def finished_result(out, new: dict, force: bool, label: str, fields=IDENTITY_FIELDS) -> dict | None:
     """The finished result at `out` if it has the same inputs (logged as skipped); None to compute; an error
     for other inputs."""
@@ -399,6 +406,7 @@ class Results(list):
 MTEB_LANGUAGES = {"en": "eng-Latn", "nl": "nld-Latn", "es": "spa-Latn", "el": "ell-Grek", "it": "ita-Latn",
                   "pl": "pol-Latn", "fr": "fra-Latn", "de": "deu-Latn"}
 
+# %% ../../nbs/lib/eval/60_results.ipynb #c533632d
 def mteb_task_result(result: dict, languages=("en",)) -> dict:
     "One steb-lib result as an MTEB `TaskResult` dict (`scores`: one `test` split, subset `default`)."
     numbers = {k: v for k, v in result.get("metrics", {}).items()
@@ -413,6 +421,7 @@ def mteb_task_result(result: dict, languages=("en",)) -> dict:
             "scores": {"test": [scores]}, "evaluation_time": result.get("seconds"), "kg_co2_emissions": None,
             "date": _timestamp(result.get("created"))}
 
+# %% ../../nbs/lib/eval/60_results.ipynb #99563b0c
 def mteb_interval(result: dict) -> dict:
     """The main score's bootstrap interval as MTEB score fields (`steb_main_score_ci`: [low, high], its level
     and method; MTEB's format has no field of its own for it); {} for a result without one."""
@@ -422,12 +431,14 @@ def mteb_interval(result: dict) -> dict:
     return {"steb_main_score_ci": interval, "steb_ci_level": b["level"], "steb_ci_method": b["method"],
             "steb_ci_resampled": f"{b['replicates']} draws of {b['units']} {b['unit']}"}
 
+# %% ../../nbs/lib/eval/60_results.ipynb #561d1350
 def _main_metric(task: str) -> str | None:
     "A task's main metric; None for a record kind without a task spec (a rerank run: its main_score is it)."
     from steb_lib.tasks.task_data import task_spec
     try: return task_spec(task).main_metric
     except (KeyError, StebInputError): return None
 
+# %% ../../nbs/lib/eval/60_results.ipynb #799486df
 def _timestamp(created) -> float | None:
     "A result's `created` as MTEB's `date` (seconds since the epoch); None if it is not a date."
     try: return datetime.fromisoformat(created).timestamp()

@@ -129,11 +129,13 @@ def available_model(model, progress: bool = True, callbacks=()):
     from steb_lib.train.recipes import train_on_first_use
     return train_on_first_use(model, progress=progress, callbacks=callbacks)
 
+# %% ../../nbs/lib/eval/65_runner.ipynb #c38dc1a1
 def built_encoder(spec, route):
     "`build_encoder` of `spec`; a model on a fast CPU backend: its own encoder put on it (models/backends)."
     if not spec.backend: return build_encoder(spec, route)
     return backend_encoder(spec, build_encoder(exact_spec(spec), route))
 
+# %% ../../nbs/lib/eval/65_runner.ipynb #2cc31e4e
 def prepared_model(model, how: HowToEvaluate, revision=None, trust_remote_code: bool = False,
                    model_name=None, model_version=None, own_route: bool = False, training: dict | None = None,
                    phase=None) -> tuple:
@@ -159,6 +161,7 @@ def prepared_model(model, how: HowToEvaluate, revision=None, trust_remote_code: 
     if not own: check_route(encoder, how.profile)
     return encoder, how
 
+# %% ../../nbs/lib/eval/65_runner.ipynb #cbdbc849
 def encoder_for(model, profile="paper", **model_kw):
     """`model`'s encoder through the door (`prepared_model`), embedding by `profile`'s route, for what needs
     only the encoder: the built-in examples, a multi-vector reranker, the main job's parity runs."""
@@ -188,6 +191,7 @@ def texts_named_by_origin(data: TaskData):
     try: yield
     except TextTooLong as e: raise e.at(data.where.get(e.text, "a text")) from None
 
+# %% ../../nbs/lib/eval/65_runner.ipynb #1492df64
 def evaluate_prepared(encoder, task: str, how: HowToEvaluate, where: WhereResultsGo, source=(None,) * 3):
     """Evaluate a prepared `encoder` (`prepared_model`) on `task` of `source` (data file, dataset, name);
     write and return the result."""

@@ -203,6 +203,7 @@ def transformer_to_export(spec: ModelSpec, encoder) -> tuple:
                              "export; run it on torch")
     return encoder.exported_transformer()
 
+# %% ../../nbs/lib/models/36_backends.ipynb #898ff2a5
 def backend_encoder(spec: ModelSpec, exact_encoder):
     """`exact_encoder` (the model's own, built by the runner's door for `spec`'s model without its backend)
     run on `spec.backend`, once the probe check passes; refused in one line where it does not."""
@@ -222,6 +223,7 @@ def backend_encoder(spec: ModelSpec, exact_encoder):
     encoder.describe = lambda: {**own(), "model_backend": encoder.runtime_settings, "model_probe": agreement}
     return encoder
 
+# %% ../../nbs/lib/models/36_backends.ipynb #05d01366
 def backend_settings(backend: str, tools: dict, folder: Path) -> dict:
     """What a backend's vectors depend on: backend, tools, the export's sha256, the CPU's instruction set (its
     int8 one: AMX, VNNI or AVX2 CPUs also differ in their fp32 kernels)."""
@@ -229,6 +231,7 @@ def backend_settings(backend: str, tools: dict, folder: Path) -> dict:
     return {"backend": backend, "tools": tools, "export_sha256": export["program_sha256"],
             "cpu_isa": int8_instruction_set()}
 
+# %% ../../nbs/lib/models/36_backends.ipynb #eb66e2f9
 def exact_spec(spec: ModelSpec) -> ModelSpec:
     "The model of `spec` without its backend (named as the registry names it)."
     return ModelSpec(**{**spec.__dict__, "name": spec.name.rpartition("@")[0], "backend": None})

@@ -204,6 +204,7 @@ def remote_code_pin(spec: ModelSpec, path) -> dict:
         )
     return {"model_code_repo": ", ".join(sorted(repos)), "model_code_revision": spec.code_revision}
 
+# %% ../../nbs/lib/models/32_files.ipynb #9eeb2e6a
 def adapter_base(path) -> dict:
     """{model_adapter_base, model_adapter_base_revision} of an adapter-only repository (a PEFT
     `adapter_config.json`, no weights of its own base): the model its adapter is applied to, which the
@@ -214,6 +215,7 @@ def adapter_base(path) -> dict:
     return {"model_adapter_base": adapter.get("base_model_name_or_path"),
             "model_adapter_base_revision": adapter.get("revision")}
 
+# %% ../../nbs/lib/models/32_files.ipynb #4c4f0228
 def cached_snapshot(repo: str, revision) -> str | None:
     """The cached snapshot folder of `repo` at `revision` (a commit, or a branch the cache's refs hold).
     Offline it is what loads: `snapshot_download` would ask for every file of the repository's cached tree,
@@ -224,6 +226,7 @@ def cached_snapshot(repo: str, revision) -> str | None:
     commit = rev if re.fullmatch(r"[0-9a-f]{40}", rev) else ref.read_text().strip() if ref.is_file() else None
     return str(folder/"snapshots"/commit) if commit and (folder/"snapshots"/commit).is_dir() else None
 
+# %% ../../nbs/lib/models/32_files.ipynb #28e74e5d
 def _snapshot(repo: str, revision) -> str:
     from huggingface_hub import HfApi, snapshot_download
     if offline(): return cached_snapshot(repo, revision) or snapshot_download(repo, revision=revision)
@@ -235,6 +238,7 @@ def _snapshot(repo: str, revision) -> str:
     patterns = model_files_to_fetch([s.rfilename for s in info.siblings])
     return snapshot_download(repo, revision=revision, allow_patterns=patterns)   # a branch's ref is kept
 
+# %% ../../nbs/lib/models/32_files.ipynb #a04e8477
 def fetch_hub_model(spec: ModelSpec) -> str:
     """`snapshot_download` of only the files loading needs (`model_files_to_fetch`), of an adapter's base
     model on the hub (`adapter_base`) and of remote code in another repository at its `code_revision`, so

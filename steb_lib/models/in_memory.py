@@ -170,6 +170,7 @@ def _revision(model, version: str | None) -> str | None:
     if not isinstance(module, torch.nn.Module): return version
     return f"{version}+{weights_fingerprint(module)}" if version else weights_fingerprint(module)
 
+# %% ../../nbs/lib/models/35_in_memory.ipynb #f4f10ed5
 def sentence_transformer_settings(model) -> dict:
     """What a `SentenceTransformer` held in memory does to its texts besides its weights: its context, each
     module's configuration (pooling, normalisation, dense layers), its prompts and its truncation."""
@@ -178,6 +179,7 @@ def sentence_transformer_settings(model) -> dict:
     return {"max_seq_length": model.max_seq_length, "modules": modules, "prompts": dict(model.prompts),
             "default_prompt_name": model.default_prompt_name, "truncate_dim": model.truncate_dim}
 
+# %% ../../nbs/lib/models/35_in_memory.ipynb #3f2c2bf9
 def _released_sentence_transformer(model, name, revision, route) -> InMemoryEncoder:
     """A `SentenceTransformer` embedded as the released code embeds one (`st-pipeline` off): its transformer
     alone, mean-pooled over its full context, the route tagged `hf-route` as `TransformerEncoder` tags it."""
@@ -188,6 +190,7 @@ def _released_sentence_transformer(model, name, revision, route) -> InMemoryEnco
     encoder.route_tags, encoder.route_fields = ("hf-route",), ("exact_chunks", "own_pipeline")
     return encoder
 
+# %% ../../nbs/lib/models/35_in_memory.ipynb #f4f99643
 def _sentence_transformer(model, name: str, revision: str | None, route) -> InMemoryEncoder:
     """A `SentenceTransformer` embedded by its own pipeline (`model.encode`), its settings recorded, when
     `route` keeps it (`st-pipeline`); as the released code embeds it when not."""

@@ -191,6 +191,7 @@ def resolve_exact_model(name: str, revision: str | None = None, trust_remote_cod
 ENCODERS: dict = {}   # family -> how to build its encoder: the one list of families, filled by registrations
 RESOLVED_AT_LOAD = ("auto", "unavailable")   # no encoder: `load_encoder` resolves (or refuses) them
 
+# %% ../../nbs/lib/models/30_registry.ipynb #6b8334ae
 @dataclass(frozen=True)
 class FamilyTraits:
     """What a family declares at its registration: `offline`, how its models load without network when that
@@ -204,6 +205,7 @@ class FamilyTraits:
 
 FAMILY_TRAITS: dict[str, FamilyTraits] = {}   # family -> its traits, filled by the same registrations
 
+# %% ../../nbs/lib/models/30_registry.ipynb #d01610df
 def encoder_family(*families: str, takes_device: bool = True, takes_route: bool = False,
                    offline: str | None = None, cost: int = 3,
                    seconds_per_text: float | None = None):
@@ -220,12 +222,14 @@ def encoder_family(*families: str, takes_device: bool = True, takes_route: bool 
         return cls
     return deco
 
+# %% ../../nbs/lib/models/30_registry.ipynb #12a896a0
 def check_family(spec) -> None:
     "Refuse a model whose family no encoder has registered (and that `load_encoder` does not resolve)."
     if spec.family in ENCODERS or spec.family in RESOLVED_AT_LOAD: return
     raise StebInputError(f"model {spec.name!r}: unknown family {spec.family!r}; registered: "
                          f"{', '.join(sorted(ENCODERS))} (a new family registers with @encoder_family)")
 
+# %% ../../nbs/lib/models/30_registry.ipynb #3059379b
 def family_traits(spec) -> FamilyTraits:
     "What `spec`'s family declared at its registration (an unregistered hub model's: a neural model's)."
     check_family(spec)

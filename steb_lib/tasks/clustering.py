@@ -89,12 +89,14 @@ def v_measure_from_samples(samples: dict) -> float:
     from sklearn.metrics import v_measure_score
     return float(v_measure_score(samples["label"], samples["predicted"]))
 
+# %% ../../nbs/lib/tasks/12_clustering.ipynb #64aa36a1
 def drawn_v_measures(label, predicted, counts) -> np.ndarray:
     "The V-measure of `predicted` clusters on each draw (`counts`): contingency tables counted with weights."
     k = int(predicted.max()) + 1; cells = (int(label.max()) + 1) * k
     tables = np.stack([np.bincount(label * k + predicted, weights=c, minlength=cells) for c in counts])
     return v_measures(tables.reshape(len(counts), -1, k))
 
+# %% ../../nbs/lib/tasks/12_clustering.ipynb #162eeaa5
 def replicate_seeds(by_seed, replicates: int) -> np.ndarray:
     """The k-means seed each draw is scored with: drawn uniformly, seeded by the clusters themselves (the same
     on every run of this model on this sample; independent of another model's)."""
@@ -103,6 +105,7 @@ def replicate_seeds(by_seed, replicates: int) -> np.ndarray:
     key = int.from_bytes(digest[:8], "little")
     return np.random.default_rng(key).integers(0, len(by_seed), replicates)
 
+# %% ../../nbs/lib/tasks/12_clustering.ipynb #a6c62e04
 def clustering_replicates(samples: dict, counts) -> dict:
     """The V-measure of each draw (`counts`: replicates × texts), the k-means seed varied with it where every
     seed's clusters are kept: draw b is scored with a seed of its own (`replicate_seeds`), and the replicates

@@ -83,16 +83,19 @@ def _block_scores(XA, XB, a_offset: int, ordered: bool = True) -> tuple:
 # %% ../../nbs/lib/tasks/13_order_alignment.ipynb #c014
 INSTANCE_FIELDS = ("plain", "drop_last", "drop_first", "a", "b", "block")   # what a result keeps per instance
 
+# %% ../../nbs/lib/tasks/13_order_alignment.ipynb #2329d22b
 def block_instances(scores, pairs, block: int) -> dict:
     "One block's instances: their three accuracies, A's and B's tuple, the block they were summed in."
     (plain, _), (last, _), (first, _) = scores; _, a, b = pairs
     return dict(zip(INSTANCE_FIELDS, (plain, last, first, a, b, np.full(len(a), block))))
 
+# %% ../../nbs/lib/tasks/13_order_alignment.ipynb #1d3ae1a2
 def joined_instances(parts: list[dict]) -> dict:
     "Instances of several blocks (or categories) as one set of arrays, in order."
     return {k: np.concatenate([np.atleast_1d(p[k]) for p in parts]) if parts else np.zeros(0)
             for k in INSTANCE_FIELDS}
 
+# %% ../../nbs/lib/tasks/13_order_alignment.ipynb #92aa0ce6
 def unit_tuples(embeddings) -> np.ndarray:
     "One category's tuple embeddings (n, m, dim), checked (2+ tuples of 2 to 6 texts), at unit length."
     X = np.asarray(embeddings, dtype=np.float64)
@@ -103,6 +106,7 @@ def unit_tuples(embeddings) -> np.ndarray:
         raise StebInputError(f"tuples must have 2 to {MAX_TUPLE_SIZE} texts; got {m}")
     return l2_normalize(X.reshape(n * m, d)).reshape(n, m, d)
 
+# %% ../../nbs/lib/tasks/13_order_alignment.ipynb #92dd856e
 def category_alignment_sums(embeddings, max_block_elements: int = 4_000_000, ordered: bool = True,
                             per_instance: bool = False) -> dict:
     """Summed plain and distractor accuracies (and near ties) over all ordered pairs of one category's tuples
@@ -159,6 +163,7 @@ def solver_alignment_accuracy(S, offset: int = 0, clip: bool = True) -> float:
     rows, cols = linear_sum_assignment(1.0 - (np.maximum(S, 0.0) if clip else S))
     return float(np.mean(cols[np.argsort(rows)] == np.arange(len(S)) + offset))
 
+# %% ../../nbs/lib/tasks/13_order_alignment.ipynb #0d83ffc1
 def solver_near_ties(S, clip: bool = True) -> int:
     "How many of the instances `S` (N, rows, cols) the solver decides by a margin under `NEAR_TIE_MARGIN`."
     totals, _ = assignment_totals(np.maximum(S, 0.0) if clip else S)
@@ -166,6 +171,7 @@ def solver_near_ties(S, clip: bool = True) -> int:
 
 SOLVER_UNIQUE_GAP = 1e-9   # an optimum ahead of every other assignment by this: any exact solver finds it
 
+# %% ../../nbs/lib/tasks/13_order_alignment.ipynb #f494f337
 def solver_accuracies(S, offset: int = 0, clip: bool = True) -> tuple[np.ndarray, int]:
     """`solver_alignment_accuracy` of every instance of `S` (N, rows, cols), and how many are near ties. An
     instance whose best assignment beats all others by `SOLVER_UNIQUE_GAP` is read off the enumerated totals
@@ -177,6 +183,7 @@ def solver_accuracies(S, offset: int = 0, clip: bool = True) -> tuple[np.ndarray
     for k in np.flatnonzero(~unique): accuracy[k] = solver_alignment_accuracy(S[k], offset, clip)
     return accuracy, int((assignment_margins(totals) < NEAR_TIE_MARGIN).sum())
 
+# %% ../../nbs/lib/tasks/13_order_alignment.ipynb #9af01995
 def solver_category_sums(embeddings, clip: bool = True, ordered: bool = False,
                          per_instance: bool = False) -> dict:
     """`category_alignment_sums` computed one instance at a time as the solver decides it
@@ -247,6 +254,7 @@ def tuple_record(rec: dict, at: str) -> dict:
     for t in texts: record_field({"texts": t}, at, "texts", "text")
     return {"texts": texts, "category": record_field(rec, at, "category", "name")}
 
+# %% ../../nbs/lib/tasks/13_order_alignment.ipynb #f6e1d547
 def check_tuples(records) -> None:
     "Refuse a category with a single tuple or with tuples of different sizes."
     sizes = {}
@@ -258,8 +266,10 @@ def check_tuples(records) -> None:
             )
         if len(set(s)) > 1: raise StebInputError(f"category {cat!r} mixes tuples of sizes {sorted(set(s))}")
 
+# %% ../../nbs/lib/tasks/13_order_alignment.ipynb #361171e7
 def tuple_texts(records) -> list[str]: return [t for r in records for t in r["texts"]]
 
+# %% ../../nbs/lib/tasks/13_order_alignment.ipynb #4feec68b
 def order_alignment_task_metrics(records, vectors_of, seed, progress, profile: Profile = PAPER,
                                  per_sample: bool = True) -> dict:
     """The task's metrics under `profile`: the released procedure unless it applies the oa-* corrections; each
@@ -276,6 +286,7 @@ def order_alignment_task_metrics(records, vectors_of, seed, progress, profile: P
     if not per_sample: return out
     return out | {PER_SAMPLE: tuples_as_records(out[PER_SAMPLE], [np.array(at[c]) for c in sorted(at)])}
 
+# %% ../../nbs/lib/tasks/13_order_alignment.ipynb #208620f9
 def tuples_as_records(samples: dict, positions: list) -> dict:
     "Instances whose tuples (`a`, `b`: positions in their category) are named by record positions instead."
     cat = samples["category"]; out = dict(samples)

@@ -299,6 +299,7 @@ def predefined_task_metrics(records, vectors_of, seed, progress, per_sample: boo
     out = {"auroc": predefined_pair_auroc(A, B, same)}
     return out | ({PER_SAMPLE: {"score": scores, "same": same}} if per_sample else {})
 
+# %% ../../nbs/lib/tasks/11_pairs.ipynb #d2ea56aa
 def trial_groups(records) -> list[int]:
     """Each trial's group: the connected component of the texts its trials share (two trials with a text in
     common are in one group), numbered in order of first appearance."""
@@ -310,19 +311,23 @@ def trial_groups(records) -> list[int]:
     numbers: dict = {}
     return [numbers.setdefault(root(r["text_a"]), len(numbers)) for r in records]
 
+# %% ../../nbs/lib/tasks/11_pairs.ipynb #a7baeb0e
 def trials_by_kind(records) -> tuple[str, list, list]:
     """Predefined pairs' bootstrap unit: the groups of trials that share texts (`trial_groups`), resampled
     whole (`07_bootstrap.resample_group_counts`)."""
     return "groups of trials sharing texts", [r["same"] for r in records], trial_groups(records)
 
+# %% ../../nbs/lib/tasks/11_pairs.ipynb #2b1aaa6d
 def predefined_replicates(samples: dict, counts) -> dict:
     "The AUROC on each draw: each trial weighted by how often it was drawn (`weighted_auroc`)."
     return {"auroc": weighted_auroc(samples["score"], samples["same"], counts)}
 
+# %% ../../nbs/lib/tasks/11_pairs.ipynb #d55a90fe
 def predefined_from_samples(samples: dict) -> float:
     "The AUROC from the stored cosines and flags (the same computation: bit for bit)."
     return auroc(samples["score"], samples["same"])
 
+# %% ../../nbs/lib/tasks/11_pairs.ipynb #28ee57f0
 def predefined_maxsim(records, items, maxsim, progress: bool = False, **kw) -> tuple[dict, str]:
     "Late interaction: each trial by its symmetric mean MaxSim (`maxsim.predefined_auroc`)."
     a, b = items([[r["text_a"]] for r in records]), items([[r["text_b"]] for r in records])

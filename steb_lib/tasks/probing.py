@@ -206,11 +206,13 @@ def released_probe_feature(
 # %% ../../nbs/lib/tasks/15_probing.ipynb #c024
 SPLIT_NAMES = ("train", "val", "test")   # the released files' split names
 
+# %% ../../nbs/lib/tasks/15_probing.ipynb #a7e7e622
 def given_split(splits) -> tuple:
     "(train, validation, test) positions of a released file's per-text split names."
     splits = np.asarray(splits, dtype=object)
     return tuple(np.flatnonzero(splits == name) for name in SPLIT_NAMES)
 
+# %% ../../nbs/lib/tasks/15_probing.ipynb #b4594e18
 def probe_one(embeddings, values, seed, profile, given=None, outputs: bool = False) -> dict | None:
     """One feature's probe under `profile`: the exact one (`probe-exact`) on its values, else the released
     one, on the `given` (bins, splits) of a released file when there are. Texts without a value (None) sit
@@ -226,12 +228,14 @@ def probe_one(embeddings, values, seed, profile, given=None, outputs: bool = Fal
     probe = probe_feature if profile.corrects("probe-exact") else released_probe_feature
     return at_positions(probe(E[keep], [values[i] for i in keep], seed, outputs=outputs), keep)
 
+# %% ../../nbs/lib/tasks/15_probing.ipynb #58713a7a
 def at_positions(result: dict | None, kept: list) -> dict | None:
     "A probe's result on the texts `kept`, its test texts' positions turned into positions among all texts."
     if result is None or "outputs" not in result: return result
     outputs = result["outputs"]
     return result | {"outputs": outputs | {"position": np.asarray(kept)[outputs["position"]]}}
 
+# %% ../../nbs/lib/tasks/15_probing.ipynb #ee76cd8d
 def why_not_probed(values) -> str:
     """Why a feature's probe could not run: its values are constant, one value fills its quantile bins, or its
     bins are too small to split."""

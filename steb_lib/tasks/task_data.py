@@ -119,6 +119,7 @@ def prepare_records(
     spec.check(recs)
     return TaskData(task, recs, n_duplicates, origins)
 
+# %% ../../nbs/lib/tasks/19_task_data.ipynb #01cce81e
 def text_origins(spec, recs: list[dict], where: list[str]) -> dict:
     "{text: where the first record that holds it came from}, for messages about a text (`TaskData.where`)."
     origins = {}
@@ -126,6 +127,7 @@ def text_origins(spec, recs: list[dict], where: list[str]) -> dict:
         for text in spec.texts([r]): origins.setdefault(text, at)
     return origins
 
+# %% ../../nbs/lib/tasks/19_task_data.ipynb #87929b24
 def load_task_records(task: str, records, corrections=()) -> TaskData:
     """Validate records held in memory for `task` — a list of dicts or a pandas DataFrame (one row per record)
     — as `load_task_file` validates a file's lines (errors name the record)."""
@@ -184,6 +186,7 @@ BOOTSTRAP_METHOD = "bias-corrected percentile (BC)"   # 07_bootstrap: why
 SEED_NOTE = ("the k-means seed varied with the texts: each replicate scored with a seed drawn for it, "
              "centred on the stored seed's score (12_clustering.clustering_replicates)")
 
+# %% ../../nbs/lib/tasks/19_task_data.ipynb #693765a4
 def stored_intervals(replicates: dict, metrics: dict, units: int) -> dict:
     """{intervals: {metric: [low, high] or None}, refused: {metric: why}} by `07_bootstrap`'s rules (too few
     units, biased, at extremes, no spread), and the seed's note where a seed also moves the score."""
@@ -194,6 +197,7 @@ def stored_intervals(replicates: dict, metrics: dict, units: int) -> dict:
     if "v_measure_std" in metrics: out["seed"] = SEED_NOTE
     return out
 
+# %% ../../nbs/lib/tasks/19_task_data.ipynb #356404e7
 def bootstrap_record(unit: str, key: str, units: int, replicates: dict, metrics: dict) -> dict:
     """What a result records of its bootstrap: unit, how many, draws, method, level and an interval (or why
     not) per metric."""
@@ -202,11 +206,13 @@ def bootstrap_record(unit: str, key: str, units: int, replicates: dict, metrics:
             "method": BOOTSTRAP_METHOD, "level": CONFIDENCE, "draws": f"seeded by sha256({key!r})",
             **stored_intervals(replicates, metrics, int(units))}
 
+# %% ../../nbs/lib/tasks/19_task_data.ipynb #03b3ad17
 def draws_key(texts: list, strata, unit: str) -> str:
     """The draws' key: the sha256 of the sample's texts in order and their strata, and the unit — the same for
     every model, and for every task of a dataset that draws the same texts (clustering and all-to-all)."""
     return f"{sha256_json({'texts': list(texts), 'strata': [str(s) for s in strata]})}:{unit}"
 
+# %% ../../nbs/lib/tasks/19_task_data.ipynb #bfd32e34
 def sample_draws(spec, records, replicates: int) -> tuple:
     """(unit, key, counts, independent units) of a sample's draws: units resampled within their strata, or
     whole groups where the task's units come in groups (`07_bootstrap.resample_group_counts`)."""
@@ -215,10 +221,12 @@ def sample_draws(spec, records, replicates: int) -> tuple:
     if grouping: return unit, key, resample_group_counts(key, grouping[0], replicates), len(set(grouping[0]))
     return unit, key, resample_counts(key, strata, replicates), len(strata)
 
+# %% ../../nbs/lib/tasks/19_task_data.ipynb #ac8f8269
 def json_interval(interval: tuple) -> list | None:
     """An interval as a result stores it; None where there is none (`07_bootstrap.interval_refusal`)."""
     return None if interval[0] != interval[0] else list(interval)
 
+# %% ../../nbs/lib/tasks/19_task_data.ipynb #2e67e8fc
 def with_uncertainty(data: TaskData, metrics: dict, replicates: int = BOOTSTRAP_REPLICATES) -> dict:
     """{main_score, metrics} of a scored sample, with its per-sample outputs and replicates (`PER_SAMPLE`) and
     its `bootstrap` record, when the task's metrics gave outputs."""
