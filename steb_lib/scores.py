@@ -20,7 +20,7 @@ __all__ = ['OBJECTS_OF_STUDY', 'DEFINITIONAL_COLUMNS', 'APPLICATION_COLUMNS', 'S
            'ranking_correlation', 'dataset_linkage', 'dataset_groups', 'plot_dataset_dendrogram',
            'grouped_macro_average', 'complete_datasets', 'reference_models', 'ranked_rows', 'complete_models',
            'ranking_table', 'task_groups', 'operational_scores', 'results_frame', 'is_multilingual', 'in_paper_scores',
-           'english_results', 'multilingual_results', 'cluster_score', 'definitional_datasets',
+           'dataset_is', 'english_results', 'multilingual_results', 'cluster_score', 'definitional_datasets',
            'registry_definitional_columns', 'definitional_scores', 'released_clusters', 'released_members',
            'member_scores', 'released_cluster_score', 'released_definitional_columns', 'definitional_score_datasets',
            'application_datasets', 'application_scores', 'multilingual_scores', 'protocol_column', 'results_profile',
@@ -102,8 +102,9 @@ def complete_datasets(results: pd.DataFrame, task: str) -> tuple[pd.DataFrame, l
 
 def reference_models(models) -> list[str]:
     "The baselines among `models` (registry category 'baseline': `random`): references, never ranked."
-    from steb_lib.models.registry import registry_lookup
-    return [m for m in models if (spec := registry_lookup(m)) is not None and spec.category == "baseline"]
+    from steb_lib.models.registry import registry_index
+    index = registry_index()   # once: a bootstrap's stacked table holds each model B times
+    return [m for m in models if (spec := index.get(m.casefold())) is not None and spec.category == "baseline"]
 
 def ranked_rows(table: pd.DataFrame) -> pd.DataFrame:
     "`table` (models × datasets) without its reference models, if at least two other models remain."
@@ -190,13 +191,18 @@ def in_paper_scores(dataset: str) -> bool:
     from steb_lib.data.datasets import DATASET_REGISTRY
     return (DATASET_REGISTRY.get(dataset) or {}).get("suite") != "upstream"
 
+def dataset_is(results: pd.DataFrame, flag) -> pd.Series:
+    """Each row's `flag(dataset)`, asked once per distinct dataset (a bootstrap's stacked table repeats each
+    row B times)."""
+    return results["dataset"].isin([d for d in results["dataset"].unique() if flag(d)])
+
 def english_results(results: pd.DataFrame) -> pd.DataFrame:
     "The rows of English (or unregistered) datasets the paper's scores read."
-    return results[~results["dataset"].map(is_multilingual) & results["dataset"].map(in_paper_scores)]
+    return results[~dataset_is(results, is_multilingual) & dataset_is(results, in_paper_scores)]
 
 def multilingual_results(results: pd.DataFrame) -> pd.DataFrame:
     "The rows of non-English datasets the paper's scores read."
-    return results[results["dataset"].map(is_multilingual) & results["dataset"].map(in_paper_scores)]
+    return results[dataset_is(results, is_multilingual) & dataset_is(results, in_paper_scores)]
 
 # %% ../nbs/lib/70_scores.ipynb #c027
 def cluster_score(

@@ -13,9 +13,10 @@ from ..core import LazyRegistry, StebInputError, data_dir
 # %% auto #0
 __all__ = ['MODEL_REGISTRY', 'DEFAULT_MODELS', 'BACKENDS', 'ENCODERS', 'RESOLVED_AT_LOAD', 'FAMILY_TRAITS', 'VECTOR_SPEC_FIELDS',
            'CAUSAL_MODEL_TYPES', 'ModelSpec', 'spec_from_record', 'record_with_local_dir', 'load_model_registry',
-           'revision_source', 'registry_lookup', 'split_backend', 'split_revision', 'is_hub_id', 'resolve_model',
-           'on_backend', 'resolve_exact_model', 'FamilyTraits', 'encoder_family', 'check_family', 'family_traits',
-           'vector_settings', 'settings_fingerprint', 'family_from_config', 'detect_family', 'trained_entry']
+           'revision_source', 'registry_index', 'registry_lookup', 'split_backend', 'split_revision', 'is_hub_id',
+           'resolve_model', 'on_backend', 'resolve_exact_model', 'FamilyTraits', 'encoder_family', 'check_family',
+           'family_traits', 'vector_settings', 'settings_fingerprint', 'family_from_config', 'detect_family',
+           'trained_entry']
 
 # %% ../../nbs/lib/models/30_registry.ipynb #39dff253
 @dataclass(frozen=True)
@@ -109,13 +110,18 @@ def revision_source(spec: ModelSpec) -> str:
     return re.split(r" \(|;", note, maxsplit=1)[0].strip()
 
 # %% ../../nbs/lib/models/30_registry.ipynb #c010
+def registry_index() -> dict[str, ModelSpec]:
+    """{casefolded name, alias or paper name: entry} of the whole registry, the first entry a name names
+    winning: one pass, so that a caller looking up many names (a bootstrap's stacked rows) does not scan the
+    registry for each."""
+    index = {}
+    for spec in MODEL_REGISTRY.values():
+        for n in (spec.name, *spec.aliases, spec.paper_name or spec.name): index.setdefault(n.casefold(), spec)
+    return index
+
 def registry_lookup(name: str) -> ModelSpec | None:
     "The registry entry whose name, alias or paper name is `name` (case-insensitive), else None."
-    key = name.casefold()
-    for spec in MODEL_REGISTRY.values():
-        if key in {n.casefold() for n in (spec.name, *spec.aliases, spec.paper_name or spec.name)}:
-            return spec
-    return None
+    return registry_index().get(name.casefold())
 
 BACKENDS = ("onnx", "onnx-int8", "openvino", "openvino-int8")   # `NAME@BACKEND`: models/backends runs it
 
