@@ -58,9 +58,9 @@ at_once() {   # at_once NAME1 NAME2: run the phases named by the functions of th
   PHASES+=("$(printf '%-12s %5d s' "(together)" $((SECONDS - t)))")
   return $failed
 }
-# the library notebooks: the two longest (85_main_job, 05_chunking: 146 and 97 s of 580) in a runner of their own,
-# started at once, where nbdev_test's name order ran 85_main_job last (the phase: 336 s; so, 323 s: it is CPU-bound)
-LONG_NOTEBOOKS='^(85_main_job|05_chunking)\.ipynb$'
+# the library notebooks: the two longest (job/86_main_job, 05_chunking: 146 and 97 s of 580) in a runner of their own,
+# started at once, where nbdev_test's name order ran the main job's last (the phase: 336 s; so, 323 s: CPU-bound)
+LONG_NOTEBOOKS='^(86_main_job|05_chunking)\.ipynb$'
 nbdev_test() { .venv/bin/nbdev_test --n_workers 2 --timing --path nbs/lib --skip_file_re "^[_.]|$LONG_NOTEBOOKS"; }
 nbdev_long() { .venv/bin/nbdev_test --n_workers 1 --timing --path nbs/lib --file_re "$LONG_NOTEBOOKS"; }
 # the paper notebooks, executed once, two at a time (slow cells skipped, as nbdev_test skips them): the site build

@@ -225,7 +225,7 @@ FAMILY_OR_SIZE_WORDS = re.compile(r'"(random|function-words|stylometric|biber|tf
 def module_shape() -> dict:
     """Issue 77's figures of shape: modules over 400 non-blank lines, export cells over 30 non-blank lines (after
     the `#| export` line; and their share),
-    modules without a docstring, and family or size words in the plan's cost code (`sweep`: quoted names only)."""
+    modules without a docstring, and family or size words in the `cluster/` package's code (quoted names only)."""
     files = {module_name(p): p for p in LIB.rglob("*.py") if p.name not in ("__init__.py", "_modidx.py")}
     nonblank = {m: sum(1 for line in p.read_text().splitlines() if line.strip()) for m, p in files.items()}
     undocumented = sorted(m for m, p in files.items() if not p.read_text().lstrip().startswith('"""'))
@@ -236,7 +236,20 @@ def module_shape() -> dict:
     return {"modules_over_400": {m: n for m, n in sorted(nonblank.items()) if n > 400},
             "export_cells": len(exports), "export_cells_over_30": long, "share_over_30": round(long / len(exports), 3),
             "modules_without_docstring": undocumented,
-            "family_or_size_words_in_sweep": len(FAMILY_OR_SIZE_WORDS.findall((LIB / "sweep.py").read_text()))}
+            "family_or_size_words_in_cluster": sum(len(FAMILY_OR_SIZE_WORDS.findall(p.read_text()))
+                                                   for p in (LIB / "cluster").glob("*.py")),
+            "printer_imports_above_eval": printer_imports_above_eval()}
+
+
+def printer_imports_above_eval() -> list[str]:
+    "The steb_lib modules the main job's printer (`job.printer`) imports whose notebook is numbered above eval/ (69)."
+    numbers, found = notebook_numbers(), set()
+    for node in ast.walk(ast.parse((LIB / "job" / "printer.py").read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            name = ("job." if node.level == 1 else "") + node.module if node.level else node.module
+            found.add(name.removeprefix("steb_lib."))
+        elif isinstance(node, ast.Import): found |= {a.name.removeprefix("steb_lib.") for a in node.names}
+    return sorted(m for m in found if numbers.get(m, 0) > 69)
 
 
 def figures() -> dict:
@@ -251,7 +264,7 @@ def figures() -> dict:
             "encoder_loaders_above_models": {f: [c for c in callers if not c.startswith("models.")]
                                              for f, callers in loads.items()},
             "lines": {m: len((LIB / (m.replace(".", "/") + ".py")).read_text().splitlines())
-                      for m in ("models.encoders", "data.datasets", "main_job")},
+                      for m in ("models.encoders", "data.datasets", "job.main_job")},
             "notebooks": notebook_cells(), "shape": module_shape(), "handovers": model}
 
 
@@ -273,5 +286,6 @@ if __name__ == "__main__":
     sh = f["shape"]
     print(f"modules over 400 non-blank lines: {', '.join(f'{m} {n}' for m, n in sh['modules_over_400'].items()) or 'none'}; "
           f"export cells over 30 lines: {sh['export_cells_over_30']} of {sh['export_cells']} ({sh['share_over_30']:.1%}); "
-          f"modules without a docstring: {len(sh['modules_without_docstring'])}; family or size words in sweep: "
-          f"{sh['family_or_size_words_in_sweep']}")
+          f"modules without a docstring: {len(sh['modules_without_docstring'])}; family or size words in cluster/: "
+          f"{sh['family_or_size_words_in_cluster']}; printer imports above eval/: "
+          f"{len(sh['printer_imports_above_eval'])}")

@@ -2,7 +2,7 @@
 
 The mini suite for three models (random, function-words, all-MiniLM-L6-v2), from empty caches each time:
 1. sequentially, in this process (`evaluate_suite`, one model after the other: what `--executor inline` does);
-2. as a sweep (`steb_lib.sweep.submit_sweep`) with 1, 2 and 4 jobs at once, each either one submitit job per
+2. as a sweep (`steb_lib.cluster.sweep.submit_sweep`) with 1, 2 and 4 jobs at once, each either one submitit job per
    (model, dataset) job (`--pack-minutes 0`) or packed by cost (`--pack-minutes 60`: each model's jobs in one process,
    its model loaded once) — on this machine (`--executor local`, torch threads per job = cores // jobs) or on a SLURM
    cluster (`--executor slurm`, e.g. `scripts/local_slurm.sh`'s: source its env first; a job asks cores // jobs CPUs).
@@ -15,7 +15,9 @@ import argparse, json, os, platform, tempfile, time
 from pathlib import Path
 from steb_lib.eval.results import without_timing
 from steb_lib.eval.runner import evaluate_suite
-from steb_lib.sweep import slurm_parameters, submit_sweep, sweep_jobs
+from steb_lib.cluster.jobs import sweep_jobs
+from steb_lib.cluster.slurm import slurm_parameters
+from steb_lib.cluster.sweep import submit_sweep
 
 
 def contents(store: Path) -> dict:

@@ -98,7 +98,7 @@ def _add_run_options(p):
 
 # %% ../nbs/lib/98_cli.ipynb #9a32fd56
 def _add_executor_options(p):
-    from steb_lib.sweep import EXECUTORS
+    from steb_lib.cluster.slurm import EXECUTORS
     p.add_argument("--executor", choices=("inline",) + EXECUTORS, default="inline",
                    help="inline: in this process (default); local: one submitit job per (model, dataset) on "
                    "this machine; slurm: a SLURM job array")
@@ -521,7 +521,7 @@ def prepare(a) -> None:
 
 def sweep_options(a) -> dict:
     "`submit_sweep`'s executor options from the command line."
-    from steb_lib.sweep import read_site_settings, site_slurm_parameters
+    from steb_lib.cluster.slurm import read_site_settings, site_slurm_parameters
     site = read_site_settings(a.slurm_config) if a.slurm_config else {}
     slurm = site_slurm_parameters(site, partition=a.slurm_partition, gpus=a.slurm_gpus, time=a.slurm_time,
                                   array_parallelism=a.slurm_array_parallelism, cpus=a.slurm_cpus,
@@ -537,7 +537,7 @@ def sweep_options(a) -> dict:
 def run_sweep(a, jobs) -> int:
     """Run or submit `jobs` with --executor (with --dry-run: print the plan); print what happened; 1 if a job
     failed."""
-    from steb_lib.sweep import submit_sweep
+    from steb_lib.cluster.sweep import submit_sweep
     if getattr(a, "dry_run", False): return print_sweep_plan(a, jobs)
     out = submit_sweep(jobs, a.results_dir, a.executor, wait=not a.no_wait, force=a.force,
                        cache_dir=a.cache_dir, **sweep_options(a))
@@ -556,8 +556,8 @@ def print_sweep_plan(a, jobs) -> int:
     "`--dry-run`: the packs of the unfinished `jobs` and their estimated cost; nothing is submitted."
     import os
     import warnings
-    from steb_lib.sweep import (describe_slurm, over_partition_limits, partition_limits, plan_summary,
-                                slurm_gpus, sweep_plan, uncounted_line, unsized_line)
+    from steb_lib.cluster.plan import plan_summary, sweep_plan, uncounted_line, unsized_line
+    from steb_lib.cluster.slurm import describe_slurm, over_partition_limits, partition_limits, slurm_gpus
     options = sweep_options(a); slurm = options["slurm"]
     gpus = slurm_gpus(slurm) if a.executor == "slurm" else 0
     plan = sweep_plan(jobs, a.results_dir, options["pack_minutes"], gpus)
@@ -619,7 +619,7 @@ def _evaluate_one(a, model) -> int:
 
 def _evaluate_as_sweep(a) -> int:
     "`steb evaluate --executor local|slurm`: one job per (model, dataset)."
-    from steb_lib.sweep import sweep_jobs
+    from steb_lib.cluster.jobs import sweep_jobs
     if (a.data_file or a.scoring not in (None, "mean") or a.revision or a.trust_remote_code or a.model_name
             or a.batch_size != DEFAULT_BATCH_SIZE):
         raise StebInputError("--executor runs registered datasets with mean scoring (no --data-file, "
@@ -865,7 +865,7 @@ def run_paper(a) -> int:
     """`steb paper`: STEB-lite for the default models (unless --notebooks-only), then the paper notebooks; the
     last line one verdict over all stores against the committed ones, and the exit code with it (1: NOT
     reproduced, unless --exit-zero)."""
-    from steb_lib.main_job import main_job
+    from steb_lib.job.main_job import main_job
     from steb_lib.paper import run_paper_notebooks
     on_backend = models_on_backend(["a"], a.backend, a.quantize)[0][1:]   # '' on torch, else '@openvino-int8'
     a.results_dir = a.results_dir or f"results/{a.suite}{on_backend.replace('@', '-')}"   # a store of its own
@@ -982,7 +982,7 @@ def run_export(a) -> None:
 # %% ../nbs/lib/98_cli.ipynb #be1a75ab
 def run_status(a) -> int:
     "`steb status`: every job of a sweep (or of a suite × models) by state; 0 only when all are finished."
-    from steb_lib.sweep import manifest_jobs, status_counts, sweep_jobs, sweep_status
+    from steb_lib.cluster.jobs import manifest_jobs, status_counts, sweep_jobs, sweep_status
     if a.suite or a.dataset:
         profile = chosen_profile(a)
         models = a.models or list(DEFAULT_MODELS)
@@ -1007,7 +1007,7 @@ def run_status(a) -> int:
     return 0 if n_done == len(status) else 1
 
 def print_sweep_report(jobs, results_dir) -> None:
-    "`steb status --report`: the report (`sweep.sweep_report`), printed and written under `.sweep`."
-    from steb_lib.sweep import report_text, sweep_report, write_report
+    "`steb status --report`: the report (`cluster.report.sweep_report`), printed and written under `.sweep`."
+    from steb_lib.cluster.report import report_text, sweep_report, write_report
     report = sweep_report(jobs, results_dir)
     print("\n" + report_text(report) + f"\n\nwritten to {write_report(report, results_dir)}")

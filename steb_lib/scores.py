@@ -104,7 +104,7 @@ def reference_models(models) -> list[str]:
     "The baselines among `models` (registry category 'baseline': `random`): references, never ranked."
     from steb_lib.models.registry import registry_index
     index = registry_index()   # once: a bootstrap's stacked table holds each model B times
-    return [m for m in models if (spec := index.get(m.casefold())) is not None and spec.category == "baseline"]
+    return [m for m in models if (spec := index.get(m.casefold())) and spec.category == "baseline"]
 
 def ranked_rows(table: pd.DataFrame) -> pd.DataFrame:
     "`table` (models × datasets) without its reference models, if at least two other models remain."

@@ -107,7 +107,8 @@ def test_every_module_has_a_numbered_notebook_and_imports_only_lower_numbers():
 
 FOLDER_BANDS = {"": (range(0, 10), range(70, 100)), "tasks": (range(10, 20),), "data": (range(20, 30),),
                 "models": (range(30, 39),), "testing": (range(39, 40),), "embed": (range(40, 45),),
-                "llm": (range(45, 50),), "train": (range(50, 60),), "eval": (range(60, 70),)}
+                "llm": (range(45, 50),), "train": (range(50, 60),), "eval": (range(60, 70),), "job": (range(81, 90),),
+                "cluster": (range(74, 79),)}
 
 
 def out_of_band(notebooks) -> list[str]:

@@ -72,7 +72,7 @@ def test_the_readme_python_example_runs_as_written(tmp_path):
     assert scores[0] == scores[1], scores                                  # MTEB's wrapper scores as the model itself
 
 
-# what `steb paper` prints, as tests/test_main_job.py reads it from a real run
+# what `steb paper` prints, as tests/job/test_main_job.py reads it from a real run
 MAIN_JOB_LINES = (
     re.compile(r"the main job, \d+ models?: \d+ results to compute \(.+; \d+ already there\)(; .+)?\. A line per result as it lands"),
     re.compile(r"→ (evaluating \S+|training \S+: (\d+ steps \(worker \d\)|step \d+/\d+ \(\d+\.\d s a step\))|notebook \w+"

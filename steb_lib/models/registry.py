@@ -116,7 +116,8 @@ def registry_index() -> dict[str, ModelSpec]:
     registry for each."""
     index = {}
     for spec in MODEL_REGISTRY.values():
-        for n in (spec.name, *spec.aliases, spec.paper_name or spec.name): index.setdefault(n.casefold(), spec)
+        for name in (spec.name, *spec.aliases, spec.paper_name or spec.name):
+            index.setdefault(name.casefold(), spec)
     return index
 
 def registry_lookup(name: str) -> ModelSpec | None:

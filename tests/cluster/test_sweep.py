@@ -1,4 +1,4 @@
-"""Sweeps (steb_lib.sweep, `--executor`, `steb status`): a local submitit sweep gives the results a sequential run gives,
+"""Sweeps (steb_lib.cluster, `--executor`, `steb status`): a local submitit sweep gives the results a sequential run gives,
 each computed once; a killed job's rerun completes; a SLURM submission writes the sbatch script the options ask for."""
 import json
 import os
@@ -9,7 +9,9 @@ from pathlib import Path
 
 from steb_lib.eval.results import without_timing
 from steb_lib.eval.runner import evaluate_suite
-from steb_lib.sweep import SweepJob, job_results, job_state, make_executor, run_sweep_job, submit_sweep, sweep_jobs
+from steb_lib.cluster.jobs import SweepJob, job_results, job_state, sweep_jobs
+from steb_lib.cluster.slurm import make_executor
+from steb_lib.cluster.sweep import run_sweep_job, submit_sweep
 from steb_lib.testing.tiny_models import make_tiny_model
 
 STEB = Path(sys.executable).parent / "steb"
@@ -126,7 +128,7 @@ def test_slurm_submission_through_the_cli_and_status(tmp_path):
     (bin_dir / "squeue").unlink()                                   # they left the queue without results
     status = subprocess.run([str(STEB), "status", "--results-dir", str(results)], env=env, capture_output=True, text=True)
     assert "0/7 jobs finished, 0 running, 0 queued, 0 failed, 7 missing" in status.stdout, status.stdout
-    # running them, a hand-edited result, another seed: against a real scheduler (tests/test_slurm_cluster.py)
+    # running them, a hand-edited result, another seed: against a real scheduler (tests/cluster/test_slurm_cluster.py)
 
 
 def test_a_dry_run_on_slurm_shows_the_site_settings_and_a_typo_in_them_is_refused(tmp_path):

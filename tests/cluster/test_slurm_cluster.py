@@ -14,7 +14,7 @@ import pytest
 
 from steb_lib.eval.results import without_timing
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 STEB = str(Path(sys.executable).parent / "steb")
 SCRIPT = str(ROOT / "scripts" / "local_slurm.sh")
 
@@ -160,7 +160,7 @@ def test_cancelled_and_failing_jobs_are_named_and_only_they_are_resubmitted(clus
 
 def test_a_job_sees_the_paths_switches_and_pins_it_needs_and_no_secret(cluster, tmp_path, monkeypatch):
     from steb_lib.run_settings import KERNEL_PINS
-    from steb_lib.sweep import make_executor, slurm_parameters
+    from steb_lib.cluster.slurm import make_executor, slurm_parameters
     for name, value in cluster.items(): monkeypatch.setenv(name, value)
     monkeypatch.setenv("OPENAI_API_KEY", "sk-never-in-a-job"); monkeypatch.setenv("HF_TOKEN", "hf_never")
     monkeypatch.setenv("STEB_CACHE", str(tmp_path / "cache"))
@@ -347,7 +347,8 @@ def test_a_step_killed_by_the_time_limit_warning_before_it_could_handle_it_ended
     """SLURM may warn a job (SIGUSR2) before submitit has set its handler: the step dies of the signal, with no result
     and the job FAILED. Read from accounting (`DerivedExitCode` 0:12), not only from the log srun writes, that is a
     time-limit end, which a retry with more time mends; its log gone, the accounting alone says so."""
-    from steb_lib.sweep import _ended_state, _job_failure, derived_exit_code, make_executor, slurm_parameters
+    from steb_lib.cluster.slurm import derived_exit_code, ended_state, make_executor, slurm_parameters
+    from steb_lib.cluster.sweep import _job_failure
     for name in ("SLURM_CONF", "STEB_SLURM_DIR"): monkeypatch.setenv(name, cluster[name])
     ex = make_executor("slurm", tmp_path / "jobs", slurm_parameters(cpus=1, mem="500M", time="0:02:00"))
     job = ex.submit(exec, "import os, signal\nsignal.signal(signal.SIGUSR2, signal.SIG_DFL)\n"
@@ -357,7 +358,7 @@ def test_a_step_killed_by_the_time_limit_warning_before_it_could_handle_it_ended
     assert derived_exit_code(job.job_id) == "0:12", sacct(cluster, str(job.job_id), fields="JobID,State,DerivedExitCode")
     assert "User defined signal 2" in _job_failure(job), _job_failure(job)       # what the log's srun line says
     for log in (tmp_path / "jobs").glob("*_log.*"): log.unlink()
-    assert _ended_state(job) == "TIMEOUT"
+    assert ended_state(job) == "TIMEOUT"
 
 
 def test_a_request_no_node_can_run_is_warned_of_before_and_stops_the_wait_after(cluster, tmp_path):

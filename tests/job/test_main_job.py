@@ -13,7 +13,7 @@ from pathlib import Path
 import pandas as pd
 
 STEB = Path(sys.executable).parent / "steb"
-COMMITTED = Path(__file__).resolve().parent.parent / "data" / "results"
+COMMITTED = Path(__file__).resolve().parents[2] / "data" / "results"
 
 
 def committed_results_are_reproduced(results: Path):
