@@ -11,3 +11,5 @@ from .cluster.jobs import *    # noqa: F403
 from .cluster.plan import *    # noqa: F403
 from .cluster.report import *  # noqa: F403
 from .cluster.sweep import *   # noqa: F403
+from .cluster import jobs, plan, report, slurm, sweep as _sweep
+__all__ = [*slurm.__all__, *jobs.__all__, *plan.__all__, *report.__all__, *_sweep.__all__]   # `import *` as before
