@@ -4,8 +4,8 @@
 
 # %% ../nbs/lib/00_core.ipynb #c003
 from __future__ import annotations
-import collections, contextlib, contextvars, hashlib, importlib.util, json, logging, os, re, socket, sys
-import tempfile, time
+import collections, contextlib, contextvars, hashlib, importlib.machinery, importlib.util, json, logging, os, re
+import socket, sys, tempfile, time
 import warnings
 from pathlib import Path
 import numpy as np
@@ -17,7 +17,7 @@ __all__ = ['DEFAULT_SEED', 'NEAR_TIE_MARGIN', 'DEFAULT_BATCH_SIZE', 'PROTOCOLS',
            'atomic_write_text', 'configured_secrets', 'url_credentials', 'scrub_secrets', 'log_to_stdout',
            'collect_log', 'work_labelled', 'bar_label', 'l2_normalize', 'cosine_similarity_matrix', 'path_name',
            'default_cache_dir', 'clone_holding', 'data_dir', 'set_aside', 'writable_directory', 'usable_cache_dir',
-           'LazyRegistry', 'lazy_module', 'timeline_event', 'timed']
+           'LazyRegistry', 'LazyModule', 'lazy_module', 'timeline_event', 'timed']
 
 # %% ../nbs/lib/00_core.ipynb #c006
 DEFAULT_SEED = 42
@@ -342,16 +342,20 @@ class LazyRegistry(collections.UserDict):
     def copy(self) -> dict: return dict(self.data)   # (UserDict's copy reads the instance's own `data`)
 
 # %% ../nbs/lib/00_core.ipynb #c047
+class LazyModule:
+    "Module `name`, imported at the first attribute access; not in `sys.modules` before then."
+    def __init__(self, name: str): object.__setattr__(self, "_name", name)
+    def __getattr__(self, attr: str):
+        return getattr(sys.modules.get(self._name) or importlib.import_module(self._name), attr)
+    def __repr__(self) -> str: return f"<lazy module {self._name!r}>"
+
 def lazy_module(name: str):
-    "The module `name`, imported at its first attribute access (`importlib.util.LazyLoader`), or as imported."
+    "The module `name` as imported, or a `LazyModule` that imports it at its first use."
     if name in sys.modules: return sys.modules[name]
-    spec = importlib.util.find_spec(name)
-    if spec is None: raise ModuleNotFoundError(f"No module named {name!r}", name=name)
-    spec.loader = importlib.util.LazyLoader(spec.loader)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    found = importlib.machinery.PathFinder.find_spec(name) if "." not in name else None
+    if found is None and importlib.util.find_spec(name) is None:
+        raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+    return LazyModule(name)
 
 # %% ../nbs/lib/00_core.ipynb #3f00d630
 TIMELINE_VAR = "STEB_TIMELINE"   # a JSON-lines file the main job's processes add their phases to

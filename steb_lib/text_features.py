@@ -185,5 +185,6 @@ def released_probing_features(texts) -> list[dict]:
     rows = []
     for doc in lftk_docs(texts):   # one doc alive at a time
         row = dict(zip(counts, map(float, lftk_doc_features([doc], counts)[0])))
-        rows.append({k: (row | word_difficulty_features([doc])[0])[k] for k in keys})
+        row |= word_difficulty_features([doc])[0]   # once per doc
+        rows.append({k: row[k] for k in keys})
     return rows
