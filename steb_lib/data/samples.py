@@ -4,10 +4,11 @@
 
 # %% ../../nbs/lib/data/27_samples.ipynb #a7418b85
 from __future__ import annotations
-import gzip, json, os
+import contextlib, gzip, json, os
 from pathlib import Path
 import steb_lib
 from ..core import DEFAULT_SEED, StebInputError, data_dir, sha256_json
+from ..records import record_lock
 from ..tasks.task_data import load_task_file, load_task_records, prepare_records, task_name
 from ..tasks.submetrics import expand_submetrics
 from .sources import dataset_error, locate_source, source_availability
@@ -21,7 +22,7 @@ from .prepared import (
 
 # %% auto #0
 __all__ = ['lite_dir', 'sample_identity', 'shipped_name', 'shipped_sample', 'shipped_tasks', 'needed_tasks',
-           'has_shipped_samples', 'prepare_dataset', 'task_input', 'dataset_availability']
+           'has_shipped_samples', 'preparation_lock', 'prepare_dataset', 'task_input', 'dataset_availability']
 
 # %% ../../nbs/lib/data/27_samples.ipynb #c018
 def lite_dir() -> Path:
@@ -78,6 +79,15 @@ def has_shipped_samples(name: str, seed: int = DEFAULT_SEED, profile: Profile = 
     `profile`?"""
     return set(needed_tasks(dataset_entry(name), suite)) <= set(shipped_tasks(name, seed, profile))
 
+# %% ../../nbs/lib/data/27_samples.ipynb #c019b
+def preparation_lock(jsonl: Path, label: str) -> contextlib.ExitStack:
+    """Held while the sample cached at `jsonl` is read or built (another process preparing it waits); no lock
+    where no lock file can be made."""
+    held = contextlib.ExitStack()
+    try: held.enter_context(record_lock(jsonl, label))
+    except OSError: pass
+    return held
+
 # %% ../../nbs/lib/data/27_samples.ipynb #c019
 def prepare_dataset(
     name: str, task: str | None = None, seed: int = DEFAULT_SEED, download: bool | None = None,
@@ -101,10 +111,11 @@ def prepare_dataset(
     key = sha256_json({"entry": entry, "task": task, "seed": seed, "raw": raw, "selection": selection,
                        "version": steb_lib.__version__, "format": PREPARED_FORMAT})
     jsonl, meta_path = prepared_paths(name, task, key)
-    cached = read_cached(task, jsonl, meta_path, keep_duplicates=not drawn_with_seed(entry, selection))
-    if cached is not None and unchanged_files(root, cached.meta.get("raw_files_read", {})): return cached
-    prep = build_prepared(entry, task, seed, root, where, raw, selection)
-    write_cached(prep, jsonl, meta_path)
+    with preparation_lock(jsonl, f"{name} / {task}"):   # a parallel job preparing it: wait, read its cache
+        cached = read_cached(task, jsonl, meta_path, keep_duplicates=not drawn_with_seed(entry, selection))
+        if cached is not None and unchanged_files(root, cached.meta.get("raw_files_read", {})): return cached
+        prep = build_prepared(entry, task, seed, root, where, raw, selection)
+        write_cached(prep, jsonl, meta_path)
     return prep
 
 # %% ../../nbs/lib/data/27_samples.ipynb #ti0005
