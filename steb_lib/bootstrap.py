@@ -60,25 +60,25 @@ MIN_TABLE_UNITS = 200   # fewer under a table's ranked column: no simultaneous r
 # %% ../nbs/lib/07_bootstrap.ipynb #d306e62e
 def bias_correction(replicates, estimate: float) -> float:
     "z0 = Φ⁻¹(share of the finite replicates below `estimate`, ties half), kept within [½/B, 1 − ½/B]."
-    from scipy.stats import norm   # imported on first use: the CLI never waits for scipy
+    from scipy.special import ndtri   # Φ⁻¹, scipy.stats.norm's own; imported on first use: the CLI never waits
     r = np.asarray(replicates, np.float64).ravel(); r = r[np.isfinite(r)]
     below = ((r < estimate).sum() + 0.5 * (r == estimate).sum()) / r.size
-    return float(norm.ppf(np.clip(below, 0.5 / r.size, 1 - 0.5 / r.size)))
+    return float(ndtri(np.clip(below, 0.5 / r.size, 1 - 0.5 / r.size)))
 
 # %% ../nbs/lib/07_bootstrap.ipynb #b5a0fad2
 def interval_refusal(replicates, estimate: float, units: int | None = None, level: float = CONFIDENCE) -> str:
     """Why `replicates` give `estimate` no interval at `level` ('' where they give one): too few units, no
     finite replicate, no spread, the estimate outside the replicates' central range (bias beyond spread), or
     a bound that would rest on fewer than `MIN_TAIL` replicates."""
-    from scipy.stats import norm
+    from scipy.special import ndtr, ndtri
     if units is not None and units < MIN_UNITS: return f"{units} units"
     r = np.asarray(replicates, np.float64).ravel(); r = r[np.isfinite(r)]
     if r.size == 0: return "undefined"
     if r.min() == r.max(): return "no spread"
     below = ((r < estimate).sum() + 0.5 * (r == estimate).sum()) / r.size
     if not (1 - level) / 2 <= below <= (1 + level) / 2: return "biased"
-    z0, z = bias_correction(r, estimate), norm.ppf((1 + level) / 2)
-    tails = norm.cdf([2 * z0 - z, -(2 * z0 + z)])
+    z0, z = bias_correction(r, estimate), ndtri((1 + level) / 2)
+    tails = ndtr([2 * z0 - z, -(2 * z0 + z)])
     return "at extremes" if tails.min() * r.size < MIN_TAIL else ""
 
 # %% ../nbs/lib/07_bootstrap.ipynb #ceab3994
@@ -87,13 +87,13 @@ def bias_corrected_interval(replicates, estimate: float, level: float = CONFIDEN
     interval's quantiles moved by z0 (`bias_correction`). (NaN, NaN) where `interval_refusal` gives a reason:
     the bootstrap's own bias exceeds its spread, a bound would rest on its extreme replicates, or the
     replicates do not vary."""
-    from scipy.stats import norm
+    from scipy.special import ndtr, ndtri
     r = np.asarray(replicates, np.float64).ravel(); r = r[np.isfinite(r)]
     if r.size == 0:
         raise StebInputError("no finite bootstrap replicate: the score is undefined on every draw")
     if interval_refusal(r, estimate, level=level): return float("nan"), float("nan")
-    z0, z = bias_correction(r, estimate), norm.ppf((1 + level) / 2)
-    low, high = np.quantile(r, norm.cdf([2 * z0 - z, 2 * z0 + z]))
+    z0, z = bias_correction(r, estimate), ndtri((1 + level) / 2)
+    low, high = np.quantile(r, ndtr([2 * z0 - z, 2 * z0 + z]))
     return float(low), float(high)
 
 # %% ../nbs/lib/07_bootstrap.ipynb #9780095b
@@ -131,11 +131,11 @@ def quantile_level(replicates, x: float) -> float:
 def bootstrap_p_value(differences, estimate: float) -> float:
     """Two-sided p-value of 'the difference is 0': the smallest α at which the bias-corrected (1 − α)
     interval of `estimate` from its paired replicate `differences` excludes 0 (0: beyond every replicate)."""
-    from scipy.stats import norm
+    from scipy.special import ndtr, ndtri
     d = np.asarray(differences, np.float64); d = d[np.isfinite(d)]
     if d.size == 0: raise StebInputError("no finite replicate difference")
     z0, a0 = bias_correction(d, estimate), quantile_level(d, 0.0)
-    return float(min(1.0, 2 * norm.sf(abs(2 * z0 - norm.ppf(a0)))))
+    return float(min(1.0, 2 * ndtr(-abs(2 * z0 - ndtri(a0)))))
 
 # %% ../nbs/lib/07_bootstrap.ipynb #f58f19c6
 def format_p(p: float) -> str:
