@@ -9,10 +9,10 @@ import numpy as np
 from .core import StebInputError, check_protocol
 
 # %% auto #0
-__all__ = ['PYSBD_MAX_CHARS', 'LONG_TEXT_CHARS', 'rule_sentence_spans', 'pysbd_spans', 'sentence_spans', 'count_tokens',
-           'token_counts', 'token_offsets', 'token_cuts', 'fits_context', 'chunk_text', 'truncate_text',
-           'released_chunks', 'truncate_texts', 'protocol_pieces', 'mean_pool_pieces', 'bounded_prefix',
-           'bounded_prefixes']
+__all__ = ['PYSBD_MAX_CHARS', 'PYSBD_READ', 'LONG_TEXT_CHARS', 'rule_sentence_spans', 'OnceEachMatch', 'pysbd_processor',
+           'pysbd_spans', 'sentence_spans', 'count_tokens', 'token_counts', 'token_offsets', 'token_cuts',
+           'fits_context', 'chunk_text', 'truncate_text', 'released_chunks', 'truncate_texts', 'protocol_pieces',
+           'mean_pool_pieces', 'bounded_prefix', 'bounded_prefixes']
 
 # %% ../nbs/lib/05_chunking.ipynb #c006
 _SENTENCE_END = re.compile(r"(?<=[.!?…。！？])[\"'”’)\]]*\s+|\n\s*")
@@ -40,6 +40,37 @@ def _overlaps_itself(s: str) -> bool:
         fail[i] = k
     return bool(s) and fail[-1] > 0
 
+# %% ../nbs/lib/05_chunking.ipynb #c006b
+PYSBD_READ = "0.3.4"   # the pysbd whose abbreviation replacer OnceEachMatch was written against
+
+class OnceEachMatch:
+    "A pysbd abbreviation replacer (mixed in before it) that runs each match string's substitution once per line."
+    def search_for_abbreviations_in_string(self, text):
+        self._applied = set()
+        return super().search_for_abbreviations_in_string(text)
+    def scan_for_replacements(self, txt, am, ind, char_array):
+        char = char_array[ind] if ind < len(char_array) else ""
+        if str(char).isupper() and am.strip().lower() not in self.lang.Abbreviation.PREPOSITIVE_ABBREVIATIONS:
+            return txt   # pysbd leaves this one as it is
+        if am in self._applied: return txt   # the same substitution again: nothing left to change
+        self._applied.add(am)
+        return super().scan_for_replacements(txt, am, ind, char_array)
+
+@functools.lru_cache(maxsize=None)
+def _once_each(replacer: type) -> type:
+    return type(f"OnceEach{replacer.__name__}", (OnceEachMatch, replacer), {})
+
+def pysbd_processor(text: str, language: str = "en"):
+    "pysbd's processor of `text` in `language`, its abbreviations replaced by `OnceEachMatch` (pysbd 0.3.4)."
+    import pysbd
+    processor = _segmenter(language).processor(text)
+    if pysbd.__version__ == PYSBD_READ:
+        made = processor.abbreviations_replacer
+        def once_each():
+            replacer = made(); replacer.__class__ = _once_each(type(replacer)); return replacer
+        processor.abbreviations_replacer = once_each
+    return processor
+
 # %% ../nbs/lib/05_chunking.ipynb #112f644e
 def _find_with_space(text: str, sent: str, start: int) -> tuple[int, int] | None:
     "Span of the first `sent` at or after `start` and the whitespace after it (what `re` `sent\\s*` finds)."
@@ -54,7 +85,7 @@ def pysbd_spans(text: str, language: str = "en") -> list[tuple[int, int]]:
     linear time. (Each sentence is found with `str.find`, not a pattern compiled for it: thousands of
     those would push pysbd's own patterns out of `re`'s cache of 512, to be compiled again.)"""
     spans, prior = [], 0
-    for sent in _segmenter(language).processor(text).process():
+    for sent in pysbd_processor(text, language).process():
         if _overlaps_itself(sent) or sent[:1].isspace():
             pattern = re.compile(re.escape(sent) + r"\s*")
             m = next((m.span() for m in pattern.finditer(text) if m.end() > prior), None)   # as pysbd does
