@@ -60,7 +60,7 @@ MIN_TABLE_UNITS = 200   # fewer under a table's ranked column: no simultaneous r
 # %% ../nbs/lib/07_bootstrap.ipynb #d306e62e
 def bias_correction(replicates, estimate: float) -> float:
     "z0 = Φ⁻¹(share of the finite replicates below `estimate`, ties half), kept within [½/B, 1 − ½/B]."
-    from scipy.special import ndtri   # Φ⁻¹, scipy.stats.norm's own; imported on first use: the CLI never waits
+    from scipy.special import ndtri   # Φ⁻¹ (scipy.stats.norm's own), on first use: the CLI never waits
     r = np.asarray(replicates, np.float64).ravel(); r = r[np.isfinite(r)]
     below = ((r < estimate).sum() + 0.5 * (r == estimate).sum()) / r.size
     return float(ndtri(np.clip(below, 0.5 / r.size, 1 - 0.5 / r.size)))

@@ -44,7 +44,7 @@ def _overlaps_itself(s: str) -> bool:
 PYSBD_READ = "0.3.4"   # the pysbd whose abbreviation replacer OnceEachMatch was written against
 
 class OnceEachMatch:
-    "A pysbd abbreviation replacer (mixed in before it) that runs each match string's substitution once per line."
+    "A pysbd abbreviation replacer (mixed in before it): each match string's substitution once per line."
     def search_for_abbreviations_in_string(self, text):
         self._applied = set()
         return super().search_for_abbreviations_in_string(text)

@@ -4,8 +4,8 @@
 
 # %% ../nbs/lib/00_core.ipynb #c003
 from __future__ import annotations
-import collections, contextlib, contextvars, hashlib, importlib.machinery, importlib.util, json, logging, os, re
-import socket, sys, tempfile, time
+import collections, contextlib, contextvars, hashlib, importlib.machinery, importlib.util, json, logging, os
+import re, socket, sys, tempfile, time
 import warnings
 from pathlib import Path
 import numpy as np

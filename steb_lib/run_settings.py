@@ -219,11 +219,14 @@ class _AfterTorchLoads:
     def find_spec(self, name, path=None, target=None):
         if name != "torch": return None
         import importlib.util
-        sys.meta_path.remove(self)   # once, and not while finding torch itself
-        spec = importlib.util.find_spec("torch")
+        sys.meta_path.remove(self)   # not while finding torch itself; back after: a look is not an import
+        try: spec = importlib.util.find_spec("torch")   # (transformers looks: is torch installed?)
+        finally: sys.meta_path.insert(0, self)
         if spec is not None and spec.loader is not None:
             load = spec.loader.exec_module
-            def load_then_route(module): load(module); pinned_products()
+            def load_then_route(module):
+                if self in sys.meta_path: sys.meta_path.remove(self)   # once: torch loads now
+                load(module); pinned_products()
             spec.loader.exec_module = load_then_route
         return spec
 
