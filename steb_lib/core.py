@@ -4,8 +4,8 @@
 
 # %% ../nbs/lib/00_core.ipynb #c003
 from __future__ import annotations
-import collections, contextlib, contextvars, hashlib, importlib.machinery, importlib.util, json, logging, os
-import re, socket, sys, tempfile, time
+import collections, contextlib, contextvars, hashlib, importlib.util, json, logging, os, re, socket, sys
+import tempfile, time
 import warnings
 from pathlib import Path
 import numpy as np
@@ -352,8 +352,7 @@ class LazyModule:
 def lazy_module(name: str):
     "The module `name` as imported, or a `LazyModule` that imports it at its first use."
     if name in sys.modules: return sys.modules[name]
-    found = importlib.machinery.PathFinder.find_spec(name) if "." not in name else None
-    if found is None and importlib.util.find_spec(name) is None:
+    if importlib.util.find_spec(name) is None:
         raise ModuleNotFoundError(f"No module named {name!r}", name=name)
     return LazyModule(name)
 
