@@ -6,7 +6,7 @@ A replica is not a model of its *family* but of its *repository*: the same file 
 prompts; safetensors or pickled weights; remote code in another repository, served at its pinned commit), with tiny
 random weights. `LAYOUTS` says for every registry entry with a hub id how its repository is laid out and where that
 was learnt (`source`); where no public source shows the layout, `source` says so and what the replica assumes.
-`tests/test_hub_replicas.py` serves them through the loopback hub and evaluates each by its registry name.
+`tests/models/test_hub_replicas.py` serves them through the loopback hub and evaluates each by its registry name.
 """
 from __future__ import annotations
 import json

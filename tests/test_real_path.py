@@ -310,4 +310,4 @@ def test_rerank_with_a_hub_cross_encoder(net, online, tmp_path):
 
 
 # The registry's models (upstream's additions among them: LUSR, MSR, STAR2, SAURON and the adapter-only MSR-Llama-3.2) load
-# by their registry names from replicas of their own repositories: tests/test_hub_replicas.py.
+# by their registry names from replicas of their own repositories: tests/models/test_hub_replicas.py.

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from steb_lib.testing.tiny_models import make_tiny_model
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 STEB = [str(Path(sys.executable).parent / "steb")]
 DATA = ROOT / "data" / "examples" / "cds_styles.jsonl"
 ENV = dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")

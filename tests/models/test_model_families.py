@@ -11,7 +11,7 @@ os.environ.update(HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
 from steb_lib.cli import main
 from steb_lib.testing.tiny_models import make_tiny_model
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT/"data"/"examples"/"cds_styles.jsonl"
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ from steb_lib.llm.client import LocalChatServer, Reply, ResponseCache
 from steb_lib.llm.prompting import (STAND_IN_ENDPOINT, STAND_IN_MODEL, build_retrieval_set, llm_retrieval,
                                     retrieval_requests, stand_in_responder)
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 N_AUTHORS = 12
 
 def records():

@@ -9,7 +9,7 @@ import json, os, subprocess, sys
 from pathlib import Path
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parents[1]))   # the helpers in tests/
 from hub_replicas import CODE_REPOSITORIES, LAYOUTS, build_replica, code_repository  # noqa: E402
 from loopback_internet import HubRepo, LoopbackInternet  # noqa: E402
 from steb_lib.data.sources import fixtures_dir  # noqa: E402

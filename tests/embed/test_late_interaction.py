@@ -3,7 +3,7 @@ import json, os, subprocess, sys
 from pathlib import Path
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 STEB = [str(Path(sys.executable).parent / "steb")]
 MINILM = "sentence-transformers/all-MiniLM-L6-v2"
 ENV = dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", PYTHONUNBUFFERED="1")
