@@ -200,9 +200,12 @@ def solver_category_sums(embeddings, clip: bool = True, ordered: bool = False,
         last[:, :, -1], first[:, :, 0] = G[:-1, i, -1], G[1:, i, 0]   # B with A's own last / first text
         (plain, ties_s), (drop_last, ties_l), (drop_first, ties_f) = (solver_accuracies(
             S, 0, clip), solver_accuracies(last, 0, clip), solver_accuracies(first, 1, clip))
-        for j, *accuracies in zip(js, plain.tolist(), drop_last.tolist(), drop_first.tolist()):
-            sums += accuracies   # one instance at a time, in order: the released sums, bit for bit
-            if per_instance: instances.append(dict(zip(INSTANCE_FIELDS, [*accuracies, i, j, len(instances)])))
+        for accuracies in zip(plain.tolist(), drop_last.tolist(), drop_first.tolist()):
+            for k, value in enumerate(accuracies): sums[k] += value   # one instance at a time, in order:
+                                                                      # the released sums, bit for bit
+        if per_instance:   # each instance its own block, numbered in order
+            a, b, block = np.full(len(js), i), np.array(js), np.arange(count, count + len(js))
+            instances.append(dict(zip(INSTANCE_FIELDS, (plain, drop_last, drop_first, a, b, block))))
         near_ties += ties_s + ties_l + ties_f; count += len(js)
     return {"plain": sums[0], "drop_last": sums[1], "drop_first": sums[2], "n_instances": count,
             "near_ties": near_ties, **({"instances": joined_instances(instances)} if per_instance else {})}
