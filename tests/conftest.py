@@ -1,4 +1,4 @@
-"""Tests run in two pytest-xdist workers (test.sh: `-n 2 --dist loadfile`). Each worker gets its own embedding and
+"""Tests run in three pytest-xdist workers (test.sh: `-n 3 --dist loadfile`). Each worker gets its own embedding and
 data cache under the run's STEB_CACHE, so that no test sees another's cached embeddings (several assert how many
 texts were embedded)."""
 import os, signal
@@ -16,11 +16,14 @@ if worker and os.environ.get("STEB_CACHE"):
     os.environ["STEB_CACHE"] = str(Path(os.environ["STEB_CACHE"])/worker)
 
 # Longest files first: with `--dist loadfile` a worker takes the next file in collection order as it finishes one, so
-# a long file collected last (the site build executes every paper notebook, ~17 min on 2 cores) would run alone at
-# the end. The two longest go to different workers (the first file to each). test.sh passes --no-loadscope-reorder:
-# by default pytest-xdist reorders files by their number of tests, which put the site build (3 tests) 22 minutes in.
-LONGEST_FIRST = ("test_site.py", "test_full_suite_rehearsal.py", "test_paper_parameters.py", "test_late_interaction.py",
-                 "test_sweep.py", "test_hub_replicas.py", "test_slurm_cluster.py", "test_parity.py", "test_wheel.py", "test_in_memory.py")
+# a long file collected last would run alone at the end (the folders tests/train/ and the rest are collected after
+# tests/test_*.py). The three longest go to different workers (the first file to each). The order: each file's test
+# time in a full run (2026-12-07, three workers). test.sh passes --no-loadscope-reorder: by default pytest-xdist
+# reorders files by their number of tests, which once put the site build (3 tests) 22 minutes in.
+LONGEST_FIRST = ("test_parity.py", "test_slurm_cluster.py", "test_paper_parameters.py", "test_full_suite_rehearsal.py",
+                 "test_site.py", "test_hardening.py", "test_real_path.py", "test_late_interaction.py", "test_contrastive.py",
+                 "test_in_memory.py", "test_runner_cli.py", "test_cli_basics.py", "test_main_job.py", "test_hub_replicas.py",
+                 "test_backends.py", "test_training.py", "test_sweep.py", "test_wheel.py")
 
 
 def pytest_collection_modifyitems(items):
