@@ -201,8 +201,7 @@ def solver_category_sums(embeddings, clip: bool = True, ordered: bool = False,
         (plain, ties_s), (drop_last, ties_l), (drop_first, ties_f) = (solver_accuracies(
             S, 0, clip), solver_accuracies(last, 0, clip), solver_accuracies(first, 1, clip))
         for accuracies in zip(plain.tolist(), drop_last.tolist(), drop_first.tolist()):
-            for k, value in enumerate(accuracies): sums[k] += value   # one instance at a time, in order:
-                                                                      # the released sums, bit for bit
+            sums += accuracies   # one instance at a time, in order: the released sums, bit for bit
         if per_instance:   # each instance its own block, numbered in order
             a, b, block = np.full(len(js), i), np.array(js), np.arange(count, count + len(js))
             instances.append(dict(zip(INSTANCE_FIELDS, (plain, drop_last, drop_first, a, b, block))))
