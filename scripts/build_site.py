@@ -445,17 +445,37 @@ def mkdocs_config(stage, html, pages):
             "nav": navigation(pages)}
 
 
+# what MathJax 2 typesets (tex2jax as nbconvert configures it: $..$, $$..$$, \(..\), \[..\], environments; MathML),
+# and where it does not look (its skipTags: scripts, styles, code; elements of class tex2jax_ignore); any two dollars
+# count, so a price keeps it too
+MATH = re.compile(r"\$[^$]+\$|\\\(|\\\[|\\begin\{|<math[\s>]")
+NOT_TYPESET = re.compile(r'<(script|noscript|style|textarea|pre|code)\b.*?</\1>|<div class="[^"]*tex2jax_ignore.*?</div>',
+                         re.S | re.I)
+MATHJAX_LOADER = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.S)
+# mkdocs-jupyter keeps each cell's source as text in a hidden div for its copy button; MathJax typeset the dollars
+# of a source there (`$STEB_TABLES_DIR`, ... `$`), and the button copied math, not the code
+COPY_TEXT = '<div class="clipboard-copy-txt"'
+
+
+def has_math(page):
+    "Whether MathJax would find anything to typeset in this page's HTML."
+    return bool(MATH.search(NOT_TYPESET.sub("", page)))
+
+
 def install_mathjax(html):
-    "Copy MathJax (from jupyter-server-mathjax) into the site and point every page at it by a relative path."
+    """Copy MathJax (from jupyter-server-mathjax) into the site and point every page with math at it by a relative
+    path. A notebook page without math loads none: MathJax would find nothing to typeset there, and loading it on the
+    71 such pages cost the site check 52 of its 222 CPU-seconds (2026-12-08)."""
     package = importlib.util.find_spec("jupyter_server_mathjax")   # found, not imported: that imports a Jupyter server (5 s)
     shutil.copytree(Path(package.origin).parent / "static", html / "mathjax")
     (html / "mathjax/config/local").mkdir(parents=True, exist_ok=True)
     (html / "mathjax/config/local/steb.js").write_text(MATHJAX_FONTS)
     for page in html.rglob("*.html"):
         text = page.read_text()
-        if MATHJAX_PLACEHOLDER in text:
-            root = os.path.relpath(html, page.parent)
-            page.write_text(text.replace(MATHJAX_PLACEHOLDER, f"{root}/mathjax"))
+        if MATHJAX_PLACEHOLDER not in text: continue
+        text = text.replace(COPY_TEXT, '<div class="clipboard-copy-txt tex2jax_ignore"')
+        if has_math(text): page.write_text(text.replace(MATHJAX_PLACEHOLDER, f"{os.path.relpath(html, page.parent)}/mathjax"))
+        else: page.write_text(MATHJAX_LOADER.sub("", text))
 
 
 def build_site(out, runs=None, jobs=2, execute=False):
@@ -531,6 +551,8 @@ RAW_MARKUP = """() => {
     for (const m of words.matchAll(roles)) found.push(`raw role: ${m[0]}`);
     const placeholder = [...document.querySelectorAll('img')].filter(i => /No description has been provided/.test(i.alt));
     if (placeholder.length) found.push(`${placeholder.length} image(s) with the alt text "No description has been provided"`);
+    const copied = document.querySelectorAll('.clipboard-copy-txt .MathJax, .clipboard-copy-txt .MathJax_Preview');
+    if (copied.length) found.push(`${copied.length} piece(s) of math typeset in a cell's copy text`);
     return found;
 }"""
 

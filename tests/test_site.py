@@ -76,6 +76,18 @@ def test_the_site_builds_offline_and_every_page_loads_in_headless_chromium(tmp_p
     outputs = runs / "outputs" if runs else out / "outputs"                   # in the build folder, or the executions'
     assert (outputs / "figures" / "fig1_steb_by_category.png").exists() and (outputs / "tables" / "late_interaction.csv").exists()
     assert (html / "mathjax" / "MathJax.js").exists() and "../../mathjax/MathJax.js" in order
+    core = (html / "nbs/lib/00_core.html").read_text()                       # no math: MathJax not loaded
+    assert "MathJax.js" not in core and 'class="clipboard-copy-txt tex2jax_ignore"' in core, core[:2000]
+
+
+def test_mathjax_is_loaded_where_there_is_math_and_never_typesets_code():
+    "MathJax's delimiters outside code, scripts and a cell's copy text (tex2jax_ignore) are math; nothing else is."
+    for page in ("<p>the mean $m$ of</p>", "<p>\\(x\\)</p>", "<p>$$\nx\n$$</p>", "<p>\\begin{align}x\\end{align}</p>",
+                 "<p>costs $5 and $6</p>"):   # a price too: MathJax would typeset it
+        assert build_site.has_math(page), page
+    for page in ("<pre>echo $HOME $PATH</pre>", "<code>$x$</code> costs $5", "<script>a = '$' + '$'</script>",
+                 '<div class="clipboard-copy-txt tex2jax_ignore" id="cell-1">a = $X; b = $Y</div>'):
+        assert not build_site.has_math(page), page
 
 
 def test_every_guide_has_its_place_in_the_reading_order():
