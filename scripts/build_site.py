@@ -609,15 +609,31 @@ def watched_page(browser, base, report):
     return page
 
 
-def visit_pages(urls, base, report, chromium):
-    "Load `urls` one after the other in a browser of this thread's own (Playwright's sync API is one per thread)."
+def visit_pages(urls, base, report, chromium, search_index):
+    """Load `urls` one after the other in a browser of this thread's own (Playwright's sync API is one per thread).
+    Each page gets `search_index` for the site's search index: the theme's search worker indexes the whole file at
+    every page load (4.3 MB, most of a page's CPU time); the real index is checked once, by a search (`searched`)."""
     from playwright.sync_api import sync_playwright
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
         page = watched_page(browser, base, report)
+        page.route("**/search/search_index.json", lambda route: route.fulfill(json=search_index))
         for url in urls: visit(page, url, report)
         browser.close()
 
+
+def searched(page, base, query):
+    "The pages (site paths) the site's search lists for `query`, typed into the search box of the loaded page."
+    if not page.locator("input.md-search__input").count(): return []
+    page.evaluate("() => { document.getElementById('__search').checked = true; }")   # the theme's search toggle
+    page.locator("input.md-search__input").press_sequentially(query)
+    page.wait_for_selector("a.md-search-result__link", state="attached", timeout=120_000)
+    links = page.eval_on_selector_all("a.md-search-result__link", "els => els.map(e => e.href)")
+    return [link.removeprefix(base) for link in links]
+
+
+# a search on the front page, with the site's whole index: it must list the page that defines the function
+SEARCH_QUERY, SEARCH_FINDS = "order_alignment_metrics", "nbs/lib/tasks/13_order_alignment.html"
 
 # pages loaded at a time: a page's load is mostly waiting (MathJax, then 500 ms without a request for "networkidle"),
 # so four browsers keep the cores busy where one left them idle (85 pages, one core busy with other work: 168 s in one
@@ -637,7 +653,9 @@ def check_site(html, pages, out, chromium="/usr/bin/chromium"):
     try:
         with concurrent.futures.ThreadPoolExecutor(BROWSERS) as pool:
             parts = [urls[i::BROWSERS] for i in range(BROWSERS)]
-            list(pool.map(lambda part: visit_pages(part, base, report, chromium), parts))
+            index = html / "search/search_index.json"
+            small = {"config": json.loads(index.read_text())["config"] if index.exists() else {}, "docs": []}
+            list(pool.map(lambda part: visit_pages(part, base, report, chromium, small), parts))
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
             page = watched_page(browser, base, report)
@@ -650,6 +668,7 @@ def check_site(html, pages, out, chromium="/usr/bin/chromium"):
                 page.locator("img[data-steb-checked]").screenshot(path=str(out / "screenshots" / "fig1.png"))
             page.goto(base + "index.html", wait_until="load")
             page.screenshot(path=str(out / "screenshots" / "index.png"))
+            report["search"] = searched(page, base, SEARCH_QUERY)
             browser.close()
     finally:
         server.shutdown()
@@ -669,11 +688,13 @@ def summary(report):
              f"script errors: {report['errors'] or 'none'}", f"tables wider than the page: {report['wide_tables'] or 'none'}",
              f"markup shown raw: {report['raw_markup'] or 'none'}",
              f"Fig. 1: {f'{fig[0]} x {fig[1]} px, shown at {fig[2] / fig[0]:.0%} of its size' if fig else 'not found'}",
-             f"Tab. 2's model column: {report.get('tab2_model_column')}"]
+             f"Tab. 2's model column: {report.get('tab2_model_column')}",
+             f"search for {SEARCH_QUERY}: {len(report.get('search', []))} results"]
     # legible: Fig. 1 shown at 70% of its pixels or more (its 8-point labels at 130 dpi are 14 px: 10 px or more)
     ok = not any(report[k] for k in ("bad_pages", "broken_links", "outside", "failed", "errors", "wide_tables",
                                      "raw_markup")) \
-        and bool(fig and fig[0] and fig[2] / fig[0] >= 0.7)
+        and bool(fig and fig[0] and fig[2] / fig[0] >= 0.7) \
+        and any(link.split("#")[0] == SEARCH_FINDS for link in report.get("search", []))
     return lines, ok
 
 

@@ -60,6 +60,7 @@ def test_the_site_builds_offline_and_every_page_loads_in_headless_chromium(tmp_p
     assert report["fig1"][0] > 500, report                                  # Fig. 1 decoded in the browser
     assert report["fig1"][2] / report["fig1"][0] >= 0.7, report             # ... and shown near its size: labels legible
     assert report["wide_tables"] == [], report["wide_tables"]              # wide tables scroll inside their box
+    assert build_site.SEARCH_FINDS in {link.split("#")[0] for link in report["search"]}, report["search"]   # search works
     position, wide, shown = report["tab2_model_column"]
     assert position == "sticky" and wide > shown, report                    # Tab. 2 scrolls, its model column stays
     png = (out / "screenshots" / "fig1.png").read_bytes()
