@@ -465,7 +465,7 @@ def has_math(page):
 def install_mathjax(html):
     """Copy MathJax (from jupyter-server-mathjax) into the site and point every page with math at it by a relative
     path. A notebook page without math loads none: MathJax would find nothing to typeset there, and loading it on the
-    71 such pages cost the site check 52 of its 222 CPU-seconds (2026-12-08)."""
+    71 such pages cost the site check 53 of its 233 CPU-seconds (2026-12-08; docs/site.md)."""
     package = importlib.util.find_spec("jupyter_server_mathjax")   # found, not imported: that imports a Jupyter server (5 s)
     shutil.copytree(Path(package.origin).parent / "static", html / "mathjax")
     (html / "mathjax/config/local").mkdir(parents=True, exist_ok=True)
